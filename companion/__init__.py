@@ -1,0 +1,84 @@
+"""Table Companion: a live shared score sheet and rule checker beside a real table."""
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # Flask is imported lazily so `companion.rules` stays free of it
+    from flask import Flask
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def _asset_dir(name: str) -> str:
+    """`templates/` or `static/`: inside the package when installed, else the repo's top level."""
+    inside = PACKAGE_DIR / name
+    return str(inside if inside.is_dir() else PACKAGE_DIR.parent / name)
+
+
+def default_instance_path() -> str:
+    """Where the database lives: $COMPANION_INSTANCE_PATH, the checkout's instance/, or ./instance."""
+    env = os.environ.get("COMPANION_INSTANCE_PATH")
+    if env:
+        return str(Path(env).resolve())
+    checkout = PACKAGE_DIR.parent
+    if (checkout / "pyproject.toml").is_file() and (checkout / "instance").is_dir():
+        return str(checkout / "instance")
+    return str(Path.cwd() / "instance")
+
+
+def _secret_key(instance_path: str) -> str:
+    """A secret key kept in the instance folder, so every worker process shares it."""
+    path = Path(instance_path) / "secret_key"
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        key = secrets.token_hex(32)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:  # another worker wrote it first
+            return path.read_text().strip()
+        with os.fdopen(fd, "w") as fh:
+            fh.write(key)
+        return key
+
+
+def create_app(test_config: dict | None = None) -> "Flask":
+    """Build the app. `test_config` overrides everything (tests pass DATABASE etc.)."""
+    from flask import Flask
+
+    instance_path = (test_config or {}).get("INSTANCE_PATH") or default_instance_path()
+    app = Flask(__name__, instance_path=instance_path, instance_relative_config=True,
+                template_folder=_asset_dir("templates"), static_folder=_asset_dir("static"))
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    app.config.from_mapping(
+        DATABASE=str(Path(app.instance_path) / "companion.db"),
+        PUBLIC_URL=None,             # e.g. "http://192.168.1.23:8000": base of QR links
+        LIVE_POLL_INTERVAL=0.05,     # seconds between reads of the changes table
+        LIVE_KEEPALIVE=15.0,         # seconds between keep-alive comments on a stream
+        LIVE_MAX_SECONDS=300.0,      # a stream ends after this; the page reconnects
+        JOIN_RATE_LIMIT="20 per minute",
+        WTF_CSRF_TIME_LIMIT=None,    # a table page stays open for hours
+        WTF_CSRF_SSL_STRICT=False,   # LAN servers are plain http; CSRF tokens still apply
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_HTTPONLY=True,
+        SEND_FILE_MAX_AGE_DEFAULT=3600,
+        COMPRESS_MIMETYPES=["text/html", "text/css", "application/javascript",
+                            "text/javascript", "application/json", "image/svg+xml",
+                            "application/manifest+json"],
+        COMPRESS_ALGORITHM=["gzip"],
+    )
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+    else:
+        app.config.from_mapping(test_config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _secret_key(app.instance_path)
+
+    from . import storage, web
+
+    storage.init_app(app)
+    web.init_app(app)
+    return app

@@ -1,0 +1,242 @@
+"""Score pad: any game, scored round by round (slug ``scorepad``).
+
+settings: ``target`` (int, optional), ``rounds`` (int, optional), ``low_wins`` (bool).
+actions: ``{"kind": "round", "scores": {player: int}}`` (players not named score 0) and
+``{"kind": "finish"}`` (end the game now). Rule IDs are in :data:`RULES`; the chosen
+interpretations are written up in docs/RULES-NOTES.md.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Any
+
+from .game import Game, Setting, check_seats, check_settings
+from .text import join_names, number, plural
+from .verdict import RuleError
+
+__all__ = ["GAME", "RULES", "SETTINGS", "MAX_ROUND_SCORE", "new", "apply", "summary"]
+
+SLUG = "scorepad"
+NAME = "Score pad"
+MIN_PLAYERS = 2
+MAX_PLAYERS = 12
+MAX_ROUND_SCORE = 1_000_000
+
+RULES: dict[str, str] = {
+    "SP-1": "Each round adds every player's entered score to their total; "
+            "a player left out of a round scores 0.",
+    "SP-2": "The game ends as soon as a player's total reaches the target score or more.",
+    "SP-3": "The game ends when the set number of rounds has been played.",
+    "SP-4": "The best total wins (the highest, or the lowest when lowest total wins); "
+            "players tied on the best total share the win.",
+    "SP-5": "The game can be finished by hand after at least one round; "
+            "it ends at once and the best total wins.",
+    "SP-6": "A round score is a whole number from -1,000,000 to 1,000,000; "
+            "negative scores are allowed.",
+}
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("target", "Target score", "int", None, 1, 1_000_000,
+            help="The game ends when someone's total reaches this score; leave empty for none.",
+            rule="SP-2"),
+    Setting("rounds", "Number of rounds", "int", None, 1, 1000,
+            help="The game ends after this many rounds; leave empty for no limit.",
+            rule="SP-3"),
+    Setting("low_wins", "Lowest total wins", "bool", False,
+            help="Tick this for games like golf or Hearts, where the lowest total wins.",
+            rule="SP-4"),
+)
+
+
+def new(settings: dict | None, seats: list[str]) -> dict:
+    """Start a score pad: validated settings (ValueError if bad) and 2–12 named seats."""
+    return {
+        "game": SLUG,
+        "settings": check_settings(SETTINGS, settings, NAME),
+        "seats": check_seats(seats, MIN_PLAYERS, MAX_PLAYERS, NAME),
+        "rounds": [],
+        "finished": False,
+    }
+
+
+def apply(state: dict, action: dict) -> dict:
+    """Return the state after ``action``; ``state`` is left untouched.
+
+    Raises RuleError for an action after the game is over, an unknown kind, an unknown
+    player, or a score that is not a whole number within ±1,000,000.
+    """
+    _check_state(state)
+    outcome = _outcome(state)
+    if outcome is not None:
+        winners = join_names(_best(state, _totals(state)))
+        raise RuleError(f"The game is over: {winners} won. Start a rematch to play again.",
+                        outcome["rule"])
+    kind = action.get("kind") if isinstance(action, dict) else None
+    if kind == "round":
+        fresh = _copy(state)
+        fresh["rounds"].append(_round(state, action.get("scores")))
+        return fresh
+    if kind == "finish":
+        if not state["rounds"]:
+            raise RuleError("Play at least one round before finishing the game.", "SP-5")
+        fresh = _copy(state)
+        fresh["finished"] = True
+        return fresh
+    what = f"'{kind}' is not a score pad action" if kind else "That is not a score pad action"
+    raise RuleError(f"{what}: enter a round or finish the game.", "SP-1")
+
+
+def summary(state: dict) -> dict:
+    """The score sheet: totals, over, winners and everything the page shows.
+
+    Keys: game, seats, settings, totals, over, winners, leaders, rounds, running,
+    round_count, rounds_left, end_rule, over_reason, result, rules.
+    """
+    _check_state(state)
+    settings = state["settings"]
+    totals = _totals(state)
+    running, sums = [], dict.fromkeys(state["seats"], 0)
+    for scores in state["rounds"]:
+        sums = {player: sums[player] + scores[player] for player in sums}
+        running.append(sums)
+    outcome = _outcome(state)
+    leaders = _best(state, totals) if state["rounds"] else []
+    winners = leaders if outcome else []
+    limit = settings["rounds"]
+    shown = [rule for rule in RULES
+             if (rule != "SP-2" or settings["target"] is not None)
+             and (rule != "SP-3" or limit is not None)]
+    return {
+        "game": SLUG,
+        "seats": list(state["seats"]),
+        "settings": dict(settings),
+        "totals": totals,
+        "over": outcome is not None,
+        "winners": winners,
+        "leaders": leaders,
+        "rounds": [dict(scores) for scores in state["rounds"]],
+        "running": running,
+        "round_count": len(state["rounds"]),
+        "rounds_left": None if limit is None or outcome else limit - len(state["rounds"]),
+        "end_rule": _end_rule(settings),
+        "over_reason": outcome,
+        "result": _result(winners, totals),
+        "rules": {rule: RULES[rule] for rule in shown},
+    }
+
+
+def _check_state(state: Any) -> None:
+    if not isinstance(state, dict) or state.get("game") != SLUG:
+        raise ValueError("This is not a score pad.")
+
+
+def _copy(state: dict) -> dict:
+    """A fresh state sharing no mutable object with ``state``."""
+    return {
+        "game": SLUG,
+        "settings": dict(state["settings"]),
+        "seats": list(state["seats"]),
+        "rounds": [dict(scores) for scores in state["rounds"]],
+        "finished": state["finished"],
+    }
+
+
+def _round(state: dict, scores: Any) -> dict[str, int]:
+    """Validate one round's entered scores and return them for every seat (SP-1, SP-6)."""
+    if scores is None:
+        scores = {}
+    if not isinstance(scores, dict):
+        raise RuleError("A round's scores must list players and their points.", "SP-1")
+    for player, score in scores.items():
+        if player not in state["seats"]:
+            raise RuleError(f"'{player}' is not playing at this table.", "SP-1")
+        if not isinstance(score, int) or isinstance(score, bool):
+            raise RuleError(f"{player}'s score must be a whole number.", "SP-6")
+        if abs(score) > MAX_ROUND_SCORE:
+            raise RuleError(
+                f"{player}'s score of {number(score)} is too large: a round score lies "
+                f"between -{number(MAX_ROUND_SCORE)} and {number(MAX_ROUND_SCORE)}.", "SP-6")
+    return {player: scores.get(player, 0) for player in state["seats"]}
+
+
+def _totals(state: dict) -> dict[str, int]:
+    """Each player's total over all rounds, in seat order (SP-1)."""
+    return {player: sum(scores[player] for scores in state["rounds"])
+            for player in state["seats"]}
+
+
+def _best(state: dict, totals: dict[str, int]) -> list[str]:
+    """The players on the best total, in seat order (SP-4)."""
+    pick = min if state["settings"]["low_wins"] else max
+    best = pick(totals.values())
+    return [player for player, total in totals.items() if total == best]
+
+
+def _outcome(state: dict) -> dict | None:
+    """Why the game is over, as ``{"text", "rule"}``, or None while it goes on."""
+    settings, count = state["settings"], len(state["rounds"])
+    if state["finished"]:
+        return {"text": f"The game was finished by hand after {plural(count, 'round')}.",
+                "rule": "SP-5"}
+    target = settings["target"]
+    if target is not None:
+        totals = _totals(state)
+        reached = [player for player, total in totals.items() if total >= target]
+        if len(reached) == 1:
+            player = reached[0]
+            return {"text": f"{player} reached {number(totals[player])} "
+                            f"(target {number(target)}).", "rule": "SP-2"}
+        if reached:
+            who = join_names(f"{player} ({number(totals[player])})" for player in reached)
+            return {"text": f"{who} reached the target of {number(target)}.", "rule": "SP-2"}
+    limit = settings["rounds"]
+    if limit is not None and count >= limit:
+        text = ("The one round has been played." if limit == 1
+                else f"All {plural(limit, 'round')} have been played.")
+        return {"text": text, "rule": "SP-3"}
+    return None
+
+
+def _end_rule(settings: dict) -> dict:
+    """What ends the game, in one sentence, with the rule IDs involved."""
+    target, limit = settings["target"], settings["rounds"]
+    best = "lowest" if settings["low_wins"] else "highest"
+    if target is not None and limit is not None:
+        text = (f"Ends when someone reaches {number(target)} or after "
+                f"{plural(limit, 'round')}, whichever comes first; {best} total wins.")
+        return {"text": text, "rule": "SP-2", "rules": ["SP-2", "SP-3", "SP-4"]}
+    if target is not None:
+        text = f"Ends when someone reaches {number(target)}; {best} total wins."
+        return {"text": text, "rule": "SP-2", "rules": ["SP-2", "SP-4"]}
+    if limit is not None:
+        text = f"{best.capitalize()} total after {plural(limit, 'round')} wins."
+        return {"text": text, "rule": "SP-3", "rules": ["SP-3", "SP-4"]}
+    return {"text": "No end set: finish the game by hand.", "rule": "SP-5",
+            "rules": ["SP-5", "SP-4"]}
+
+
+def _result(winners: list[str], totals: dict[str, int]) -> dict | None:
+    """Who won, in one sentence (SP-4), or None while the game goes on."""
+    if not winners:
+        return None
+    score = number(totals[winners[0]])
+    if len(winners) == 1:
+        text = f"{winners[0]} wins with {score}."
+    else:
+        text = f"{join_names(winners)} share the win with {score}."
+    return {"text": text, "rule": "SP-4"}
+
+
+GAME = Game(
+    slug=SLUG,
+    name=NAME,
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    teams=False,
+    new=new,
+    apply=apply,
+    summary=summary,
+    settings_fields=SETTINGS,
+    rules=MappingProxyType(RULES),
+)

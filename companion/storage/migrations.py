@@ -1,0 +1,104 @@
+"""Additive schema migrations (sqlite-utils `Migrations`), applied on start.
+
+Never drop-and-create: add a new function at the end for every change.
+"""
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+
+from sqlite_utils import Migrations
+
+from .db import connect
+
+migrations = Migrations("companion")
+
+
+@migrations()
+def m001_tables_seats_phones_actions(db):
+    db.execute("""
+        CREATE TABLE tables (
+            id TEXT PRIMARY KEY,
+            token TEXT NOT NULL UNIQUE,
+            code TEXT NOT NULL UNIQUE,
+            game TEXT NOT NULL,
+            settings TEXT NOT NULL,
+            status TEXT NOT NULL DEFAULT 'playing',
+            version INTEGER NOT NULL DEFAULT 0,
+            host_seat INTEGER NOT NULL DEFAULT 0,
+            created_at TEXT NOT NULL
+        )""")
+    db.execute("""
+        CREATE TABLE seats (
+            table_id TEXT NOT NULL REFERENCES tables(id),
+            pos INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            team TEXT,
+            rejoin_token TEXT UNIQUE,
+            PRIMARY KEY (table_id, pos)
+        )""")
+    # A phone is one browser that has opened a table: it holds the secret in a cookie.
+    # `seat` is NULL for a spectator; one seat has at most one phone.
+    db.execute("""
+        CREATE TABLE phones (
+            id INTEGER PRIMARY KEY,
+            table_id TEXT NOT NULL REFERENCES tables(id),
+            secret_hash TEXT NOT NULL UNIQUE,
+            seat INTEGER,
+            created_at TEXT NOT NULL,
+            seen_at TEXT NOT NULL
+        )""")
+    db.execute("CREATE UNIQUE INDEX phones_one_per_seat ON phones(table_id, seat) WHERE seat IS NOT NULL")
+    # The action log: append-only. Undo appends an action and sets `undone_by` on its target.
+    db.execute("""
+        CREATE TABLE actions (
+            table_id TEXT NOT NULL REFERENCES tables(id),
+            seq INTEGER NOT NULL,
+            version INTEGER NOT NULL,
+            seat INTEGER,
+            kind TEXT NOT NULL,
+            payload TEXT NOT NULL,
+            submission_id TEXT,
+            created_at TEXT NOT NULL,
+            undone_by INTEGER,
+            PRIMARY KEY (table_id, seq)
+        )""")
+    db.execute("CREATE UNIQUE INDEX actions_submission ON actions(table_id, submission_id) WHERE submission_id IS NOT NULL")
+    # One row per change of any table, read by every worker's live poller.
+    db.execute("""
+        CREATE TABLE changes (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            table_id TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            created_at TEXT NOT NULL
+        )""")
+
+
+def migrate(path: str | Path) -> None:
+    """Apply pending migrations to the database at `path`.
+
+    Several server workers start at once; an exclusive file lock (where the platform
+    has one) keeps them from applying the same migration twice.
+    """
+    lock_path = Path(str(path) + ".migrate-lock")
+    with _exclusive(lock_path):
+        db = connect(path)
+        try:
+            migrations.apply(db)
+        finally:
+            db.conn.close()
+
+
+@contextlib.contextmanager
+def _exclusive(lock_path: Path):
+    try:
+        import fcntl
+    except ImportError:  # Windows: a single `companion serve` process, no race.
+        yield
+        return
+    with open(lock_path, "a") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)

@@ -1,0 +1,21 @@
+"""Tables: lifecycle, seats and phones, the action log with undo, and live notification.
+
+Pure bookkeeping over `companion.storage` and `companion.rules`; no Flask here except
+through the database handle the caller passes in.
+"""
+from .errors import TableError, NotFound, Forbidden, Conflict
+from .service import (
+    Table, Seat, Phone, ActionRow, Sheet, Outcome,
+    create_table, get_table, find_by_token, find_by_code, seats_of, phone_by_secret,
+    join, claim_seat, leave_seat, make_rejoin_token, release_seat, pass_host,
+    enter, undo, rematch, sheet, history, export_table, last_undoable,
+)
+
+__all__ = [
+    "TableError", "NotFound", "Forbidden", "Conflict",
+    "Table", "Seat", "Phone", "ActionRow", "Sheet", "Outcome",
+    "create_table", "get_table", "find_by_token", "find_by_code", "seats_of",
+    "phone_by_secret", "join", "claim_seat", "leave_seat", "make_rejoin_token",
+    "release_seat", "pass_host", "enter", "undo", "rematch", "sheet", "history",
+    "export_table", "last_undoable",
+]

@@ -1,0 +1,60 @@
+"""The sheet is derived: fold the game's `apply` over the table's log."""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from companion.rules import Game, RuleError
+
+_CACHE_SIZE = 2048
+_cache: "OrderedDict[tuple[str, int], FoldResult]" = OrderedDict()
+_lock = threading.Lock()
+
+
+@dataclass(frozen=True)
+class FoldResult:
+    state: Any
+    summary: dict
+    past_games: list[dict]
+    errors: list[str]
+
+
+def fold(table_id: str, version: int | None, game: Game, settings: dict, names: list[str],
+         actions) -> FoldResult:
+    """Replay the live actions of a log: game actions apply, a rematch starts afresh.
+
+    Undone actions and undo markers are skipped. An action the rules refuse on replay
+    (which only a rules change could cause) is skipped and reported in `errors`, so a
+    stored log never makes a table unreadable. Results are cached by (table, version)
+    when `version` is given: the version changes with every write.
+    """
+    key = (table_id, version) if version is not None else None
+    if key is not None:
+        with _lock:
+            hit = _cache.get(key)
+            if hit is not None:
+                _cache.move_to_end(key)
+                return hit
+    state = game.new(settings, names)
+    past: list[dict] = []
+    errors: list[str] = []
+    for action in actions:
+        if action.undone_by is not None:
+            continue
+        if action.kind == "rematch":
+            past.append(game.summary(state))
+            state = game.new(settings, names)
+        elif action.kind == "game":
+            try:
+                state = game.apply(state, action.payload)
+            except (RuleError, ValueError) as exc:
+                errors.append(f"entry #{action.seq}: {exc}")
+    result = FoldResult(state, game.summary(state), past, errors)
+    if key is not None:
+        with _lock:
+            _cache[key] = result
+            while len(_cache) > _CACHE_SIZE:
+                _cache.popitem(last=False)
+    return result

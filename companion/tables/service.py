@@ -1,0 +1,573 @@
+"""Table lifecycle, seats and phones, and the append-only action log.
+
+Every write runs in one `BEGIN IMMEDIATE` transaction that re-reads what it checks,
+so two phones writing at the same instant are serialised by SQLite: one wins, the
+other gets a `Conflict` naming what changed. The sheet is derived by folding the
+game's `apply` over the log (see `fold`).
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+import sqlite_utils
+
+from companion.rules import Game, RuleError, find_game
+from companion.storage import transaction
+
+from . import live, tokens
+from .errors import Conflict, Forbidden, NotFound, TableError
+from .fold import fold
+
+# Kinds that change the game state (and so can conflict and be undone).
+GAME = "game"
+REMATCH = "rematch"
+UNDO = "undo"
+SEAT = "seat"          # audit entries for seat and host changes; never folded
+UNDOABLE = (GAME, REMATCH)
+STATE_KINDS = (GAME, REMATCH, UNDO)
+
+
+# ---------------------------------------------------------------- records
+
+@dataclass(frozen=True)
+class Table:
+    id: str
+    token: str
+    code: str
+    game_slug: str
+    settings: dict
+    status: str
+    version: int
+    host_seat: int
+    created_at: str
+
+    @property
+    def game(self) -> Game:
+        return find_game(self.game_slug)
+
+
+@dataclass(frozen=True)
+class Seat:
+    pos: int
+    name: str
+    team: str | None
+    has_phone: bool
+
+
+@dataclass(frozen=True)
+class Phone:
+    id: int
+    table_id: str
+    seat: int | None
+
+    @property
+    def seated(self) -> bool:
+        return self.seat is not None
+
+
+@dataclass(frozen=True)
+class ActionRow:
+    seq: int
+    version: int
+    seat: int | None
+    kind: str
+    payload: dict
+    submission_id: str | None
+    created_at: str
+    undone_by: int | None
+
+
+@dataclass
+class Sheet:
+    """Everything a page needs to show a table's current game."""
+
+    table: Table
+    seats: list[Seat]
+    state: Any
+    summary: dict
+    past_games: list[dict]
+    game_number: int
+    last_undoable: ActionRow | None
+    replay_errors: list[str] = field(default_factory=list)
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+
+@dataclass
+class Outcome:
+    """The result of a write: the action stored (or found, for a repeat) and the new sheet."""
+
+    action: ActionRow
+    duplicate: bool
+    sheet: Sheet
+
+
+# ---------------------------------------------------------------- helpers
+
+def now() -> str:
+    """The current UTC time as stored in the log."""
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def _table_from_row(row) -> Table:
+    return Table(id=row["id"], token=row["token"], code=row["code"], game_slug=row["game"],
+                 settings=json.loads(row["settings"]), status=row["status"],
+                 version=row["version"], host_seat=row["host_seat"],
+                 created_at=row["created_at"])
+
+
+def _action_from_row(row) -> ActionRow:
+    return ActionRow(seq=row["seq"], version=row["version"], seat=row["seat"], kind=row["kind"],
+                     payload=json.loads(row["payload"]), submission_id=row["submission_id"],
+                     created_at=row["created_at"], undone_by=row["undone_by"])
+
+
+def _one(db: sqlite_utils.Database, sql: str, params=()):
+    return db.execute(sql, params).fetchone()
+
+
+def get_table(db: sqlite_utils.Database, table_id: str) -> Table:
+    """The table with this public id, or `NotFound`."""
+    row = _one(db, "SELECT * FROM tables WHERE id = ?", [table_id])
+    if row is None:
+        raise NotFound("There is no such table. Check the link or scan the table's QR code again.")
+    return _table_from_row(row)
+
+
+def find_by_token(db: sqlite_utils.Database, token: str) -> tuple[Table, int | None]:
+    """The table a QR token opens, and the seat if it is a one-time rejoin token."""
+    token = (token or "").strip().upper()
+    row = _one(db, "SELECT * FROM tables WHERE token = ?", [token])
+    if row is not None:
+        return _table_from_row(row), None
+    seat = _one(db, "SELECT table_id, pos FROM seats WHERE rejoin_token = ?", [token])
+    if seat is not None:
+        return get_table(db, seat["table_id"]), seat["pos"]
+    raise NotFound("This QR code doesn't open any table (it may be an old rejoin code "
+                   "that was already used). Ask the host for a fresh one.")
+
+
+def find_by_code(db: sqlite_utils.Database, code: str) -> Table:
+    """The table with this typed join code, or `NotFound`."""
+    code = tokens.normalize_code(code)
+    if len(code) != tokens.CODE_LENGTH:
+        raise TableError(f"A join code has {tokens.CODE_LENGTH} letters, like KQWMTR.")
+    row = _one(db, "SELECT * FROM tables WHERE code = ?", [code])
+    if row is None:
+        raise NotFound(f"No table has the code {code}. Check the letters on the host's screen.")
+    return _table_from_row(row)
+
+
+def seats_of(db: sqlite_utils.Database, table_id: str) -> list[Seat]:
+    """The table's seats in seating order, each saying whether a phone holds it."""
+    rows = db.execute(
+        "SELECT s.pos, s.name, s.team, EXISTS(SELECT 1 FROM phones p WHERE p.table_id = s.table_id"
+        " AND p.seat = s.pos) AS has_phone FROM seats s WHERE s.table_id = ? ORDER BY s.pos",
+        [table_id]).fetchall()
+    return [Seat(pos=r["pos"], name=r["name"], team=r["team"], has_phone=bool(r["has_phone"]))
+            for r in rows]
+
+
+def phone_by_secret(db: sqlite_utils.Database, table_id: str, secret: str | None) -> Phone | None:
+    """The phone of this table whose cookie holds `secret`, if any."""
+    if not secret:
+        return None
+    row = _one(db, "SELECT id, table_id, seat FROM phones WHERE secret_hash = ? AND table_id = ?",
+               [tokens.hash_secret(secret), table_id])
+    return Phone(id=row["id"], table_id=row["table_id"], seat=row["seat"]) if row else None
+
+
+def _phone(db, phone_id: int) -> Phone:
+    row = _one(db, "SELECT id, table_id, seat FROM phones WHERE id = ?", [phone_id])
+    if row is None:
+        raise Forbidden("This phone was removed from the table. Scan the table's QR code to join again.")
+    return Phone(id=row["id"], table_id=row["table_id"], seat=row["seat"])
+
+
+def _bump(db, table_id: str, status: str | None = None) -> int:
+    """Advance the table's version and tell every worker's live poller."""
+    if status is None:
+        db.execute("UPDATE tables SET version = version + 1 WHERE id = ?", [table_id])
+    else:
+        db.execute("UPDATE tables SET version = version + 1, status = ? WHERE id = ?",
+                   [status, table_id])
+    version = _one(db, "SELECT version FROM tables WHERE id = ?", [table_id])[0]
+    db.execute("INSERT INTO changes (table_id, version, created_at) VALUES (?, ?, ?)",
+               [table_id, version, now()])
+    return version
+
+
+def _append(db, table_id: str, version: int, seat: int | None, kind: str, payload: dict,
+            submission_id: str | None) -> ActionRow:
+    seq = _one(db, "SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE table_id = ?", [table_id])[0]
+    created = now()
+    db.execute(
+        "INSERT INTO actions (table_id, seq, version, seat, kind, payload, submission_id, created_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        [table_id, seq, version, seat, kind, json.dumps(payload, ensure_ascii=False),
+         submission_id, created])
+    return ActionRow(seq=seq, version=version, seat=seat, kind=kind, payload=payload,
+                     submission_id=submission_id, created_at=created, undone_by=None)
+
+
+def _actions(db, table_id: str) -> list[ActionRow]:
+    rows = db.execute("SELECT * FROM actions WHERE table_id = ? ORDER BY seq", [table_id]).fetchall()
+    return [_action_from_row(r) for r in rows]
+
+
+def _by_submission(db, table_id: str, submission_id: str | None) -> ActionRow | None:
+    if not submission_id:
+        return None
+    row = _one(db, "SELECT * FROM actions WHERE table_id = ? AND submission_id = ?",
+               [table_id, submission_id])
+    return _action_from_row(row) if row else None
+
+
+def _require_seated(phone: Phone | None) -> Phone:
+    if phone is None:
+        raise Forbidden("Open this table from its QR code or join code first.")
+    if not phone.seated:
+        raise Forbidden("Spectators can watch but not enter scores. Pick a free seat to play.")
+    return phone
+
+
+def _is_host(table: Table, seats: list[Seat], phone: Phone | None) -> bool:
+    if phone is None or not phone.seated:
+        return False
+    if phone.seat == table.host_seat:
+        return True
+    # Nobody holds the host's seat: any seated phone may act as host, so a table
+    # never ends up with nobody able to hand out rejoin codes.
+    return not any(s.pos == table.host_seat and s.has_phone for s in seats)
+
+
+def is_host(db: sqlite_utils.Database, table: Table, phone: Phone | None) -> bool:
+    """Whether this phone may use the host tools (rejoin codes, removing phones, passing host)."""
+    return _is_host(table, seats_of(db, table.id), phone)
+
+
+# ---------------------------------------------------------------- creating and joining
+
+def create_table(db: sqlite_utils.Database, game_slug: str, settings: dict, names: list[str],
+                 host_seat: int = 0) -> tuple[Table, str]:
+    """Create a table; the creating phone takes seat `host_seat` and the host role.
+
+    Returns the table and the creating phone's secret (for its cookie). Bad settings
+    or names raise `TableError` with the game's own explanation.
+    """
+    try:
+        game = find_game(game_slug)
+    except LookupError:
+        raise TableError("Pick a game from the list.") from None
+    try:
+        game.new(settings, names)
+    except ValueError as exc:  # RuleError is a ValueError too
+        raise TableError(str(exc), rule=getattr(exc, "rule", None), status=422) from None
+    if not 0 <= host_seat < len(names):
+        raise TableError("Pick which player you are.")
+    teams = _teams(game, len(names))
+    secret = tokens.new_secret()
+    for _attempt in range(20):
+        table_id, token, code = tokens.new_table_id(), tokens.new_token(), tokens.new_code()
+        try:
+            with transaction(db):
+                created = now()
+                db.execute(
+                    "INSERT INTO tables (id, token, code, game, settings, status, version, host_seat,"
+                    " created_at) VALUES (?, ?, ?, ?, ?, 'playing', 0, ?, ?)",
+                    [table_id, token, code, game.slug, json.dumps(settings), host_seat, created])
+                for pos, name in enumerate(names):
+                    db.execute("INSERT INTO seats (table_id, pos, name, team) VALUES (?, ?, ?, ?)",
+                               [table_id, pos, name, teams[pos]])
+                db.execute("INSERT INTO phones (table_id, secret_hash, seat, created_at, seen_at)"
+                           " VALUES (?, ?, ?, ?, ?)",
+                           [table_id, tokens.hash_secret(secret), host_seat, created, created])
+                _bump(db, table_id)
+        except sqlite3.IntegrityError:
+            continue  # a code collision: draw again
+        live.publish(table_id, 1)
+        return get_table(db, table_id), secret
+    raise TableError("Could not find a free join code; please try again.", status=503)
+
+
+def _teams(game: Game, n: int) -> list[str | None]:
+    if not getattr(game, "teams", False):
+        return [None] * n
+    return ["A" if pos % 2 == 0 else "B" for pos in range(n)]
+
+
+def join(db: sqlite_utils.Database, table: Table, secret: str | None,
+         rejoin_seat: int | None = None) -> tuple[Phone, str]:
+    """Give a browser access to a table, keeping its phone if it already has one.
+
+    A re-scan or a reload with the table's cookie finds the same phone (never a
+    duplicate player). With a rejoin token, the phone takes over `rejoin_seat` and the
+    token is used up.
+    """
+    with transaction(db):
+        phone = phone_by_secret(db, table.id, secret)
+        if phone is None:
+            secret = tokens.new_secret()
+            created = now()
+            cur = db.execute("INSERT INTO phones (table_id, secret_hash, seat, created_at, seen_at)"
+                             " VALUES (?, ?, NULL, ?, ?)",
+                             [table.id, tokens.hash_secret(secret), created, created])
+            phone = Phone(id=cur.lastrowid, table_id=table.id, seat=None)
+        if rejoin_seat is not None:
+            db.execute("UPDATE phones SET seat = NULL WHERE table_id = ? AND seat = ?",
+                       [table.id, rejoin_seat])
+            db.execute("UPDATE phones SET seat = ?, seen_at = ? WHERE id = ?",
+                       [rejoin_seat, now(), phone.id])
+            db.execute("UPDATE seats SET rejoin_token = NULL WHERE table_id = ? AND pos = ?",
+                       [table.id, rejoin_seat])
+            version = _bump(db, table.id)
+            _append(db, table.id, version, rejoin_seat, SEAT,
+                    {"event": "rejoin", "seat": rejoin_seat}, None)
+            phone = Phone(id=phone.id, table_id=table.id, seat=rejoin_seat)
+    if rejoin_seat is not None:
+        live.publish(table.id, version)
+    return phone, secret
+
+
+def claim_seat(db: sqlite_utils.Database, table_id: str, phone: Phone, pos: int) -> Phone:
+    """Seat this phone at `pos`; a seat another phone holds is refused with a `Conflict`."""
+    with transaction(db):
+        phone = _phone(db, phone.id)
+        seat = _one(db, "SELECT name FROM seats WHERE table_id = ? AND pos = ?", [table_id, pos])
+        if seat is None:
+            raise NotFound("That seat doesn't exist at this table.")
+        if phone.seat == pos:
+            return phone
+        holder = _one(db, "SELECT id FROM phones WHERE table_id = ? AND seat = ?", [table_id, pos])
+        if holder is not None:
+            raise Conflict(f"{seat['name']}'s seat is already taken by another phone. If that "
+                           "phone was yours, ask the host for a rejoin code for this seat.")
+        db.execute("UPDATE phones SET seat = ?, seen_at = ? WHERE id = ?", [pos, now(), phone.id])
+        version = _bump(db, table_id)
+        _append(db, table_id, version, pos, SEAT, {"event": "claim", "seat": pos}, None)
+    live.publish(table_id, version)
+    return Phone(id=phone.id, table_id=table_id, seat=pos)
+
+
+def leave_seat(db: sqlite_utils.Database, table_id: str, phone: Phone) -> Phone:
+    """Turn this phone into a spectator (its seat becomes free)."""
+    with transaction(db):
+        phone = _phone(db, phone.id)
+        if phone.seat is None:
+            return phone
+        db.execute("UPDATE phones SET seat = NULL WHERE id = ?", [phone.id])
+        version = _bump(db, table_id)
+        _append(db, table_id, version, phone.seat, SEAT, {"event": "leave", "seat": phone.seat}, None)
+    live.publish(table_id, version)
+    return Phone(id=phone.id, table_id=table_id, seat=None)
+
+
+def _host_transaction_checks(db, table_id: str, phone: Phone, pos: int) -> tuple[Table, Phone, sqlite3.Row]:
+    table = get_table(db, table_id)
+    phone = _phone(db, phone.id)
+    if not _is_host(table, seats_of(db, table_id), phone):
+        raise Forbidden("Only the host's phone can do that.")
+    seat = _one(db, "SELECT name FROM seats WHERE table_id = ? AND pos = ?", [table_id, pos])
+    if seat is None:
+        raise NotFound("That seat doesn't exist at this table.")
+    return table, phone, seat
+
+
+def make_rejoin_token(db: sqlite_utils.Database, table_id: str, phone: Phone, pos: int) -> str:
+    """A one-time token (for a rejoin QR) that puts a new phone in seat `pos`. Host only."""
+    with transaction(db):
+        _table, host, _seat = _host_transaction_checks(db, table_id, phone, pos)
+        token = tokens.new_token()
+        db.execute("UPDATE seats SET rejoin_token = ? WHERE table_id = ? AND pos = ?",
+                   [token, table_id, pos])
+        version = _bump(db, table_id)
+        _append(db, table_id, version, host.seat, SEAT, {"event": "rejoin_code", "seat": pos}, None)
+    live.publish(table_id, version)
+    return token
+
+
+def release_seat(db: sqlite_utils.Database, table_id: str, phone: Phone, pos: int) -> None:
+    """Remove the phone holding seat `pos` (it becomes a spectator). Host only."""
+    with transaction(db):
+        _table, host, seat = _host_transaction_checks(db, table_id, phone, pos)
+        if host.seat == pos:
+            raise TableError("That is your own seat. Pass the host role on first, or use "
+                             "'Leave seat' to become a spectator.")
+        cur = db.execute("UPDATE phones SET seat = NULL WHERE table_id = ? AND seat = ?",
+                         [table_id, pos])
+        if cur.rowcount == 0:
+            raise Conflict(f"No phone holds {seat['name']}'s seat right now.")
+        version = _bump(db, table_id)
+        _append(db, table_id, version, host.seat, SEAT, {"event": "release", "seat": pos}, None)
+    live.publish(table_id, version)
+
+
+def pass_host(db: sqlite_utils.Database, table_id: str, phone: Phone, pos: int) -> None:
+    """Make seat `pos` the host. Host only."""
+    with transaction(db):
+        table, host, _seat = _host_transaction_checks(db, table_id, phone, pos)
+        if table.host_seat == pos:
+            return
+        db.execute("UPDATE tables SET host_seat = ? WHERE id = ?", [pos, table_id])
+        version = _bump(db, table_id)
+        _append(db, table_id, version, host.seat, SEAT, {"event": "host", "seat": pos}, None)
+    live.publish(table_id, version)
+
+
+# ---------------------------------------------------------------- the game log
+
+def sheet(db: sqlite_utils.Database, table: Table) -> Sheet:
+    """The table's current game, derived from its log."""
+    return _sheet(db, table, _actions(db, table.id))
+
+
+def _sheet(db, table: Table, actions: list[ActionRow]) -> Sheet:
+    seats = seats_of(db, table.id)
+    result = fold(table.id, table.version, table.game, table.settings,
+                  [s.name for s in seats], actions)
+    return Sheet(table=table, seats=seats, state=result.state, summary=result.summary,
+                 past_games=result.past_games, game_number=len(result.past_games) + 1,
+                 last_undoable=last_undoable(actions), replay_errors=result.errors)
+
+
+def last_undoable(actions: list[ActionRow]) -> ActionRow | None:
+    """The newest entry that is not yet undone (what "Undo last" takes back)."""
+    for action in reversed(actions):
+        if action.kind in UNDOABLE and action.undone_by is None:
+            return action
+    return None
+
+
+def _status(summary: dict) -> str:
+    return "over" if summary.get("over") else "playing"
+
+
+def _check_fresh(actions: list[ActionRow], seats: list[Seat], version: int) -> None:
+    """Refuse a write made against an old sheet, saying what changed since."""
+    newer = [a for a in actions if a.kind in STATE_KINDS and a.version > version]
+    if not newer:
+        return
+    first = newer[0]
+    who = next((s.name for s in seats if s.pos == first.seat), "Someone")
+    what = {GAME: "saved an entry", UNDO: "undid an entry", REMATCH: "started a rematch"}[first.kind]
+    more = f" (and {len(newer) - 1} more change{'s' if len(newer) > 2 else ''})" if len(newer) > 1 else ""
+    raise Conflict(f"{who} {what} (#{first.seq}) while you were typing{more}. Nothing of yours "
+                   "was saved: check the sheet, then save again.")
+
+
+def enter(db: sqlite_utils.Database, table_id: str, phone: Phone, payload: dict, version: int,
+          submission_id: str) -> Outcome:
+    """Append one game action made against `version`; idempotent per `submission_id`.
+
+    A repeat of a stored submission returns the stored action (`duplicate=True`). A
+    stale version raises `Conflict`, an illegal action `TableError` with its rule.
+    """
+    with transaction(db):
+        table = get_table(db, table_id)
+        phone = _require_seated(_phone(db, phone.id))
+        done = _by_submission(db, table_id, submission_id)
+        if done is not None:
+            return Outcome(done, True, sheet(db, table))
+        actions = _actions(db, table_id)
+        seats = seats_of(db, table_id)
+        _check_fresh(actions, seats, version)
+        current = _sheet(db, table, actions)
+        if current.summary.get("over"):
+            raise TableError("This game is over. Start a rematch to play again.", status=409,
+                             rule=(current.summary.get("over_reason") or {}).get("rule"))
+        try:
+            new_state = table.game.apply(current.state, payload)
+        except RuleError as exc:
+            raise TableError(str(exc), rule=exc.rule, status=422) from None
+        except ValueError as exc:
+            raise TableError(str(exc), status=422) from None
+        status = _status(table.game.summary(new_state))
+        new_version = _bump(db, table_id, status)
+        action = _append(db, table_id, new_version, phone.seat, GAME, payload, submission_id)
+        table = get_table(db, table_id)
+        result = _sheet(db, table, actions + [action])
+    live.publish(table_id, new_version)
+    return Outcome(action, False, result)
+
+
+def undo(db: sqlite_utils.Database, table_id: str, phone: Phone, target: int,
+         submission_id: str) -> Outcome:
+    """Strike entry `target` from the sheet by appending an undo; nothing is deleted."""
+    with transaction(db):
+        table = get_table(db, table_id)
+        phone = _require_seated(_phone(db, phone.id))
+        done = _by_submission(db, table_id, submission_id)
+        if done is not None:
+            return Outcome(done, True, sheet(db, table))
+        actions = _actions(db, table_id)
+        by_seq = {a.seq: a for a in actions}
+        goal = by_seq.get(target)
+        if goal is None or goal.kind not in UNDOABLE:
+            raise NotFound(f"There is no entry #{target} to undo.")
+        seats = seats_of(db, table_id)
+        if goal.undone_by is not None:
+            undoer = by_seq[goal.undone_by]
+            who = next((s.name for s in seats if s.pos == undoer.seat), "Someone")
+            raise Conflict(f"Entry #{target} was already undone by {who}.")
+        remaining = [a for a in actions if a.seq != target]
+        check = fold(table_id, None, table.game, table.settings, [s.name for s in seats], remaining)
+        if check.errors:
+            raise TableError(f"Entry #{target} can't be struck: the entries after it would no "
+                             f"longer be legal ({check.errors[0]}). Undo the later ones first.",
+                             status=422)
+        new_version = _bump(db, table_id, _status(check.summary))
+        action = _append(db, table_id, new_version, phone.seat, UNDO, {"target": target},
+                         submission_id)
+        db.execute("UPDATE actions SET undone_by = ? WHERE table_id = ? AND seq = ?",
+                   [action.seq, table_id, target])
+        table = get_table(db, table_id)
+        result = sheet(db, table)
+    live.publish(table_id, new_version)
+    return Outcome(action, False, result)
+
+
+def rematch(db: sqlite_utils.Database, table_id: str, phone: Phone, submission_id: str) -> Outcome:
+    """Start a new game with the same seats and house rules, once the current one is over."""
+    with transaction(db):
+        table = get_table(db, table_id)
+        phone = _require_seated(_phone(db, phone.id))
+        done = _by_submission(db, table_id, submission_id)
+        if done is not None:
+            return Outcome(done, True, sheet(db, table))
+        current = sheet(db, table)
+        if not current.summary.get("over"):
+            raise TableError("The game is still going. Finish it (or undo back) before a rematch.",
+                             status=409)
+        new_version = _bump(db, table_id, "playing")
+        action = _append(db, table_id, new_version, phone.seat, REMATCH, {}, submission_id)
+        table = get_table(db, table_id)
+        result = sheet(db, table)
+    live.publish(table_id, new_version)
+    return Outcome(action, False, result)
+
+
+def history(db: sqlite_utils.Database, table: Table) -> list[ActionRow]:
+    """Every action ever logged at this table, oldest first (nothing is ever deleted)."""
+    return _actions(db, table.id)
+
+
+def export_table(db: sqlite_utils.Database, table: Table) -> dict:
+    """The table, its seats and its whole log as JSON-ready data (no secrets)."""
+    current = sheet(db, table)
+    return {
+        "table": {"id": table.id, "code": table.code, "game": table.game_slug,
+                  "settings": table.settings, "status": table.status, "version": table.version,
+                  "host_seat": table.host_seat, "created_at": table.created_at},
+        "seats": [{"pos": s.pos, "name": s.name, "team": s.team} for s in current.seats],
+        "actions": [{"seq": a.seq, "version": a.version, "seat": a.seat, "kind": a.kind,
+                     "payload": a.payload, "created_at": a.created_at, "undone_by": a.undone_by}
+                    for a in history(db, table)],
+        "summary": current.summary,
+        "past_games": current.past_games,
+    }

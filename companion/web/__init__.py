@@ -1,0 +1,23 @@
+"""The web layer: blueprints that parse a request, call `companion.tables`, and render."""
+from __future__ import annotations
+
+from flask import Flask
+
+from . import errors, filters, security
+from .extensions import compress, csrf, limiter
+
+
+def init_app(app: Flask) -> None:
+    """Register extensions, blueprints, error pages and response headers."""
+    csrf.init_app(app)
+    limiter.init_app(app)
+    compress.init_app(app)
+    security.init_app(app)
+    filters.init_app(app)
+    errors.init_app(app)
+
+    from .home import bp as home_bp
+    from .table import bp as table_bp
+
+    app.register_blueprint(home_bp)
+    app.register_blueprint(table_bp)

@@ -1,0 +1,15 @@
+"""How each game looks and takes input on a phone: templates and entry-form parsing.
+
+The rules live in `companion.rules`; this registry adds only what the web needs. A
+new game adds a module here and one line in `UIS`.
+"""
+from __future__ import annotations
+
+from . import scorepad
+
+UIS = {"scorepad": scorepad}
+
+
+def ui_for(slug: str):
+    """The web adapter module for a game slug."""
+    return UIS[slug]

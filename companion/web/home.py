@@ -1,0 +1,123 @@
+"""Start page, new-table form, and joining by QR token or typed code."""
+from __future__ import annotations
+
+from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+
+from companion import tables
+from companion.rules import GAMES, find_game
+from companion.storage import get_db
+
+from .cookies import phone_secret, set_phone_cookie
+from .extensions import limiter
+
+bp = Blueprint("home", __name__)
+
+MAX_PLAYERS_SHOWN = 12
+
+
+def _join_limit() -> str:
+    return current_app.config["JOIN_RATE_LIMIT"]
+
+
+@bp.get("/")
+def start():
+    """Start page: new table, or join one by its code."""
+    return render_template("start.html", code=request.args.get("code", ""))
+
+
+@bp.get("/new")
+def choose_game():
+    """Pick which game the new table plays."""
+    return render_template("new_game.html", games=list(GAMES.values()))
+
+
+@bp.get("/new/<slug>")
+def new_table(slug: str):
+    """The new-table form for one game: players in seating order and house rules."""
+    game = _game_or_404(slug)
+    return render_template("new_table.html", game=game, names=[""] * _rows(game), me=0,
+                           values={}, error=None)
+
+
+@bp.post("/new/<slug>")
+def create_table(slug: str):
+    """Create the table; this phone takes the seat marked "me" and the host role."""
+    game = _game_or_404(slug)
+    names = [(request.form.get(f"name_{i}") or "").strip() for i in range(_rows(game))]
+    try:
+        me_row = int(request.form.get("me", "0"))
+    except ValueError:
+        me_row = 0
+    # Skip blank rows but keep seating order; "me" points at a row, so map it.
+    filled = [(i, n) for i, n in enumerate(names) if n]
+    error = None
+    try:
+        settings = game.parse_settings(request.form)
+    except ValueError as exc:
+        error = str(exc)
+    if error is None:
+        rows = [i for i, _ in filled]
+        if me_row not in rows:
+            error = "Mark which player you are (the 'me' button beside your name)."
+    if error is None:
+        try:
+            table, secret = tables.create_table(get_db(), game.slug, settings,
+                                                [n for _, n in filled], rows.index(me_row))
+        except tables.TableError as exc:
+            error = exc.message
+    if error is not None:
+        return render_template("new_table.html", game=game, names=names, me=me_row,
+                               values=request.form, error=error), 422
+    response = redirect(url_for("table.show", table_id=table.id), 303)
+    set_phone_cookie(response, table.id, secret)
+    return response
+
+
+@bp.get("/J/<token>")
+@bp.get("/j/<token>")
+@limiter.limit(_join_limit)
+def join_by_token(token: str):
+    """The QR's URL: exchange the token for this phone's cookie, then a clean URL."""
+    if len(token) > 64:
+        abort(404)
+    table, rejoin_seat = tables.find_by_token(get_db(), token)
+    return _enter(table, rejoin_seat)
+
+
+@bp.post("/join")
+@limiter.limit(_join_limit)
+def join_by_code():
+    """The start page's code box."""
+    code = (request.form.get("code") or "")[:32]
+    try:
+        table = tables.find_by_code(get_db(), code)
+    except tables.TableError as exc:
+        return render_template("start.html", code=code, error=exc.message), exc.status
+    return _enter(table, None)
+
+
+def _enter(table: tables.Table, rejoin_seat: int | None):
+    phone, secret = tables.join(get_db(), table, phone_secret(table.id), rejoin_seat)
+    target = "table.show" if phone.seated else "table.seats"
+    response = redirect(url_for(target, table_id=table.id), 303)
+    set_phone_cookie(response, table.id, secret)
+    return response
+
+
+@bp.get("/manifest.webmanifest")
+def manifest():
+    """The web app manifest (installable on a phone's home screen)."""
+    response = current_app.send_static_file("manifest.webmanifest")
+    response.mimetype = "application/manifest+json"
+    return response
+
+
+def _game_or_404(slug: str):
+    try:
+        return find_game(slug)
+    except LookupError:
+        abort(404)
+
+
+def _rows(game) -> int:
+    return min(game.max_players, MAX_PLAYERS_SHOWN)

@@ -1,0 +1,305 @@
+"""A table's pages: the live sheet and entry form, seats, history, host tools, live stream."""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from flask import (Blueprint, Response, abort, current_app, redirect, render_template, request,
+                   url_for)
+
+from companion import tables
+from companion.storage import get_db
+from companion.tables.live import hub
+from companion.tables.tokens import new_submission_id
+
+from .cookies import phone_secret
+from .games import ui_for
+from .htmx import is_fragment_request, render
+from .qr import qr_svg, qr_url
+
+bp = Blueprint("table", __name__, url_prefix="/t/<table_id>")
+
+MAX_SUBMISSION_ID = 64
+
+
+@dataclass
+class View:
+    """What every table page knows about the table and the phone looking at it."""
+
+    table: tables.Table
+    phone: tables.Phone
+    sheet: tables.Sheet
+    is_host: bool
+
+    @property
+    def seats(self) -> list[tables.Seat]:
+        return self.sheet.seats
+
+    @property
+    def me(self) -> tables.Seat | None:
+        return next((s for s in self.seats if s.pos == self.phone.seat), None)
+
+    @property
+    def host(self) -> tables.Seat | None:
+        return next((s for s in self.seats if s.pos == self.table.host_seat), None)
+
+    @property
+    def ui(self):
+        return ui_for(self.table.game_slug)
+
+    def name_of(self, pos: int | None) -> str:
+        return next((s.name for s in self.seats if s.pos == pos), "—")
+
+
+def _view(table_id: str) -> View:
+    db = get_db()
+    table = tables.get_table(db, table_id)
+    phone = tables.phone_by_secret(db, table.id, phone_secret(table.id))
+    if phone is None:
+        raise tables.Forbidden("This table is private to the phones that joined it. Scan the "
+                               "table's QR code, or type its join code on the start page.")
+    seats = tables.seats_of(db, table.id)
+    sheet = tables.sheet(db, table)
+    return View(table, phone, sheet, tables.service._is_host(table, seats, phone))
+
+
+def _join_url(token: str) -> str:
+    base = current_app.config.get("PUBLIC_URL") or request.host_url
+    return qr_url(base, f"/J/{token}")
+
+
+def _page_context(view: View, **extra) -> dict:
+    join_url = _join_url(view.table.token)
+    return dict(view=view, join_url=join_url, join_qr=qr_svg(join_url, "QR code to join this table"),
+                sid=new_submission_id(), values={}, message=None, status_kind=None, **extra)
+
+
+@bp.get("")
+def show(table_id: str):
+    """The table page: live sheet, entry form, QR panel."""
+    view = _view(table_id)
+    return render("tables/table.html", "tables/_play.html", **_page_context(view))
+
+
+@bp.get("/sheet")
+def sheet_fragment(table_id: str):
+    """The sheet alone, for live refreshes; 204 when `since` is already the current version."""
+    view = _view(table_id)
+    if request.args.get("since") == str(view.table.version):
+        return Response(status=204)
+    if not is_fragment_request():
+        return redirect(url_for(".show", table_id=table_id), 303)
+    return render("tables/table.html", "tables/_sheet.html", **_page_context(view))
+
+
+@bp.get("/entry")
+def entry_fragment(table_id: str):
+    """A fresh entry form (after someone else changed the sheet)."""
+    view = _view(table_id)
+    if not is_fragment_request():
+        return redirect(url_for(".show", table_id=table_id), 303)
+    return render("tables/table.html", "tables/_entry.html", **_page_context(view))
+
+
+@bp.get("/version")
+def version(table_id: str):
+    """The polling fallback: 204 while nothing changed, else the new version number."""
+    view = _view(table_id)
+    if request.args.get("since") == str(view.table.version):
+        return Response(status=204)
+    return Response(str(view.table.version), mimetype="text/plain")
+
+
+@bp.get("/events")
+def events(table_id: str):
+    """Server-Sent Events: `changed` with the table's version whenever it changes."""
+    view = _view(table_id)
+    config = current_app.config
+    hub.ensure_poller(config["DATABASE"], config["LIVE_POLL_INTERVAL"])
+    keepalive, max_seconds = config["LIVE_KEEPALIVE"], config["LIVE_MAX_SECONDS"]
+    table_id, known = view.table.id, view.table.version
+
+    def stream():
+        # The first event lets a reconnecting page catch up on what it missed.
+        yield f"retry: 1000\nevent: changed\ndata: {known}\n\n"
+        sent, started = known, time.monotonic()
+        while time.monotonic() - started < max_seconds:
+            current = hub.wait(table_id, sent, keepalive)
+            if current is not None and current > sent:
+                sent = current
+                yield f"event: changed\ndata: {current}\n\n"
+            else:
+                yield ": keep-alive\n\n"
+
+    return Response(stream(), mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+# ---------------------------------------------------------------- writes
+
+def _submission_id() -> str:
+    sid = request.form.get("sid", "")
+    if not sid or len(sid) > MAX_SUBMISSION_ID:
+        abort(400)
+    return sid
+
+
+def _play_response(view: View, *, status: int = 200, message: str | None = None,
+                   kind: str = "ok", values: dict | None = None, rule: str | None = None):
+    """After a write: the sheet and entry form (htmx), or back to the page (plain form post)."""
+    if not is_fragment_request() and status < 400:
+        return redirect(url_for(".show", table_id=view.table.id), 303)
+    context = _page_context(view)
+    context.update(message=message, status_kind=kind, values=values or {}, rule=rule)
+    return render("tables/table.html", "tables/_play.html", status=status, **context)
+
+
+def _refresh(view: View) -> View:
+    return _view(view.table.id)
+
+
+@bp.post("/actions")
+def enter(table_id: str):
+    """Save one entry (a round) made against the version the form was rendered at."""
+    view = _view(table_id)
+    sid = _submission_id()
+    names = view.sheet.names
+    values = view.ui.form_values(request.form, names)
+    try:
+        version = int(request.form.get("version", ""))
+    except ValueError:
+        return _play_response(view, status=400, kind="error", values=values,
+                              message="The form was missing its sheet version. Reload the page.")
+    try:
+        payload = view.ui.parse_entry(request.form, names)
+    except ValueError as exc:
+        return _play_response(view, status=422, kind="error", values=values, message=str(exc))
+    try:
+        outcome = tables.enter(get_db(), table_id, view.phone, payload, version, sid)
+    except tables.Conflict as exc:
+        return _play_response(_refresh(view), status=409, kind="conflict", values=values,
+                              message=exc.message)
+    except tables.TableError as exc:
+        return _play_response(_refresh(view), status=exc.status, kind="error", values=values,
+                              message=exc.message, rule=exc.rule)
+    note = ("That was already saved (a repeated tap); nothing was entered twice."
+            if outcome.duplicate else f"Saved as entry #{outcome.action.seq}.")
+    return _play_response(_refresh(view), message=note)
+
+
+@bp.post("/undo")
+def undo(table_id: str):
+    """Strike an entry (the last one, or any earlier one from the history page)."""
+    view = _view(table_id)
+    sid = _submission_id()
+    try:
+        target = int(request.form.get("target", ""))
+    except ValueError:
+        abort(400)
+    try:
+        outcome = tables.undo(get_db(), table_id, view.phone, target, sid)
+    except tables.TableError as exc:
+        return _after_undo(_refresh(view), exc.status, exc.message, "error")
+    note = (f"Entry #{target} was struck." if not outcome.duplicate
+            else f"Entry #{target} was already struck (a repeated tap).")
+    return _after_undo(_refresh(view), 200, note, "ok")
+
+
+def _after_undo(view: View, status: int, message: str, kind: str):
+    if request.form.get("from") == "history":
+        if not is_fragment_request() and status < 400:
+            return redirect(url_for(".history", table_id=view.table.id), 303)
+        return render("tables/history.html", "tables/_history.html", status=status,
+                      **_history_context(view, message=message, status_kind=kind))
+    return _play_response(view, status=status, kind=kind, message=message)
+
+
+@bp.post("/rematch")
+def rematch(table_id: str):
+    """Start a new game with the same seats once this one is over."""
+    view = _view(table_id)
+    sid = _submission_id()
+    try:
+        tables.rematch(get_db(), table_id, view.phone, sid)
+    except tables.TableError as exc:
+        return _play_response(_refresh(view), status=exc.status, kind="error", message=exc.message)
+    return _play_response(_refresh(view), message="A new game has started. Good luck!")
+
+
+# ---------------------------------------------------------------- seats
+
+@bp.get("/seats")
+def seats(table_id: str):
+    """Pick a seat, or just watch."""
+    view = _view(table_id)
+    return render_template("tables/seats.html", **_page_context(view))
+
+
+@bp.post("/seats")
+def claim(table_id: str):
+    """Sit down in a free seat (or move to another free one)."""
+    view = _view(table_id)
+    choice = request.form.get("seat", "")
+    if choice == "watch":
+        tables.leave_seat(get_db(), table_id, view.phone)
+        return redirect(url_for(".show", table_id=table_id), 303)
+    try:
+        pos = int(choice)
+    except ValueError:
+        abort(400)
+    try:
+        tables.claim_seat(get_db(), table_id, view.phone, pos)
+    except tables.TableError as exc:
+        context = _page_context(_refresh(view), message=exc.message, status_kind="error")
+        return render_template("tables/seats.html", **context), exc.status
+    return redirect(url_for(".show", table_id=table_id), 303)
+
+
+# ---------------------------------------------------------------- history
+
+def _history_context(view: View, **extra) -> dict:
+    actions = tables.history(get_db(), view.table)
+    return _page_context(view, actions=actions, **extra)
+
+
+@bp.get("/history")
+def history(table_id: str):
+    """Every entry, undo and seat change, with who did it and when."""
+    view = _view(table_id)
+    return render("tables/history.html", "tables/_history.html", **_history_context(view))
+
+
+# ---------------------------------------------------------------- host tools
+
+def _seat_arg() -> int:
+    try:
+        return int(request.form.get("seat", ""))
+    except ValueError:
+        abort(400)
+
+
+@bp.post("/host/rejoin")
+def host_rejoin(table_id: str):
+    """Show a one-time QR that puts a new phone in a seat (a player's phone died)."""
+    view = _view(table_id)
+    pos = _seat_arg()
+    token = tables.make_rejoin_token(get_db(), table_id, view.phone, pos)
+    url = _join_url(token)
+    return render_template("tables/rejoin.html", view=_refresh(view), seat_name=view.name_of(pos),
+                           rejoin_url=url, rejoin_qr=qr_svg(url, "QR code to rejoin a seat"))
+
+
+@bp.post("/host/release")
+def host_release(table_id: str):
+    """Remove the phone holding a seat (it becomes a spectator; the seat is free)."""
+    view = _view(table_id)
+    tables.release_seat(get_db(), table_id, view.phone, _seat_arg())
+    return redirect(url_for(".show", table_id=table_id) + "#host", 303)
+
+
+@bp.post("/host/pass")
+def host_pass(table_id: str):
+    """Pass the host role to another seat."""
+    view = _view(table_id)
+    tables.pass_host(get_db(), table_id, view.phone, _seat_arg())
+    return redirect(url_for(".show", table_id=table_id), 303)
