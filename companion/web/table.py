@@ -129,7 +129,8 @@ def events(table_id: str):
                 sent = current
                 yield f"event: changed\ndata: {current}\n\n"
             else:
-                yield ": keep-alive\n\n"
+                # A named event (not a comment) so the page can tell the stream is alive.
+                yield "event: ping\ndata: \n\n"
 
     return Response(stream(), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

@@ -1,0 +1,135 @@
+"""The `companion` command: serve the app on the LAN, export a table's log."""
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import json
+import sys
+from pathlib import Path
+
+
+def lan_addresses() -> list[str]:
+    """This machine's private IPv4 addresses, the default route's interface first.
+
+    Reads the interfaces (no packets are sent); on Linux the default route's
+    interface from /proc/net/route comes first.
+    """
+    import ifaddr
+
+    default_iface = _default_route_interface()
+    found: list[tuple[int, str]] = []
+    for adapter in ifaddr.get_adapters():
+        for ip in adapter.ips:
+            if not isinstance(ip.ip, str):
+                continue  # IPv6
+            addr = ipaddress.ip_address(ip.ip)
+            if addr.is_loopback or addr.is_link_local or not addr.is_private:
+                continue
+            rank = 0 if adapter.name == default_iface else 1
+            found.append((rank, ip.ip))
+    return [ip for _, ip in sorted(found)]
+
+
+def _default_route_interface() -> str | None:
+    try:
+        for line in Path("/proc/net/route").read_text().splitlines()[1:]:
+            fields = line.split()
+            if len(fields) > 1 and fields[1] == "00000000":
+                return fields[0]
+    except OSError:
+        pass
+    return None
+
+
+def serve(args: argparse.Namespace) -> int:
+    """Run the app under gevent's WSGI server, printing the LAN URL and its QR code."""
+    from gevent import monkey
+
+    monkey.patch_all()
+    from gevent.pywsgi import WSGIServer
+
+    from companion import create_app
+    from companion.web.qr import qr_terminal
+
+    app = create_app()
+    if args.public_url:
+        app.config["PUBLIC_URL"] = args.public_url.rstrip("/")
+    urls = _urls(args)
+    main_url = args.public_url or urls[0]
+    if not app.config.get("PUBLIC_URL") and args.host not in ("0.0.0.0", "::"):
+        app.config["PUBLIC_URL"] = main_url
+    print("Table Companion is running. On a phone on the same Wi-Fi, open:\n")
+    print(f"    {main_url}\n")
+    print(qr_terminal(main_url))
+    for other in urls[1:]:
+        print(f"  also: {other}")
+    print(f"Database: {app.config['DATABASE']}")
+    print("Press Ctrl+C to stop.", flush=True)
+    server = WSGIServer((args.host, args.port), app, log=None if args.quiet else "default")
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        print("\nStopped.")
+    return 0
+
+
+def _urls(args: argparse.Namespace) -> list[str]:
+    if args.host in ("0.0.0.0", "::"):
+        hosts = lan_addresses() or ["127.0.0.1"]
+    else:
+        hosts = [args.host]
+    return [f"http://{host}:{args.port}" for host in hosts]
+
+
+def export(args: argparse.Namespace) -> int:
+    """Print a table's whole log (or write it to a file) as JSON."""
+    from companion import create_app
+    from companion import tables
+    from companion.storage import connect
+
+    app = create_app()
+    db = connect(app.config["DATABASE"])
+    try:
+        try:
+            table = tables.get_table(db, args.table)
+        except tables.NotFound:
+            try:
+                table = tables.find_by_code(db, args.table)
+            except tables.TableError as exc:
+                print(f"companion export: {exc.message}", file=sys.stderr)
+                return 2
+        data = tables.export_table(db, table)
+    finally:
+        db.conn.close()
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    if args.output:
+        Path(args.output).write_text(text + "\n", encoding="utf-8")
+    else:
+        print(text)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="companion", description="Table Companion")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p_serve = sub.add_parser("serve", help="serve the app on this machine's network")
+    p_serve.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all)")
+    p_serve.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
+    p_serve.add_argument("--public-url", help="the URL phones should use, if not the LAN address")
+    p_serve.add_argument("--quiet", action="store_true", help="don't log every request")
+    p_serve.set_defaults(func=serve)
+    p_export = sub.add_parser("export", help="print a table's log as JSON")
+    p_export.add_argument("table", help="the table's id (from its URL) or its join code")
+    p_export.add_argument("-o", "--output", help="write to this file instead of the screen")
+    p_export.set_defaults(func=export)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the `companion` console script."""
+    args = build_parser().parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

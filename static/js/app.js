@@ -1,0 +1,128 @@
+// Table Companion: the little script every page loads (no inline scripts: CSP forbids them).
+// - the ± buttons beside score boxes (phone keypads often have no minus key);
+// - live updates: the SSE stream (htmx hx-sse) says "changed"; we refresh the sheet, and
+//   the entry form too when nothing is typed in it. Without a healthy stream we poll every
+//   2 s while the page is visible (204 = nothing new);
+// - keep the screen awake during play where the browser allows (Wake Lock API).
+(function () {
+  "use strict";
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest("[data-sign-for]");
+    if (!button) return;
+    var input = document.getElementById(button.getAttribute("data-sign-for"));
+    if (!input) return;
+    var value = input.value.trim();
+    input.value = value.charAt(0) === "-" ? value.slice(1) : "-" + value.replace(/^\+/, "");
+    input.focus();
+  });
+
+  var body = document.body;
+  if (!body.hasAttribute("data-table-page")) return;
+
+  var live = document.getElementById("live");
+  var dot = document.getElementById("live-state");
+  var versionUrl = body.getAttribute("data-version-url");
+  var lastMessage = 0;          // when the stream last said anything
+  var loadedAt = Date.now();
+  var entryStale = false;
+  var polling = false;
+
+  function currentVersion() {
+    var sheet = document.getElementById("sheet");
+    return sheet ? parseInt(sheet.getAttribute("data-version"), 10) : -1;
+  }
+
+  function pristine() {
+    var form = document.getElementById("entry-form");
+    if (!form) return true;
+    var inputs = form.querySelectorAll("input:not([type=hidden]), select, textarea");
+    for (var i = 0; i < inputs.length; i++) {
+      var el = inputs[i];
+      if (el.type === "checkbox" || el.type === "radio") {
+        if (el.checked !== el.defaultChecked) return false;
+      } else if (el.value !== el.defaultValue) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  function refreshEntry() {
+    var entry = document.getElementById("entry");
+    if (!entry) return;
+    // Never throw away what a player is typing, nor close their keyboard.
+    if (!pristine() || entry.contains(document.activeElement)) {
+      entryStale = true;
+      return;
+    }
+    entryStale = false;
+    htmx.trigger(entry, "refresh");
+  }
+
+  function onVersion(version) {
+    if (!(version > currentVersion())) return;
+    var sheet = document.getElementById("sheet");
+    if (sheet) htmx.trigger(sheet, "refresh");
+    refreshEntry();
+  }
+
+  document.addEventListener("focusout", function (event) {
+    var entry = document.getElementById("entry");
+    if (!entryStale || !entry || !entry.contains(event.target)) return;
+    setTimeout(function () { if (entryStale) refreshEntry(); }, 50);
+  });
+
+  function setDot(state, text) {
+    if (!dot) return;
+    dot.className = "live-dot " + state;
+    dot.textContent = text;
+  }
+
+  if (live) {
+    live.addEventListener("changed", function (event) {
+      lastMessage = Date.now();
+      setDot("on", "live");
+      onVersion(parseInt(event.detail && event.detail.data, 10));
+    });
+    live.addEventListener("ping", function () { lastMessage = Date.now(); });
+  }
+  document.addEventListener("htmx:sse:error", function () { setDot("off", "reconnecting"); });
+
+  function pollOnce() {
+    if (!versionUrl) return;
+    fetch(versionUrl + "?since=" + currentVersion(), { credentials: "same-origin", cache: "no-store" })
+      .then(function (response) {
+        if (response.status === 200) return response.text().then(function (t) { onVersion(parseInt(t, 10)); });
+      })
+      .catch(function () { setDot("off", "offline"); });
+  }
+
+  // The stream sends an event at once and a ping every 15 s; silence means it isn't
+  // getting through (a buffering proxy, a dropped connection): fall back to polling.
+  setInterval(function () {
+    if (document.visibilityState !== "visible") return;
+    var healthy = lastMessage > 0 ? Date.now() - lastMessage < 20000 : Date.now() - loadedAt < 5000;
+    if (healthy) {
+      polling = false;
+      return;
+    }
+    if (!polling) setDot("poll", "polling");
+    polling = true;
+    pollOnce();
+  }, 2000);
+
+  // Coming back from a locked screen or another app: catch up at once.
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") {
+      pollOnce();
+      keepAwake();
+    }
+  });
+
+  function keepAwake() {
+    if (!("wakeLock" in navigator) || document.visibilityState !== "visible") return;
+    navigator.wakeLock.request("screen").catch(function () { /* not allowed here: fine */ });
+  }
+  keepAwake();
+})();
