@@ -237,7 +237,8 @@ def _require_seated(phone: Phone | None) -> Phone:
     return phone
 
 
-def _is_host(table: Table, seats: list[Seat], phone: Phone | None) -> bool:
+def host_allowed(table: Table, seats: list[Seat], phone: Phone | None) -> bool:
+    """Whether this phone may use the host tools (rejoin codes, removing phones, passing host)."""
     if phone is None or not phone.seated:
         return False
     if phone.seat == table.host_seat:
@@ -245,11 +246,6 @@ def _is_host(table: Table, seats: list[Seat], phone: Phone | None) -> bool:
     # Nobody holds the host's seat: any seated phone may act as host, so a table
     # never ends up with nobody able to hand out rejoin codes.
     return not any(s.pos == table.host_seat and s.has_phone for s in seats)
-
-
-def is_host(db: sqlite_utils.Database, table: Table, phone: Phone | None) -> bool:
-    """Whether this phone may use the host tools (rejoin codes, removing phones, passing host)."""
-    return _is_host(table, seats_of(db, table.id), phone)
 
 
 # ---------------------------------------------------------------- creating and joining
@@ -371,7 +367,7 @@ def leave_seat(db: sqlite_utils.Database, table_id: str, phone: Phone) -> Phone:
 def _host_transaction_checks(db, table_id: str, phone: Phone, pos: int) -> tuple[Table, Phone, sqlite3.Row]:
     table = get_table(db, table_id)
     phone = _phone(db, phone.id)
-    if not _is_host(table, seats_of(db, table_id), phone):
+    if not host_allowed(table, seats_of(db, table_id), phone):
         raise Forbidden("Only the host's phone can do that.")
     seat = _one(db, "SELECT name FROM seats WHERE table_id = ? AND pos = ?", [table_id, pos])
     if seat is None:
@@ -448,13 +444,16 @@ def _status(summary: dict) -> str:
     return "over" if summary.get("over") else "playing"
 
 
-def _check_fresh(actions: list[ActionRow], seats: list[Seat], version: int) -> None:
+def _check_fresh(actions: list[ActionRow], seats: list[Seat], version: int, phone: Phone) -> None:
     """Refuse a write made against an old sheet, saying what changed since."""
     newer = [a for a in actions if a.kind in STATE_KINDS and a.version > version]
     if not newer:
         return
     first = newer[0]
-    who = next((s.name for s in seats if s.pos == first.seat), "Someone")
+    if first.seat == phone.seat:
+        who = "You (from another screen)"
+    else:
+        who = next((s.name for s in seats if s.pos == first.seat), "Someone")
     what = {GAME: "saved an entry", UNDO: "undid an entry", REMATCH: "started a rematch"}[first.kind]
     more = f" (and {len(newer) - 1} more change{'s' if len(newer) > 2 else ''})" if len(newer) > 1 else ""
     raise Conflict(f"{who} {what} (#{first.seq}) while you were typing{more}. Nothing of yours "
@@ -476,7 +475,7 @@ def enter(db: sqlite_utils.Database, table_id: str, phone: Phone, payload: dict,
             return Outcome(done, True, sheet(db, table))
         actions = _actions(db, table_id)
         seats = seats_of(db, table_id)
-        _check_fresh(actions, seats, version)
+        _check_fresh(actions, seats, version, phone)
         current = _sheet(db, table, actions)
         if current.summary.get("over"):
             raise TableError("This game is over. Start a rematch to play again.", status=409,

@@ -60,7 +60,7 @@ def _view(table_id: str) -> View:
                                "table's QR code, or type its join code on the start page.")
     seats = tables.seats_of(db, table.id)
     sheet = tables.sheet(db, table)
-    return View(table, phone, sheet, tables.service._is_host(table, seats, phone))
+    return View(table, phone, sheet, tables.host_allowed(table, seats, phone))
 
 
 def _join_url(token: str) -> str:
