@@ -58,6 +58,7 @@ def serve(args: argparse.Namespace) -> int:
     main_url = args.public_url or urls[0]
     if not app.config.get("PUBLIC_URL") and args.host not in ("0.0.0.0", "::"):
         app.config["PUBLIC_URL"] = main_url
+    app.config["LAN_URL"] = main_url
     print("Table Companion is running. On a phone on the same Wi-Fi, open:\n")
     print(f"    {main_url}\n")
     print(qr_terminal(main_url))

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from flask import (Blueprint, Response, abort, current_app, redirect, render_template, request,
                    url_for)
@@ -64,8 +65,21 @@ def _view(table_id: str) -> View:
 
 
 def _join_url(token: str) -> str:
-    base = current_app.config.get("PUBLIC_URL") or request.host_url
+    """The URL a QR code carries: the public URL if set, else the address this phone used.
+
+    A host who opened the app on the server itself (localhost) gets the LAN address
+    instead, since "localhost" on another phone is that phone.
+    """
+    config = current_app.config
+    base = config.get("PUBLIC_URL") or request.host_url
+    if not config.get("PUBLIC_URL") and config.get("LAN_URL") and _is_loopback(request.host):
+        base = config["LAN_URL"]
     return qr_url(base, f"/J/{token}")
+
+
+def _is_loopback(host: str) -> bool:
+    name = urlsplit("//" + host).hostname or ""
+    return name in ("localhost", "::1") or name.startswith("127.")
 
 
 def _page_context(view: View, **extra) -> dict:
