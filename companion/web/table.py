@@ -84,8 +84,12 @@ def _is_loopback(host: str) -> bool:
 
 def _page_context(view: View, **extra) -> dict:
     join_url = _join_url(view.table.token)
-    return dict(view=view, join_url=join_url, join_qr=qr_svg(join_url, "QR code to join this table"),
-                sid=new_submission_id(), values={}, message=None, status_kind=None, **extra)
+    # join_qr is a callable: only the full page draws the QR, never the live fragments.
+    context = dict(view=view, join_url=join_url,
+                   join_qr=lambda: qr_svg(join_url, "QR code to join this table"),
+                   sid=new_submission_id(), values={}, message=None, status_kind=None)
+    context.update(extra)  # callers pass message/status_kind: override, don't clash
+    return context
 
 
 @bp.get("")
