@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from functools import cached_property
 from urllib.parse import urlsplit
 
 from flask import (Blueprint, Response, abort, current_app, redirect, render_template, request,
@@ -25,12 +26,22 @@ MAX_SUBMISSION_ID = 64
 
 @dataclass
 class View:
-    """What every table page knows about the table and the phone looking at it."""
+    """What every table page knows about the table and the phone looking at it.
+
+    The sheet is folded only when a page asks for it: the live stream and the polling
+    fallback need just the table's version.
+    """
 
     table: tables.Table
     phone: tables.Phone
-    sheet: tables.Sheet
-    is_host: bool
+
+    @cached_property
+    def sheet(self) -> tables.Sheet:
+        return tables.sheet(get_db(), self.table)
+
+    @cached_property
+    def is_host(self) -> bool:
+        return tables.host_allowed(self.table, self.seats, self.phone)
 
     @property
     def seats(self) -> list[tables.Seat]:
@@ -59,9 +70,7 @@ def _view(table_id: str) -> View:
     if phone is None:
         raise tables.Forbidden("This table is private to the phones that joined it. Scan the "
                                "table's QR code, or type its join code on the start page.")
-    seats = tables.seats_of(db, table.id)
-    sheet = tables.sheet(db, table)
-    return View(table, phone, sheet, tables.host_allowed(table, seats, phone))
+    return View(table, phone)
 
 
 def _join_url(token: str) -> str:
