@@ -182,8 +182,13 @@ def _play_response(view: View, *, status: int = 200, message: str | None = None,
     return render("tables/table.html", "tables/_play.html", status=status, **context)
 
 
-def _refresh(view: View) -> View:
-    return _view(view.table.id)
+def _refresh(view: View, outcome: tables.Outcome | None = None) -> View:
+    """The view after a write: from the write's own result when there is one."""
+    if outcome is None:
+        return _view(view.table.id)
+    fresh = View(outcome.sheet.table, view.phone)
+    fresh.sheet = outcome.sheet  # cached_property: set the value the write already folded
+    return fresh
 
 
 @bp.post("/actions")
@@ -212,7 +217,7 @@ def enter(table_id: str):
                               message=exc.message, rule=exc.rule)
     note = ("That was already saved (a repeated tap); nothing was entered twice."
             if outcome.duplicate else f"Saved as entry #{outcome.action.seq}.")
-    return _play_response(_refresh(view), message=note)
+    return _play_response(_refresh(view, outcome), message=note)
 
 
 @bp.post("/undo")
@@ -230,7 +235,7 @@ def undo(table_id: str):
         return _after_undo(_refresh(view), exc.status, exc.message, "error")
     note = (f"Entry #{target} was struck." if not outcome.duplicate
             else f"Entry #{target} was already struck (a repeated tap).")
-    return _after_undo(_refresh(view), 200, note, "ok")
+    return _after_undo(_refresh(view, outcome), 200, note, "ok")
 
 
 def _after_undo(view: View, status: int, message: str, kind: str):
@@ -248,10 +253,10 @@ def rematch(table_id: str):
     view = _view(table_id)
     sid = _submission_id()
     try:
-        tables.rematch(get_db(), table_id, view.phone, sid)
+        outcome = tables.rematch(get_db(), table_id, view.phone, sid)
     except tables.TableError as exc:
         return _play_response(_refresh(view), status=exc.status, kind="error", message=exc.message)
-    return _play_response(_refresh(view), message="A new game has started. Good luck!")
+    return _play_response(_refresh(view, outcome), message="A new game has started. Good luck!")
 
 
 # ---------------------------------------------------------------- seats
