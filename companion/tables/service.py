@@ -221,12 +221,18 @@ def _actions(db, table_id: str) -> list[ActionRow]:
     return [_action_from_row(r) for r in rows]
 
 
-def _by_submission(db, table_id: str, submission_id: str | None) -> ActionRow | None:
+def _by_submission(db, table_id: str, submission_id: str | None, kind: str) -> ActionRow | None:
+    """The action already stored for this submission id (a repeated tap or a retry), if any."""
     if not submission_id:
         return None
     row = _one(db, "SELECT * FROM actions WHERE table_id = ? AND submission_id = ?",
                [table_id, submission_id])
-    return _action_from_row(row) if row else None
+    if row is None:
+        return None
+    if row["kind"] != kind:
+        raise Conflict("This form was already used for something else. Reload the page and "
+                       "try again; nothing was saved.")
+    return _action_from_row(row)
 
 
 def _require_seated(phone: Phone | None) -> Phone:
@@ -444,8 +450,11 @@ def _status(summary: dict) -> str:
     return "over" if summary.get("over") else "playing"
 
 
-def _check_fresh(actions: list[ActionRow], seats: list[Seat], version: int, phone: Phone) -> None:
+def _check_fresh(table: Table, actions: list[ActionRow], seats: list[Seat], version: int,
+                 phone: Phone) -> None:
     """Refuse a write made against an old sheet, saying what changed since."""
+    if not 1 <= version <= table.version:
+        raise TableError("The form's sheet version isn't one this table ever had. Reload the page.")
     newer = [a for a in actions if a.kind in STATE_KINDS and a.version > version]
     if not newer:
         return
@@ -456,8 +465,8 @@ def _check_fresh(actions: list[ActionRow], seats: list[Seat], version: int, phon
         who = next((s.name for s in seats if s.pos == first.seat), "Someone")
     what = {GAME: "saved an entry", UNDO: "undid an entry", REMATCH: "started a rematch"}[first.kind]
     more = f" (and {len(newer) - 1} more change{'s' if len(newer) > 2 else ''})" if len(newer) > 1 else ""
-    raise Conflict(f"{who} {what} (#{first.seq}) while you were typing{more}. Nothing of yours "
-                   "was saved: check the sheet, then save again.")
+    raise Conflict(f"{who} {what} (#{first.seq}) while you were typing{more}. Nothing of "
+                   "yours was saved: check the sheet, then try again.")
 
 
 def enter(db: sqlite_utils.Database, table_id: str, phone: Phone, payload: dict, version: int,
@@ -470,12 +479,12 @@ def enter(db: sqlite_utils.Database, table_id: str, phone: Phone, payload: dict,
     with transaction(db):
         table = get_table(db, table_id)
         phone = _require_seated(_phone(db, phone.id))
-        done = _by_submission(db, table_id, submission_id)
+        done = _by_submission(db, table_id, submission_id, GAME)
         if done is not None:
             return Outcome(done, True, sheet(db, table))
         actions = _actions(db, table_id)
         seats = seats_of(db, table_id)
-        _check_fresh(actions, seats, version, phone)
+        _check_fresh(table, actions, seats, version, phone)
         current = _sheet(db, table, actions)
         if current.summary.get("over"):
             raise TableError("This game is over. Start a rematch to play again.", status=409,
@@ -501,7 +510,7 @@ def undo(db: sqlite_utils.Database, table_id: str, phone: Phone, target: int,
     with transaction(db):
         table = get_table(db, table_id)
         phone = _require_seated(_phone(db, phone.id))
-        done = _by_submission(db, table_id, submission_id)
+        done = _by_submission(db, table_id, submission_id, UNDO)
         if done is not None:
             return Outcome(done, True, sheet(db, table))
         actions = _actions(db, table_id)
@@ -531,15 +540,23 @@ def undo(db: sqlite_utils.Database, table_id: str, phone: Phone, target: int,
     return Outcome(action, False, result)
 
 
-def rematch(db: sqlite_utils.Database, table_id: str, phone: Phone, submission_id: str) -> Outcome:
-    """Start a new game with the same seats and house rules, once the current one is over."""
+def rematch(db: sqlite_utils.Database, table_id: str, phone: Phone, submission_id: str,
+            version: int | None = None) -> Outcome:
+    """Start a new game with the same seats and house rules, once the current one is over.
+
+    With `version` (the sheet the button was shown on), a rematch someone else started
+    meanwhile is reported as a `Conflict` naming them.
+    """
     with transaction(db):
         table = get_table(db, table_id)
         phone = _require_seated(_phone(db, phone.id))
-        done = _by_submission(db, table_id, submission_id)
+        done = _by_submission(db, table_id, submission_id, REMATCH)
         if done is not None:
             return Outcome(done, True, sheet(db, table))
-        current = sheet(db, table)
+        actions = _actions(db, table_id)
+        if version is not None:
+            _check_fresh(table, actions, seats_of(db, table_id), version, phone)
+        current = _sheet(db, table, actions)
         if not current.summary.get("over"):
             raise TableError("The game is still going. Finish it (or undo back) before a rematch.",
                              status=409)

@@ -47,7 +47,7 @@ def create_table(slug: str):
     try:
         me_row = int(request.form.get("me", "0"))
     except ValueError:
-        me_row = 0
+        me_row = -1  # refused below with a plain message
     # Skip blank rows but keep seating order; "me" points at a row, so map it.
     filled = [(i, n) for i, n in enumerate(names) if n]
     error = None

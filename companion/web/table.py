@@ -165,6 +165,17 @@ def events(table_id: str):
 
 # ---------------------------------------------------------------- writes
 
+def _version_arg() -> int | None:
+    """The sheet version a form was rendered at, if it sent one (400 if unreadable)."""
+    raw = request.form.get("version")
+    if raw is None:
+        return None
+    try:
+        return int(raw)
+    except ValueError:
+        abort(400)
+
+
 def _submission_id() -> str:
     sid = request.form.get("sid", "")
     if not sid or len(sid) > MAX_SUBMISSION_ID:
@@ -252,8 +263,11 @@ def rematch(table_id: str):
     """Start a new game with the same seats once this one is over."""
     view = _view(table_id)
     sid = _submission_id()
+    version = _version_arg()
     try:
-        outcome = tables.rematch(get_db(), table_id, view.phone, sid)
+        outcome = tables.rematch(get_db(), table_id, view.phone, sid, version)
+    except tables.Conflict as exc:
+        return _play_response(_refresh(view), status=409, kind="conflict", message=exc.message)
     except tables.TableError as exc:
         return _play_response(_refresh(view), status=exc.status, kind="error", message=exc.message)
     return _play_response(_refresh(view, outcome), message="A new game has started. Good luck!")

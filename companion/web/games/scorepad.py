@@ -1,11 +1,14 @@
 """Score pad on the phone: one number box per player and a round-by-round sheet."""
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 SHEET_TEMPLATE = "games/scorepad/_sheet.html"
 ENTRY_TEMPLATE = "games/scorepad/_entry_fields.html"
 MAX_SCORE_CHARS = 9
+_SCORE = re.compile(r"[+-]?[0-9]+", re.ASCII)
+_SCORE_KEY = re.compile(r"score_(.*)", re.DOTALL)
 
 
 def parse_entry(form: Mapping[str, str], names: list[str]) -> dict:
@@ -16,12 +19,16 @@ def parse_entry(form: Mapping[str, str], names: list[str]) -> dict:
     """
     if form.get("kind") == "finish":
         return {"kind": "finish"}
+    for key in form:
+        match = _SCORE_KEY.fullmatch(key)
+        if match and match.group(1) not in {str(pos) for pos in range(len(names))}:
+            raise ValueError("That score box belongs to no seat at this table. Reload the page.")
     scores: dict[str, int] = {}
     for pos, name in enumerate(names):
         raw = (form.get(f"score_{pos}") or "").strip().replace("−", "-").replace(" ", "")
         if not raw:
             continue
-        if len(raw) > MAX_SCORE_CHARS or not raw.lstrip("+-").isdigit():
+        if len(raw) > MAX_SCORE_CHARS or not _SCORE.fullmatch(raw):
             raise ValueError(f"{name}'s score must be a whole number, like 12 or -5.")
         scores[name] = int(raw)
     if not scores:

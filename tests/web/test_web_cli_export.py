@@ -1,0 +1,55 @@
+"""`companion export`: a table's seats and whole log as JSON, found by code or id."""
+from __future__ import annotations
+
+import json
+import re
+
+from companion import cli
+
+from web_helpers import Phone, form_block, inputs, make_app, seq_saved
+
+
+def test_export_writes_seats_and_actions(tmp_path, monkeypatch, capsys):
+    instance = tmp_path / "instance"
+    # The CLI builds its own app from $COMPANION_INSTANCE_PATH, so use the default db name.
+    app = make_app(instance, DATABASE=str(instance / "companion.db"))
+    ann = Phone(app, "Ann")
+    table_id = ann.create_table(["Ann", "Bob", "<Cy>"], me=0, target=100)
+    bob = Phone(app, "Bob")
+    bob.join(ann.join_path(table_id))
+    bob.claim(table_id, 1)
+    first = seq_saved(ann.enter(table_id, {0: 10, 1: 5}))
+    second = seq_saved(bob.enter(table_id, {1: 7, 2: -2}))
+    undo_sid = inputs(form_block(ann.page(table_id), 'class="undo"'))["sid"]
+    assert ann.undo(table_id, second, sid=undo_sid).status_code == 200
+    code = re.search(r'id="join-code">([A-Z]+)<', ann.page(table_id)).group(1)
+
+    monkeypatch.setenv("COMPANION_INSTANCE_PATH", str(instance))
+    out = tmp_path / "export.json"
+    assert cli.main(["export", code.lower(), "-o", str(out)]) == 0
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["table"]["id"] == table_id and data["table"]["code"] == code
+    assert data["table"]["game"] == "scorepad" and data["table"]["settings"]["target"] == 100
+    assert [(s["pos"], s["name"]) for s in data["seats"]] == [(0, "Ann"), (1, "Bob"), (2, "<Cy>")]
+    actions = {a["seq"]: a for a in data["actions"]}
+    assert actions[first]["kind"] == "game" and actions[first]["seat"] == 0
+    assert actions[first]["payload"] == {"kind": "round", "scores": {"Ann": 10, "Bob": 5}}
+    assert actions[second]["seat"] == 1 and actions[second]["undone_by"] == second + 1
+    assert actions[second + 1]["kind"] == "undo" and actions[second + 1]["payload"] == {"target": second}
+    assert any(a["kind"] == "seat" and a["payload"].get("event") == "claim" for a in data["actions"])
+    assert sorted(actions) == list(range(1, len(actions) + 1))  # the whole log
+    assert data["summary"]["totals"] == {"Ann": 10, "Bob": 5, "<Cy>": 0}
+    # No secrets leave the database.
+    text = out.read_text(encoding="utf-8")
+    token = ann.join_path(table_id).rsplit("/", 1)[1]
+    assert token not in text and "secret" not in text
+    assert ann.cookie(f"tc_{table_id}") not in text
+
+    # By table id, to stdout.
+    capsys.readouterr()
+    assert cli.main(["export", table_id]) == 0
+    assert json.loads(capsys.readouterr().out)["table"]["id"] == table_id
+
+    # An unknown table: a plain message and a non-zero exit.
+    assert cli.main(["export", "ZZZZZZ"]) == 2
+    assert "No table has the code ZZZZZZ" in capsys.readouterr().err

@@ -1,0 +1,218 @@
+"""Helpers for the Flask test-client suite: one `Phone` per test client (its own cookies).
+
+The module name is unique across tests/ because pytest imports test-side modules by
+basename (there are no __init__.py files under tests/).
+"""
+from __future__ import annotations
+
+import html as htmllib
+import re
+import sqlite3
+from urllib.parse import urlsplit
+
+from companion import create_app
+
+HX = {"HX-Request": "true"}
+
+
+def make_app(tmp_path, **overrides):
+    config = {
+        "TESTING": True,
+        "INSTANCE_PATH": str(tmp_path),
+        "DATABASE": str(tmp_path / "test.db"),
+        "SECRET_KEY": "test",
+        "JOIN_RATE_LIMIT": "1000 per minute",
+    }
+    config.update(overrides)
+    app = create_app(config)
+    assert app.config.get("WTF_CSRF_ENABLED", True), "CSRF must stay on in these tests"
+    return app
+
+
+_INPUT = re.compile(r"<input\b[^>]*>", re.S)
+_ATTR = re.compile(r'([\w:-]+)="([^"]*)"')
+
+
+def inputs(fragment: str) -> dict[str, str]:
+    """name -> value of every <input> in `fragment` (the first one wins per name)."""
+    found: dict[str, str] = {}
+    for tag in _INPUT.findall(fragment):
+        attrs = dict(_ATTR.findall(tag))
+        if "name" in attrs:
+            found.setdefault(attrs["name"], htmllib.unescape(attrs.get("value", "")))
+    return found
+
+
+def form_block(page: str, marker: str) -> str:
+    """The first `<form ...>...</form>` whose opening tag contains `marker`."""
+    for match in re.finditer(r"<form\b[^>]*>.*?</form>", page, re.S):
+        opening = match.group(0).split(">", 1)[0]
+        if marker in opening:
+            return match.group(0)
+    raise AssertionError(f"no <form> with {marker!r} in the page:\n{page[:3000]}")
+
+
+def csrf_from(page: str) -> str:
+    match = re.search(r'name="csrf_token" value="([^"]+)"', page)
+    assert match, "no csrf_token in the page"
+    return match.group(1)
+
+
+def text_of(page: str) -> str:
+    """The visible text of a page (tags dropped, entities decoded, spaces collapsed)."""
+    no_tags = re.sub(r"<[^>]+>", " ", page)
+    return re.sub(r"\s+", " ", htmllib.unescape(no_tags)).strip()
+
+
+def totals(page: str) -> dict[str, int]:
+    """The sheet's totals row: player name -> total."""
+    return {htmllib.unescape(name): int(value) for name, value in
+            re.findall(r'data-player="([^"]*)">(-?\d+)</td>', page)}
+
+
+def round_rows(page: str) -> int:
+    """How many round rows the score sheet shows."""
+    body = re.search(r"<tbody>(.*?)</tbody>", page, re.S)
+    assert body, "no score table in the page"
+    return len(re.findall(r'<th scope="row">\d+</th>', body.group(1)))
+
+
+class Phone:
+    """One browser: a Flask test client with its own cookie jar."""
+
+    def __init__(self, app, name: str = "phone"):
+        self.app = app
+        self.name = name
+        self.client = app.test_client()
+        self._csrf: str | None = None
+
+    # ------------------------------------------------------------ raw requests
+    def _check(self, response):
+        assert response.status_code < 500, (
+            f"{self.name}: server error {response.status_code}\n{response.get_data(as_text=True)[:3000]}")
+        return response
+
+    def get(self, url: str, *, hx: bool = False, headers: dict | None = None, **kw):
+        h = dict(HX) if hx else {}
+        h.update(headers or {})
+        return self._check(self.client.get(url, headers=h, **kw))
+
+    def post(self, url: str, data: dict | None = None, *, hx: bool = False, csrf: bool = True,
+             headers: dict | None = None, **kw):
+        data = dict(data or {})
+        if csrf and "csrf_token" not in data:
+            data["csrf_token"] = self.csrf()
+        h = dict(HX) if hx else {}
+        h.update(headers or {})
+        return self._check(self.client.post(url, data=data, headers=h, **kw))
+
+    def csrf(self) -> str:
+        """A CSRF token for this phone's session, read from a rendered page."""
+        if self._csrf is None:
+            self._csrf = csrf_from(self.get("/").get_data(as_text=True))
+        return self._csrf
+
+    def cookie(self, key: str) -> str | None:
+        c = self.client.get_cookie(key)
+        return c.value if c else None
+
+    def clone(self, name: str | None = None) -> "Phone":
+        """A second client carrying the same cookies (the same phone, another connection)."""
+        twin = Phone(self.app, name or self.name + "'")
+        for key in ("session",) + tuple(k for k in self._cookie_names() if k != "session"):
+            value = self.cookie(key)
+            if value is not None:
+                twin.client.set_cookie(key, value)
+        twin._csrf = self._csrf
+        return twin
+
+    def _cookie_names(self) -> list[str]:
+        jar = getattr(self.client, "_cookies", {})
+        return [key[2] for key in jar]
+
+    # ------------------------------------------------------------ flows
+    def create_table(self, names: list[str], me: int = 0, **settings) -> str:
+        """Create a score pad table; this phone sits at row `me` and hosts. Returns its id."""
+        data = {f"name_{i}": n for i, n in enumerate(names)}
+        data["me"] = str(me)
+        data.update({k: str(v) for k, v in settings.items()})
+        r = self.post("/new/scorepad", data)
+        assert r.status_code == 303, r.get_data(as_text=True)[:2000]
+        path = urlsplit(r.headers["Location"]).path
+        match = re.fullmatch(r"/t/([\w-]+)", path)
+        assert match, path
+        return match.group(1)
+
+    def page(self, table_id: str, **kw) -> str:
+        r = self.get(f"/t/{table_id}", **kw)
+        assert r.status_code == 200, (r.status_code, r.get_data(as_text=True)[:2000])
+        return r.get_data(as_text=True)
+
+    def join_path(self, table_id: str) -> str:
+        """The path of the QR's join URL, read from `#join-url` on the table page."""
+        match = re.search(r'<a href="([^"]+)" id="join-url"', self.page(table_id))
+        assert match, "no #join-url on the table page"
+        return urlsplit(match.group(1)).path
+
+    def join(self, path: str):
+        return self.get(path)
+
+    def claim(self, table_id: str, seat):
+        return self.post(f"/t/{table_id}/seats", {"seat": str(seat)})
+
+    def entry_form(self, table_id: str, page: str | None = None) -> dict[str, str]:
+        """The hidden fields (csrf_token, sid, version) and boxes of the entry form."""
+        page = page if page is not None else self.page(table_id)
+        return inputs(form_block(page, 'id="entry-form"'))
+
+    def enter(self, table_id: str, scores: dict[int, object], *, sid: str | None = None,
+              version=None, hx: bool = True, form: dict | None = None, extra: dict | None = None):
+        """Post one round (score_<pos> fields) the way htmx does."""
+        if form is None and (sid is None or version is None):
+            form = self.entry_form(table_id)
+        data = {"sid": sid if sid is not None else form["sid"],
+                "version": str(version if version is not None else form["version"])}
+        data.update({f"score_{pos}": str(v) for pos, v in scores.items()})
+        data.update(extra or {})
+        return self.post(f"/t/{table_id}/actions", data, hx=hx)
+
+    def undo(self, table_id: str, target: int, *, sid: str, from_history: bool = False,
+             hx: bool = True):
+        data = {"sid": sid, "target": str(target)}
+        if from_history:
+            data["from"] = "history"
+        return self.post(f"/t/{table_id}/undo", data, hx=hx)
+
+
+def seq_saved(response) -> int:
+    """The entry number from 'Saved as entry #N.'"""
+    match = re.search(r"Saved as entry #(\d+)\.", response.get_data(as_text=True))
+    assert match, response.get_data(as_text=True)[:3000]
+    return int(match.group(1))
+
+
+# ---------------------------------------------------------------- the database, read directly
+
+DATA_TABLES = ("tables", "seats", "phones", "actions", "changes")
+
+
+def db_rows(db_path: str, sql: str, params=()) -> list[tuple]:
+    conn = sqlite3.connect(db_path)
+    try:
+        return conn.execute(sql, params).fetchall()
+    finally:
+        conn.close()
+
+
+def count(db_path: str, table: str, where: str = "1", params=()) -> int:
+    return db_rows(db_path, f"SELECT COUNT(*) FROM {table} WHERE {where}", params)[0][0]
+
+
+def snapshot(db_path: str) -> dict[str, list[tuple]]:
+    """Every row of the app's data tables, for before/after comparisons."""
+    conn = sqlite3.connect(db_path)
+    try:
+        return {t: sorted(conn.execute(f"SELECT * FROM {t}").fetchall(), key=repr)
+                for t in DATA_TABLES}
+    finally:
+        conn.close()
