@@ -469,6 +469,19 @@ def _check_fresh(table: Table, actions: list[ActionRow], seats: list[Seat], vers
                    "yours was saved: check the sheet, then try again.")
 
 
+def _start_write(db, table_id: str, phone: Phone, submission_id: str,
+                 kind: str) -> tuple[Table, Phone, Outcome | None]:
+    """Inside a write transaction: re-read the table and phone; find a repeated submission.
+
+    Returns the fresh table and phone, and the earlier outcome when this submission id
+    was already stored (a double tap or a retry), which the caller returns unchanged.
+    """
+    table = get_table(db, table_id)
+    phone = _require_seated(_phone(db, phone.id))
+    done = _by_submission(db, table_id, submission_id, kind)
+    return table, phone, (Outcome(done, True, sheet(db, table)) if done is not None else None)
+
+
 def enter(db: sqlite_utils.Database, table_id: str, phone: Phone, payload: dict, version: int,
           submission_id: str) -> Outcome:
     """Append one game action made against `version`; idempotent per `submission_id`.
@@ -477,11 +490,9 @@ def enter(db: sqlite_utils.Database, table_id: str, phone: Phone, payload: dict,
     stale version raises `Conflict`, an illegal action `TableError` with its rule.
     """
     with transaction(db):
-        table = get_table(db, table_id)
-        phone = _require_seated(_phone(db, phone.id))
-        done = _by_submission(db, table_id, submission_id, GAME)
-        if done is not None:
-            return Outcome(done, True, sheet(db, table))
+        table, phone, repeat = _start_write(db, table_id, phone, submission_id, GAME)
+        if repeat is not None:
+            return repeat
         actions = _actions(db, table_id)
         seats = seats_of(db, table_id)
         _check_fresh(table, actions, seats, version, phone)
@@ -508,11 +519,9 @@ def undo(db: sqlite_utils.Database, table_id: str, phone: Phone, target: int,
          submission_id: str) -> Outcome:
     """Strike entry `target` from the sheet by appending an undo; nothing is deleted."""
     with transaction(db):
-        table = get_table(db, table_id)
-        phone = _require_seated(_phone(db, phone.id))
-        done = _by_submission(db, table_id, submission_id, UNDO)
-        if done is not None:
-            return Outcome(done, True, sheet(db, table))
+        table, phone, repeat = _start_write(db, table_id, phone, submission_id, UNDO)
+        if repeat is not None:
+            return repeat
         actions = _actions(db, table_id)
         by_seq = {a.seq: a for a in actions}
         goal = by_seq.get(target)
@@ -548,11 +557,9 @@ def rematch(db: sqlite_utils.Database, table_id: str, phone: Phone, submission_i
     meanwhile is reported as a `Conflict` naming them.
     """
     with transaction(db):
-        table = get_table(db, table_id)
-        phone = _require_seated(_phone(db, phone.id))
-        done = _by_submission(db, table_id, submission_id, REMATCH)
-        if done is not None:
-            return Outcome(done, True, sheet(db, table))
+        table, phone, repeat = _start_write(db, table_id, phone, submission_id, REMATCH)
+        if repeat is not None:
+            return repeat
         actions = _actions(db, table_id)
         if version is not None:
             _check_fresh(table, actions, seats_of(db, table_id), version, phone)

@@ -111,21 +111,22 @@ def show(table_id: str):
 @bp.get("/sheet")
 def sheet_fragment(table_id: str):
     """The sheet alone, for live refreshes; 204 when `since` is already the current version."""
-    view = _view(table_id)
-    if request.args.get("since") == str(view.table.version):
-        return Response(status=204)
-    if not is_fragment_request():
-        return redirect(url_for(".show", table_id=table_id), 303)
-    return render("tables/table.html", "tables/_sheet.html", **_page_context(view))
+    return _fragment(table_id, "tables/_sheet.html")
 
 
 @bp.get("/entry")
 def entry_fragment(table_id: str):
     """A fresh entry form (after someone else changed the sheet)."""
+    return _fragment(table_id, "tables/_entry.html")
+
+
+def _fragment(table_id: str, template: str):
     view = _view(table_id)
+    if request.args.get("since") == str(view.table.version):
+        return Response(status=204)
     if not is_fragment_request():
         return redirect(url_for(".show", table_id=table_id), 303)
-    return render("tables/table.html", "tables/_entry.html", **_page_context(view))
+    return render("tables/table.html", template, **_page_context(view))
 
 
 @bp.get("/version")
