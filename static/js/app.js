@@ -26,6 +26,7 @@
   var lastMessage = 0;          // when the stream last said anything
   var loadedAt = Date.now();
   var entryStale = false;
+  var latest = -1;              // the newest version the stream (or a poll) announced
   var polling = false;
 
   function currentVersion() {
@@ -36,23 +37,41 @@
   function pristine() {
     var form = document.getElementById("entry-form");
     if (!form) return true;
+    // A form sent back after a refusal holds what the player typed as its defaults.
+    var refused = form.parentNode.querySelector(".notice.error, .notice.conflict");
     var inputs = form.querySelectorAll("input:not([type=hidden]), select, textarea");
     for (var i = 0; i < inputs.length; i++) {
       var el = inputs[i];
       if (el.type === "checkbox" || el.type === "radio") {
         if (el.checked !== el.defaultChecked) return false;
-      } else if (el.value !== el.defaultValue) {
+      } else if (el.tagName === "SELECT") {
+        for (var j = 0; j < el.options.length; j++) {
+          if (el.options[j].selected !== el.options[j].defaultSelected) return false;
+        }
+      } else if (el.value !== el.defaultValue || (refused && el.value !== "")) {
         return false;
       }
     }
     return true;
   }
 
+  function formVersion() {       // the version the entry form would be saved against
+    var input = document.querySelector("#entry-form input[name=version]");
+    return input ? parseInt(input.value, 10) : null;
+  }
+
   function refreshEntry() {
     var entry = document.getElementById("entry");
     if (!entry) return;
-    // Never throw away what a player is typing, nor close their keyboard.
-    if (!pristine() || entry.contains(document.activeElement)) {
+    var v = formVersion();
+    if (v !== null && v >= latest) {  // already fresh, e.g. the answer to our own save
+      entryStale = false;
+      return;
+    }
+    // Never throw away what a player is typing, nor close their keyboard. (Focus on a
+    // button, e.g. "Save" right after saving, is not typing: refresh then, or the next
+    // save would meet a needless conflict.)
+    if (!pristine() || typingIn(entry)) {
       entryStale = true;
       return;
     }
@@ -60,12 +79,40 @@
     htmx.trigger(entry, "refresh");
   }
 
+  function typingIn(entry) {
+    var el = document.activeElement;
+    if (!el || !entry.contains(el)) return false;
+    if (el.tagName === "SELECT" || el.tagName === "TEXTAREA") return true;
+    return el.tagName === "INPUT" && !/^(button|submit|reset|hidden|checkbox|radio)$/.test(el.type);
+  }
+
   function onVersion(version) {
+    if (version > latest) latest = version;
     if (!(version > currentVersion())) return;
     var sheet = document.getElementById("sheet");
     if (sheet) htmx.trigger(sheet, "refresh");
     refreshEntry();
   }
+
+  // The refresh was asked for while the form was untouched, but its answer can arrive
+  // after the player started typing: then keep the form, and refresh it later.
+  document.addEventListener("htmx:before:swap", function (event) {
+    var entry = document.getElementById("entry");
+    if (!entry || event.target !== entry) return;
+    if (!pristine() || typingIn(entry)) {
+      event.preventDefault();
+      entryStale = true;
+    }
+  });
+
+  // A refresh asked for from a sheet that a save's answer has since replaced is lost
+  // (htmx swaps it into the detached element). After every swap, catch up.
+  htmx.onLoad(function () {
+    var sheet = document.getElementById("sheet");
+    if (sheet && latest > currentVersion()) htmx.trigger(sheet, "refresh");
+    var v = formVersion();
+    if (v !== null && v < latest) refreshEntry();
+  });
 
   document.addEventListener("focusout", function (event) {
     var entry = document.getElementById("entry");

@@ -1,0 +1,108 @@
+"""Browser-test helpers: the steps a player takes, as small functions on a phone's page.
+
+The fixtures that start the server and make phones live in tests/conftest.py. The app's
+CSP forbids eval, so everything here uses locators and `expect`, never `page.evaluate`.
+"""
+from __future__ import annotations
+
+import re
+from types import SimpleNamespace
+
+import pytest
+from playwright.sync_api import Page, expect
+
+
+def create_table(page: Page, names: list[str], target: int | None = None, me: int = 0) -> str:
+    """Start → New table → Score pad → names (and target) → Create. Returns the join URL."""
+    page.goto("/")
+    page.get_by_role("link", name="New table").click()
+    page.get_by_role("link", name=re.compile(r"^Score pad")).click()
+    for i, name in enumerate(names):
+        page.get_by_label(f"Player {i + 1}", exact=True).fill(name)
+    if me:
+        page.locator(f'input[name="me"][value="{me}"]').check()
+    if target is not None:
+        page.get_by_label("Target score").fill(str(target))
+    page.get_by_role("button", name="Create table").click()
+    expect(page.locator("#me-bar")).to_contain_text(f"You are {names[me]}")
+    # The QR encodes exactly the href of #join-url (see templates/tables/table.html).
+    url = page.locator("#join-url").get_attribute("href")
+    assert url and "/J/" in url, url
+    return url
+
+
+def join(page: Page, url: str, seat: str) -> None:
+    """Open the QR's URL and sit down in `seat`."""
+    page.goto(url)
+    expect(page.get_by_role("heading", name="Who are you?")).to_be_visible()
+    page.get_by_role("button", name=re.compile("^" + re.escape(seat) + " ")).click()
+    expect(page.locator("#me-bar")).to_contain_text(f"You are {seat}")
+
+
+def settled(page: Page) -> None:
+    """Wait until htmx has finished any swap on the page (its htmx-swapping, htmx-added and
+    htmx-settling classes are gone), so typing lands in the form that stays."""
+    expect(page.locator(".htmx-added, .htmx-settling, .htmx-swapping")).to_have_count(0)
+
+
+def caught_up(page: Page) -> None:
+    """Wait until the entry form was rendered at the sheet's version.
+
+    A live change refreshes the sheet and the form with two separate fetches; a player who
+    types into the old form in between gets a (correct) conflict on saving. No thumb is
+    that quick; Playwright is, so tests that mean to type into the fresh form wait here.
+    """
+    version = page.locator("#sheet").get_attribute("data-version")
+    expect(page.locator('#entry-form input[name="version"]')).to_have_value(version)
+
+
+def type_round(page: Page, scores: dict[int, int | str], fresh_form: bool = True) -> None:
+    """Type scores into the entry form (by seat position) without saving.
+
+    With `fresh_form`, first wait until the form has caught up with the sheet."""
+    settled(page)
+    if fresh_form:
+        caught_up(page)
+        settled(page)
+    for pos, value in scores.items():
+        page.locator(f"#score_{pos}").fill(str(value))
+
+
+def save(page: Page, button: str = "#save-round"):
+    """Tap a form's button and return the server's answer (the swap follows it).
+
+    Waiting on the page alone is not enough: the sheet may already show the new version
+    through the live stream before the save's own answer arrives and replaces the form.
+    """
+    with page.expect_response(lambda r: r.request.method == "POST") as info:
+        page.locator(button).click()
+    response = info.value
+    response.finished()
+    return response
+
+
+def enter_round(page: Page, scores: dict[int, int | str]) -> int:
+    """Type a round and save it; returns the entry's number once this phone shows it saved."""
+    type_round(page, scores)
+    response = save(page)
+    assert response.status == 200, f"{response.status}: {response.text()[:300]}"
+    seq = int(re.search(r"Saved as entry #(\d+)", response.text()).group(1))
+    expect(page.locator("#entry .notice")).to_have_text(f"Saved as entry #{seq}.")
+    return seq
+
+
+def total(page: Page, name: str):
+    """The locator of a player's total in the sheet's footer."""
+    return page.locator(f'#sheet tfoot td[data-player="{name}"]')
+
+
+def undo_button(page: Page):
+    return page.locator("#sheet").get_by_role("button", name=re.compile(r"Undo #\d+"))
+
+
+@pytest.fixture
+def ui():
+    """The helpers above, as `ui.create_table(...)` etc."""
+    return SimpleNamespace(create_table=create_table, join=join, type_round=type_round,
+                           settled=settled, caught_up=caught_up, save=save,
+                           enter_round=enter_round, total=total, undo_button=undo_button)

@@ -1,0 +1,189 @@
+"""Shared fixtures: the real server and Chromium "phones" for the browser tests.
+
+Nothing here runs unless a test asks for it: the server starts only when a test
+requests `live_server` (the browser tests), so tests/rules and tests/web stay fast.
+
+The browser tests drive Debian's Chromium (ARCHITECTURE.md §8). Without it they skip
+locally and FAIL when the `CI` environment variable is set: CI must run them.
+"""
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--headless=new", "--disable-gpu", "--disable-dev-shm-usage",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--no-first-run", "--disable-default-apps",
+]
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+SERVER_START_TIMEOUT = 30.0
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind((host, 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class LiveServer:
+    """A `companion serve` subprocess on 127.0.0.1."""
+
+    url: str
+    process: subprocess.Popen
+    instance: Path
+    log: Path
+
+    def output(self) -> str:
+        try:
+            return self.log.read_text(errors="replace")
+        except OSError:
+            return ""
+
+
+def start_server(instance: Path, port: int | None = None, host: str = "127.0.0.1") -> LiveServer:
+    """Start `python -m companion.cli serve` and wait until it answers.
+
+    The server runs with `-P` and its working directory in `instance`, so it imports the
+    *installed* `companion` (in CI: the wheel, with its packaged templates and static
+    files), never a `companion/` folder that happens to be in the current directory.
+    """
+    port = port or free_port(host)
+    instance.mkdir(parents=True, exist_ok=True)
+    log = instance / "server.log"
+    env = {**os.environ, "COMPANION_INSTANCE_PATH": str(instance), "PYTHONUNBUFFERED": "1"}
+    cmd = [sys.executable, "-P", "-m", "companion.cli", "serve",
+           "--host", host, "--port", str(port), "--quiet"]
+    with open(log, "wb") as out:
+        process = subprocess.Popen(cmd, cwd=instance, env=env, stdout=out,
+                                   stderr=subprocess.STDOUT)
+    server = LiveServer(f"http://{host}:{port}", process, instance, log)
+    deadline = time.monotonic() + SERVER_START_TIMEOUT
+    while True:
+        if process.poll() is not None:
+            raise RuntimeError(f"companion serve exited with {process.returncode}:\n"
+                               f"{server.output()}")
+        try:
+            with urllib.request.urlopen(server.url + "/", timeout=2) as response:
+                if response.status == 200:
+                    return server
+        except (urllib.error.URLError, ConnectionError, TimeoutError, OSError):
+            pass
+        if time.monotonic() > deadline:
+            stop_server(server)
+            raise RuntimeError(f"companion serve did not answer on {server.url} within "
+                               f"{SERVER_START_TIMEOUT:.0f} s:\n{server.output()}")
+        time.sleep(0.1)
+
+
+def stop_server(server: LiveServer) -> None:
+    if server.process.poll() is None:
+        server.process.terminate()
+        try:
+            server.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.process.kill()
+            server.process.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory) -> LiveServer:
+    """The real server (`companion serve`) with a temporary instance folder."""
+    server = start_server(tmp_path_factory.mktemp("instance"))
+    yield server
+    stop_server(server)
+
+
+@pytest.fixture(scope="session")
+def live_url(live_server: LiveServer) -> str:
+    """Base URL of the real server, e.g. http://127.0.0.1:40123."""
+    return live_server.url
+
+
+# ---------------------------------------------------------------- Chromium
+
+def chromium_available() -> bool:
+    return os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
+    """pytest-playwright's launch options, pointed at Debian's Chromium (ARCHITECTURE §8)."""
+    if not chromium_available():
+        message = (f"Chromium not found at {CHROMIUM}: apt-get install -y chromium "
+                   "(or set COMPANION_CHROMIUM)")
+        if in_ci():
+            pytest.fail(f"{message}. The browser tests must run in CI.", pytrace=False)
+        pytest.skip(message)
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
+
+
+@dataclass
+class Phone:
+    """One phone: its own browser context (cookies), its page, and what its console said."""
+
+    name: str
+    context: object
+    page: object
+    console: list[str] = field(default_factory=list)
+
+    def csp_violations(self) -> list[str]:
+        return [line for line in self.console if "Content Security Policy" in line]
+
+
+@pytest.fixture
+def phones(browser, live_url):
+    """A factory of phones: `phones("A")`, `phones("B", color_scheme="dark")`.
+
+    Each phone is a 390x844 touch context with the live server as its base URL. Console
+    errors and uncaught page errors are recorded per phone; after the test, any
+    Content-Security-Policy violation fails it.
+    """
+    made: list[Phone] = []
+
+    def make(name: str = "phone", **options) -> Phone:
+        context = browser.new_context(**{**PHONE, "base_url": live_url, **options})
+        page = context.new_page()
+        phone = Phone(name, context, page)
+
+        def on_console(msg, phone=phone):
+            if msg.type in ("error", "warning"):
+                where = (msg.location or {}).get("url", "")
+                phone.console.append(f"{msg.type}: {msg.text} [{where}]")
+
+        page.on("console", on_console)
+        page.on("pageerror", lambda exc, phone=phone: phone.console.append(f"pageerror: {exc}"))
+        made.append(phone)
+        return phone
+
+    yield make
+    violations = {p.name: p.csp_violations() for p in made if p.csp_violations()}
+    page_errors = {p.name: [c for c in p.console if c.startswith("pageerror")] for p in made}
+    page_errors = {k: v for k, v in page_errors.items() if v}
+    for p in made:
+        p.context.close()
+    assert not violations, f"CSP violations in the browser console: {violations}"
+    assert not page_errors, f"uncaught script errors: {page_errors}"
+
+
+@pytest.fixture(scope="session")
+def artifacts_dir() -> Path:
+    """test-artifacts/ at the repo root (git-ignored): screenshots for people to look at."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS
