@@ -69,6 +69,7 @@ def create_app(test_config: dict | None = None) -> "Flask":
                             "text/javascript", "application/json", "image/svg+xml",
                             "application/manifest+json"],
         COMPRESS_ALGORITHM=["gzip"],
+        COMPRESS_ALGORITHM_STREAMING=["gzip", "deflate"],  # static files are sent streamed
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)

@@ -33,6 +33,9 @@ class LiveHub:
             event = self._events.pop(table_id, None)
         if event is not None:
             event.set()
+            # Under gevent this yields, so the woken streams send their event now rather
+            # than after the writer has rendered its own answer.
+            time.sleep(0)
 
     def wait(self, table_id: str, known: int, timeout: float) -> int | None:
         """Block until the table's version differs from `known` or `timeout` passes.

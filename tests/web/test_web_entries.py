@@ -96,7 +96,7 @@ def test_undo_last_restores_totals_and_game_state(table, db_path):
     assert 'id="game-over"' in page
     undo_form = inputs(form_block(page, 'class="undo"'))
     assert undo_form["target"] == str(seq)
-    assert f"Undo #{seq}" in text_of(page) and "by Bob" in text_of(page)
+    assert "Undo last entry" in text_of(page) and f"#{seq} by Bob" in text_of(page)
     r = table.host.undo(table.id, seq, sid=undo_form["sid"])
     assert r.status_code == 200
     body = r.get_data(as_text=True)
@@ -171,7 +171,7 @@ def test_history_lists_every_entry_and_undo_with_who(table):
 
 def test_undoing_an_already_undone_entry_names_who_undid_it(table, db_path):
     seq = seq_saved(table.host.enter(table.id, {0: 10}))
-    page_ann = table.host.page(table.id)  # Ann's page still offers "Undo #seq"
+    page_ann = table.host.page(table.id)  # Ann's page still offers to undo #seq
     sid_bob = inputs(form_block(table.bob.page(table.id), 'class="undo"'))["sid"]
     assert table.bob.undo(table.id, seq, sid=sid_bob).status_code == 200
     before = snapshot(db_path)

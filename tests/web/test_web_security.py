@@ -109,7 +109,7 @@ def test_player_names_are_escaped_everywhere(new_phone, db_path):
     assert r.status_code == 409
     assert "&lt;img src=x onerror=1&gt; saved an entry" in r.get_data(as_text=True)
     # Undo-by message.
-    seq = int(re.search(r"Undo #(\d+)", evil.page(table_id)).group(1))
+    seq = int(re.search(r"#(\d+) by ", evil.page(table_id)).group(1))
     undo_sid = inputs(form_block(evil.page(table_id), 'class="undo"'))["sid"]
     evil.undo(table_id, seq, sid=undo_sid)
     r = ann.undo(table_id, seq, sid="again", from_history=True)
