@@ -52,10 +52,6 @@ class View:
         return next((s for s in self.seats if s.pos == self.phone.seat), None)
 
     @property
-    def host(self) -> tables.Seat | None:
-        return next((s for s in self.seats if s.pos == self.table.host_seat), None)
-
-    @property
     def ui(self):
         return ui_for(self.table.game_slug)
 

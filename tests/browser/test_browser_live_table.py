@@ -2,7 +2,6 @@
 rematch. Runs against the real server (`companion serve`) in headless Chromium."""
 from __future__ import annotations
 
-import re
 
 import pytest
 from playwright.sync_api import expect

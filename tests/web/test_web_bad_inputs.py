@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from web_helpers import HX, Phone, count, form_block, inputs, snapshot, text_of
+from web_helpers import HX, count, form_block, inputs, snapshot, text_of
 
 
 def assert_plain(response, *needles: str) -> str:
