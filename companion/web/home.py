@@ -9,6 +9,7 @@ from companion.storage import get_db
 
 from .cookies import phone_secret, set_phone_cookie
 from .extensions import limiter
+from .games import has_ui
 
 bp = Blueprint("home", __name__)
 
@@ -28,7 +29,8 @@ def start():
 @bp.get("/new")
 def choose_game():
     """Pick which game the new table plays."""
-    return render_template("new_game.html", games=list(GAMES.values()))
+    games = [g for g in GAMES.values() if has_ui(g.slug)]
+    return render_template("new_game.html", games=games)
 
 
 @bp.get("/new/<slug>")
@@ -114,9 +116,12 @@ def manifest():
 
 def _game_or_404(slug: str):
     try:
-        return find_game(slug)
+        game = find_game(slug)
     except LookupError:
         abort(404)
+    if not has_ui(game.slug):  # rules written, phone screens not yet
+        abort(404)
+    return game
 
 
 def _rows(game) -> int:

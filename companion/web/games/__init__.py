@@ -13,3 +13,8 @@ UIS = {"scorepad": scorepad}
 def ui_for(slug: str):
     """The web adapter module for a game slug."""
     return UIS[slug]
+
+
+def has_ui(slug: str) -> bool:
+    """Whether the phone screens for this game exist yet (the rules may come first)."""
+    return slug in UIS
