@@ -110,6 +110,24 @@ def export(args: argparse.Namespace) -> int:
     return 0
 
 
+def backup(args: argparse.Namespace) -> int:
+    """Write a consistent copy of the database (safe while the server runs)."""
+    from companion import create_app
+    from companion.storage import backup_to
+
+    app = create_app()
+    target = Path(args.path)
+    if target.is_dir():
+        target = target / "companion-backup.db"
+    try:
+        size = backup_to(app.config["DATABASE"], target)
+    except (OSError, FileExistsError, ValueError) as exc:
+        print(f"companion backup: {exc}", file=sys.stderr)
+        return 2
+    print(f"Backed up {app.config['DATABASE']} to {target} ({size:,} bytes).")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="companion", description="Table Companion")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -123,6 +141,9 @@ def build_parser() -> argparse.ArgumentParser:
     p_export.add_argument("table", help="the table's id (from its URL) or its join code")
     p_export.add_argument("-o", "--output", help="write to this file instead of the screen")
     p_export.set_defaults(func=export)
+    p_backup = sub.add_parser("backup", help="write a consistent copy of the database")
+    p_backup.add_argument("path", help="the new file (or a folder) for the copy; never overwritten")
+    p_backup.set_defaults(func=backup)
     return parser
 
 

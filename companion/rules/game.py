@@ -26,7 +26,7 @@ __all__ = [
     "parse_form_settings",
 ]
 
-MAX_NAME_LENGTH = 24
+MAX_NAME_LENGTH = 32
 
 _KINDS = ("int", "bool", "choice")
 _TRUE_WORDS = frozenset({"on", "true", "1", "yes"})
@@ -186,7 +186,7 @@ def check_seats(seats: Sequence[str], min_players: int, max_players: int,
                 game_name: str = "This game") -> list[str]:
     """Validate player names in seating order and return them stripped.
 
-    Each name is text of 1 to 24 characters after stripping; names differ ignoring case;
+    Each name is text of 1 to 32 characters after stripping; names differ ignoring case;
     the count lies within ``min_players``..``max_players``. Otherwise ValueError.
     """
     if isinstance(seats, (str, bytes)) or not isinstance(seats, Sequence):

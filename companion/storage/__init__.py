@@ -2,6 +2,6 @@
 
 Only this package and `companion.tables` talk SQL; the web layer never does.
 """
-from .db import connect, get_db, transaction, init_app
+from .db import backup_to, connect, get_db, init_app, transaction
 
-__all__ = ["connect", "get_db", "transaction", "init_app"]
+__all__ = ["backup_to", "connect", "get_db", "init_app", "transaction"]

@@ -68,3 +68,22 @@ def init_app(app: Flask) -> None:
     Path(app.config["DATABASE"]).parent.mkdir(parents=True, exist_ok=True)
     migrate(app.config["DATABASE"])
     app.teardown_appcontext(close_db)
+
+
+def backup_to(source: str | Path, target: str | Path) -> int:
+    """Copy the database at `source` into the new file `target` with `VACUUM INTO`.
+
+    SQLite writes the copy inside one read transaction, so it is consistent even while
+    the server keeps writing. Refuses to overwrite an existing file. Returns its size.
+    """
+    target = Path(target)
+    if target.exists():
+        raise FileExistsError(f"{target} already exists; choose a new file name.")
+    if not target.parent.is_dir():
+        raise FileNotFoundError(f"The folder {target.parent} doesn't exist.")
+    db = connect(source)
+    try:
+        db.execute("VACUUM INTO ?", [str(target)])
+    finally:
+        db.conn.close()
+    return target.stat().st_size

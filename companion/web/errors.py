@@ -1,6 +1,8 @@
 """Plain-words error pages (or fragments for htmx) for every refused request."""
 from __future__ import annotations
 
+import sqlite3
+
 from flask import Flask, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
@@ -20,11 +22,40 @@ MESSAGES = {
 }
 
 
+STORAGE_MESSAGES = (
+    (("full",), "The server's disk is full, so nothing was saved. Free some space on the "
+                "server: the table works again at once, with every earlier entry."),
+    (("readonly", "read-only", "unable to open"),
+     "The server can't write its database right now (it is read-only), so nothing was "
+     "saved. Fix the server's storage: the table works again at once."),
+    (("locked", "busy"), "The server is too busy to save right now; nothing was saved. "
+                         "Try again in a moment."),
+)
+
+
 def error_response(message: str, status: int, rule: str | None = None):
-    """The error as a small fragment for htmx (swapped where the request targets) or a page."""
-    template = "_error.html" if is_fragment_request() else "error.html"
+    """The error as a page, or for htmx a notice in the page's #flash box.
+
+    htmx 4 swaps error answers too: retargeting keeps the error from replacing the part
+    of the page the request aimed at (the sheet and form stay usable).
+    """
+    headers = {"Vary": "HX-Request, Cookie"}
+    if is_fragment_request():
+        template = "_error.html"
+        headers.update({"HX-Retarget": "#flash", "HX-Reswap": "innerHTML"})
+    else:
+        template = "error.html"
     response = render_template(template, message=message, status=status, rule=rule)
-    return response, status, {"Vary": "HX-Request, Cookie"}
+    return response, status, headers
+
+
+def storage_message(exc: sqlite3.Error) -> str | None:
+    """A plain sentence for a storage fault the operator can fix, or None for a bug."""
+    text = str(exc).lower()
+    for words, message in STORAGE_MESSAGES:
+        if any(word in text for word in words):
+            return message
+    return None
 
 
 def init_app(app: Flask) -> None:
@@ -44,6 +75,14 @@ def init_app(app: Flask) -> None:
         if status == 429:
             message = MESSAGES[429]
         return error_response(message, status)
+
+    @app.errorhandler(sqlite3.Error)
+    def _storage_error(exc: sqlite3.Error):
+        message = storage_message(exc)
+        if message is None:
+            return _unexpected(exc)
+        app.logger.error("Storage fault on %s %s: %s", request.method, request.path, exc)
+        return error_response(message, 503)
 
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception):

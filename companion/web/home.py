@@ -5,6 +5,7 @@ from flask import Blueprint, abort, current_app, redirect, render_template, requ
 
 from companion import tables
 from companion.rules import GAMES, find_game
+from companion.rules.game import MAX_NAME_LENGTH
 from companion.storage import get_db
 
 from .cookies import phone_secret, set_phone_cookie
@@ -38,7 +39,7 @@ def new_table(slug: str):
     """The new-table form for one game: players in seating order and house rules."""
     game = _game_or_404(slug)
     return render_template("new_table.html", game=game, names=[""] * _rows(game), me=0,
-                           values={}, error=None)
+                           values={}, error=None, max_name=MAX_NAME_LENGTH)
 
 
 @bp.post("/new/<slug>")
@@ -69,7 +70,7 @@ def create_table(slug: str):
             error = exc.message
     if error is not None:
         return render_template("new_table.html", game=game, names=names, me=me_row,
-                               values=request.form, error=error), 422
+                               values=request.form, error=error, max_name=MAX_NAME_LENGTH), 422
     response = redirect(url_for("table.show", table_id=table.id), 303)
     set_phone_cookie(response, table.id, secret)
     return response

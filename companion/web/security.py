@@ -1,14 +1,40 @@
-"""Security headers on every response."""
+"""Security headers on every response, and no state-changing request from another site."""
 from __future__ import annotations
 
-from flask import Flask, Response
+from urllib.parse import urlsplit
+
+from flask import Flask, Response, request
+
+from companion.tables import Forbidden
+
+UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+CROSS_SITE = "This came from another website, so it was refused. Use the app's own buttons."
 
 CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
        "connect-src 'self'; manifest-src 'self'; object-src 'none'; base-uri 'self'; "
        "form-action 'self'; frame-ancestors 'none'")
 
 
+def same_origin_only() -> None:
+    """Refuse a write that a browser says comes from another site (before CSRF even looks).
+
+    Browsers send `Sec-Fetch-Site` and `Origin` with every POST; a page on another site
+    (or another phone's hotspot portal) can make a phone POST, but not hide where from.
+    """
+    if request.method not in UNSAFE_METHODS:
+        return
+    if request.headers.get("Sec-Fetch-Site", "same-origin") not in ("same-origin", "none"):
+        raise Forbidden(CROSS_SITE)
+    # Under `Referrer-Policy: no-referrer` browsers send `Origin: null` even from our own
+    # pages, so "null" says nothing; a named other origin is refused.
+    origin = request.headers.get("Origin")
+    if origin not in (None, "null") and urlsplit(origin).netloc != request.host:
+        raise Forbidden(CROSS_SITE)
+
+
 def init_app(app: Flask) -> None:
+    app.before_request(same_origin_only)
+
     @app.after_request
     def _headers(response: Response) -> Response:
         h = response.headers

@@ -17,6 +17,13 @@
     input.focus();
   });
 
+  // An error notice (htmx answers with HX-Retarget: #flash) belongs to the last request:
+  // the next one clears it.
+  document.addEventListener("htmx:before:request", function () {
+    var flash = document.getElementById("flash");
+    if (flash) flash.textContent = "";
+  });
+
   var body = document.body;
   if (!body.hasAttribute("data-table-page")) return;
 

@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
-ISSUE_NAME = "<img src=x onerror=alert(1)>"        # 28 characters: over the 24 allowed
+ISSUE_NAME = "<img src=x onerror=alert(1)>"        # the issue's example (28 characters)
 TEXT_NAME = "<svg onload=alert(1)>"                # element context
 ATTR_NAME = '"><svg onload=alert(2)>'              # breaks out of an attribute if unescaped
 
@@ -69,29 +69,21 @@ def test_hostile_names_are_text_everywhere(phones, ui):
     assert dialogs_a == [] and dialogs_b == []
 
 
-def test_issue_name_is_refused_and_echoed_as_text(phones, ui):
-    """The issue's `<img src=x onerror=alert(1)>` is longer than a name may be (24). The form
-    cuts it at 24 characters; with that limit removed the server refuses it, and its error
-    message repeats the name: as text."""
-    a = phones("A")
-    dialogs = watch_dialogs(a.page)
-
-    def without_maxlength(route):
-        response = route.fetch()
-        headers = {k: v for k, v in response.headers.items()
-                   if k.lower() not in ("content-length", "content-encoding")}
-        body = response.text().replace('maxlength="24"', "")
-        route.fulfill(response=response, headers=headers, body=body)
-
-    a.page.route(re.compile(r"/new/scorepad$"), without_maxlength)
-    a.page.goto("/new/scorepad")
-    a.page.get_by_label("Player 1", exact=True).fill(ISSUE_NAME)
-    expect(a.page.get_by_label("Player 1", exact=True)).to_have_value(ISSUE_NAME)
-    a.page.get_by_label("Player 2", exact=True).fill("Bob")
-    a.page.get_by_role("button", name="Create table").click()
-
-    error = a.page.locator(".notice.error")
-    expect(error).to_have_text(re.compile(re.escape(f"'{ISSUE_NAME}' is too long")))
-    expect(a.page.get_by_label("Player 1", exact=True)).to_have_value(ISSUE_NAME)
-    expect_nothing_injected(a.page)
-    assert dialogs == []
+def test_the_issues_name_plays_as_text(phones, ui):
+    """A player named exactly `<img src=x onerror=alert(1)>` (the issue's example) sits at
+    the table, scores, and shows as text on both phones: no dialog, no element injected."""
+    a, b = phones("A"), phones("B")
+    dialogs_a, dialogs_b = watch_dialogs(a.page), watch_dialogs(b.page)
+    join_url = ui.create_table(a.page, ["Ann", ISSUE_NAME])
+    ui.join(b.page, join_url, ISSUE_NAME)
+    ui.enter_round(b.page, {0: 2, 1: 9})
+    for page in (a.page, b.page):
+        expect(page.locator("#sheet thead th").nth(2)).to_have_text(ISSUE_NAME)
+        expect(page.locator(f'#sheet tfoot td[data-player="{ISSUE_NAME}"]')).to_have_text("9")
+        expect(page.locator("#sheet .leader-line")).to_contain_text(ISSUE_NAME)
+        expect_nothing_injected(page)
+    expect(b.page.locator("#me-bar")).to_contain_text(f"You are {ISSUE_NAME}")
+    b.page.get_by_role("link", name="History").click()
+    expect(b.page.locator("#history")).to_contain_text(f"{ISSUE_NAME} +9")
+    expect_nothing_injected(b.page)
+    assert dialogs_a == [] and dialogs_b == []

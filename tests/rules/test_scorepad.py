@@ -258,7 +258,7 @@ def test_good_settings(settings, stored):
     (["Ann", "Bob", "ann"], "Player names must be different: 'Ann' appears twice."),
     (["Ann", " ANN ", "ann"], "'Ann' appears 3 times."),
     (["Ann", "  "], "one name is empty"),
-    (["Ann", "x" * 25], "at most 24 characters"),
+    (["Ann", "x" * 33], "at most 32 characters"),
     (["Ann", 7], "Player names must be text."),
     ("Ann,Bob", "list of player names"),
 ])

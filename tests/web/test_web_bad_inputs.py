@@ -243,7 +243,7 @@ NEW_TABLE_CASES = [
     ({"name_1": ""}, "Score pad is for 2 to 12 players, not 1"),
     ({"name_0": "", "name_1": ""}, None),
     ({"me": "5"}, "Mark which player you are"),
-    ({"name_1": "B" * 25}, "is too long"),
+    ({"name_1": "B" * 33}, "is too long"),
 ]
 
 

@@ -71,13 +71,16 @@ def test_security_headers_on_every_kind_of_response(table, new_phone):
 
 def test_player_names_are_escaped_everywhere(new_phone, db_path):
     ann = new_phone("Ann")
-    # The 28-character attack is too long for a name: refused, and echoed escaped.
-    r = ann.post("/new/scorepad", {"name_0": "Ann", "name_1": XSS, "me": "0"})
+    # A refused form echoes the attack escaped (here: refused for a duplicate name).
+    r = ann.post("/new/scorepad", {"name_0": XSS, "name_1": XSS, "me": "0"})
     assert r.status_code == 422
     body = r.get_data(as_text=True)
     assert XSS not in body and "&lt;img src=x onerror=alert(1)&gt;" in body
     assert count(db_path, "tables") == 0
-    # Short enough attacks become plain names.
+    # The attack is a valid name: it plays, as text.
+    xss_table = ann.create_table(["Ann", XSS], me=0)
+    assert XSS not in ann.get(f"/t/{xss_table}").get_data(as_text=True)
+    # More attacks become plain names too.
     table_id = ann.create_table(["Ann", XSS_SHORT, SCRIPT], me=0)
     join = ann.join_path(table_id)
     evil = new_phone("evil")
