@@ -17,6 +17,7 @@ __all__ = ["GAMES", "GAME_MODULES", "Game", "RuleError", "Setting", "Verdict", "
 #: Module names under companion.rules, in the order games are offered.
 GAME_MODULES: tuple[str, ...] = (
     "scorepad",
+    "rook",
 )
 
 

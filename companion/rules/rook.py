@@ -1,0 +1,954 @@
+"""Rook: the partnership bidding card game (slug ``rook``, RULES.md §2).
+
+settings: ``variant`` picks a preset (``family`` — the seed's double-deck game, the default —
+``kentucky``, ``ones_180``, ``ones_200``, ``game_140``; see :data:`VARIANTS`). Every value a
+preset sets is a setting of its own that a table may override: ``target``, ``both_over``,
+``min_bid``, ``max_bid`` (default: the whole hand), ``bid_step``, ``moon``, ``rook_rank``,
+``rook_points``, ``ones``, ``one_points``, ``last_trick``, ``decks``, ``nest``,
+``trump_discard``, ``all_pass`` and ``identical``. Left out (or None) means "the preset's".
+
+4 or 6 seats; team ``"A"`` sits in seats 0, 2, 4 and team ``"B"`` in seats 1, 3, 5.
+
+actions:
+
+- ``{"kind": "hand", "bidder": player, "bid": int, "points": {"A": int, "B": int},
+  "discard_ok": bool = True, "played": bool = True, "trump": colour | None}`` — the points
+  each team took, bonuses and the discard included. ``discard_ok: False`` is the automatic
+  set for a bad discard (R-A2); add ``"played": False`` when it was caught before play (the
+  points may then be left out: bidders lose the bid, the others score 0).
+- ``{"kind": "redeal"}`` — everyone passed and the next dealer deals (R-A7).
+
+The rule functions take ``variant``: a preset name (``"kentucky"``), or a settings dict as
+``new`` takes it (``{"variant": "family", "min_bid": 160}``), or a game state. They are
+:func:`check_bid`, :func:`score_hand`, :func:`trick_winner`, :func:`check_discard`,
+:func:`count_points`, :func:`hand_total` and :func:`resolve_settings`. Rule IDs are those of
+RULES.md §2 (:data:`RULES`); the choices made are written up in docs/RULES-NOTES.md.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from .cards import format_card, parse_cards, split_card
+from .game import Game, Setting, check_seats, check_settings, describe_settings
+from .text import join_names, number
+from .verdict import RuleError, Verdict
+
+__all__ = [
+    "GAME",
+    "RULES",
+    "SETTINGS",
+    "TEAMS",
+    "VARIANTS",
+    "apply",
+    "check_bid",
+    "check_discard",
+    "count_points",
+    "hand_total",
+    "new",
+    "resolve_settings",
+    "score_hand",
+    "summary",
+    "team_of",
+    "trick_winner",
+]
+
+SLUG = "rook"
+NAME = "Rook"
+MIN_PLAYERS = 4
+MAX_PLAYERS = 6
+TEAMS = ("A", "B")
+ROOK = "ROOK"
+COLOURS = {"B": "Black", "R": "Red", "Y": "Yellow", "G": "Green"}
+
+RULES: dict[str, str] = {
+    "RK-1": "The deck: the family game uses two Rook decks without the cards below 5 (two 4s "
+            "kept for 6 players); the other variants use one deck of 5–14, with or without "
+            "the 1s, and the Rook bird.",
+    "RK-2": "4 or 6 players form two teams seated alternately: team A in seats 1, 3, 5 and "
+            "team B in seats 2, 4, 6.",
+    "RK-3": "The deal passes clockwise: after every hand the next player deals.",
+    "RK-4": "Bids lie on the grid from the minimum bid in steps of the bid step up to the "
+            "highest bid, and every raise must be higher than the current bid.",
+    "RK-5": "The bidder takes the widow and discards as many cards; the wrong number of "
+            "cards, or trump when the house rules forbid it and the bidder is not forced, "
+            "is an automatic set.",
+    "RK-6": "The highest trump wins the trick, otherwise the highest card of the colour led; "
+            "the Rook bird is always trump and ranks as the variant says (lowest trump in the "
+            "family game).",
+    "RK-7": "The points both teams took, counters plus any last-trick bonus and the discard, "
+            "add up to the variant's total per hand (250 in the family game).",
+    "RK-8": "The other team always scores what it took; the bidders score what they took if "
+            "it reaches their bid, otherwise they lose exactly their bid.",
+    "RK-9": "The first team to reach the target wins; if both reach it on the same hand, "
+            "the house rule decides (bidder goes in the family game, the higher total in "
+            "Kentucky Discard).",
+    "R-A1": "In the 140-point game the Rook ranks as 10½, between the 10 and the 11 of "
+            "trump, and is worth 20 points.",
+    "R-A2": "A bad discard is an automatic set: the bidders lose their bid; if the hand was "
+            "played the other team keeps what it took, if it was caught before play they "
+            "score 0 and the deal passes.",
+    "R-A3": "Trump, Rooks included, may be discarded only when the bidder holds more trump "
+            "than the hand size after discarding, and then only that many.",
+    "R-A4": "Taking exactly the bid makes it.",
+    "R-A5": "Shooting the moon counts only when the house rules say so: taking every point "
+            "scores double, or a declared moon (bidding the whole hand) wins the game when "
+            "made and loses it when missed.",
+    "R-A6": "When identical cards of a double deck tie for the best card of a trick, the "
+            "first one played wins (house rule: the last one).",
+    "R-A7": "If everyone passes, the next dealer deals again (house rule: the dealer must "
+            "bid the minimum).",
+    "R-A8": "Scores may go below zero.",
+}
+
+_VARIANT_CHOICES = (
+    ("family", "Family game, double deck (250 a hand)"),
+    ("kentucky", "Kentucky Discard, official (120 a hand)"),
+    ("ones_180", "1s high (180 a hand)"),
+    ("ones_200", "1s high, last trick 20 (200 a hand)"),
+    ("game_140", "140-point game, Rook 10½"),
+)
+
+#: Every value each preset sets (RULES.md §2.3). ``max_bid`` None means "the whole hand".
+VARIANTS: dict[str, dict[str, Any]] = {
+    "family": {
+        "target": 600, "both_over": "bidder_goes", "min_bid": 150, "max_bid": None,
+        "bid_step": 5, "moon": "off", "rook_rank": "low", "rook_points": 25, "ones": False,
+        "one_points": 0, "last_trick": 0, "decks": 2, "nest": 6, "trump_discard": False,
+        "all_pass": "redeal", "identical": "first",
+    },
+    "kentucky": {
+        "target": 300, "both_over": "higher_total", "min_bid": 70, "max_bid": None,
+        "bid_step": 5, "moon": "off", "rook_rank": "high", "rook_points": 20, "ones": False,
+        "one_points": 0, "last_trick": 0, "decks": 1, "nest": 5, "trump_discard": True,
+        "all_pass": "redeal", "identical": "first",
+    },
+    "ones_180": {
+        "target": 500, "both_over": "higher_total", "min_bid": 100, "max_bid": None,
+        "bid_step": 5, "moon": "off", "rook_rank": "high", "rook_points": 20, "ones": True,
+        "one_points": 15, "last_trick": 0, "decks": 1, "nest": 5, "trump_discard": True,
+        "all_pass": "redeal", "identical": "first",
+    },
+    "ones_200": {
+        "target": 500, "both_over": "higher_total", "min_bid": 100, "max_bid": None,
+        "bid_step": 5, "moon": "off", "rook_rank": "high", "rook_points": 20, "ones": True,
+        "one_points": 15, "last_trick": 20, "decks": 1, "nest": 5, "trump_discard": True,
+        "all_pass": "redeal", "identical": "first",
+    },
+    "game_140": {
+        "target": 300, "both_over": "higher_total", "min_bid": 70, "max_bid": None,
+        "bid_step": 5, "moon": "off", "rook_rank": "ten_half", "rook_points": 20,
+        "ones": False, "one_points": 0, "last_trick": 20, "decks": 1, "nest": 5,
+        "trump_discard": True, "all_pass": "redeal", "identical": "first",
+    },
+}
+VARIANTS = {name: MappingProxyType(values) for name, values in VARIANTS.items()}  # read-only
+
+_BOTH_OVER = (
+    ("bidder_goes", "Bidder goes"),
+    ("higher_total", "Higher total wins"),
+    ("made_bid", "Only a made bid wins the game"),
+)
+_MOON = (
+    ("off", "Off"),
+    ("double", "Taking every point scores double"),
+    ("declared", "Declared moon wins or loses the game"),
+)
+_ROOK_RANK = (
+    ("low", "Lowest trump"),
+    ("high", "Highest trump"),
+    ("ten_half", "10½: between the 10 and the 11 of trump"),
+)
+_ALL_PASS = (
+    ("redeal", "The next dealer deals again"),
+    ("dealer_bids", "The dealer must bid the minimum"),
+)
+_IDENTICAL = (
+    ("first", "The first one played wins"),
+    ("last", "The last one played wins"),
+)
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("variant", "Variant", "choice", "family", choices=_VARIANT_CHOICES,
+            help="The rules your table plays; every value below defaults to this variant's.",
+            rule="RK-1"),
+    Setting("target", "Game target", "int", None, 1, 100_000,
+            help="The first team to reach this total wins; leave empty for the variant's.",
+            rule="RK-9"),
+    Setting("both_over", "Both teams over the target", "choice", None, choices=_BOTH_OVER,
+            help="Who wins when both teams reach the target on the same hand.",
+            rule="RK-9"),
+    Setting("min_bid", "Minimum bid", "int", None, 1, 10_000,
+            help="The lowest opening bid; leave empty for the variant's.", rule="RK-4"),
+    Setting("max_bid", "Highest bid", "int", None, 1, 10_000,
+            help="The highest bid allowed; leave empty for the whole hand's points.",
+            rule="RK-4"),
+    Setting("bid_step", "Bid step", "int", None, 1, 1_000,
+            help="Bids go up from the minimum in steps of this many points.", rule="RK-4"),
+    Setting("moon", "Shooting the moon", "choice", None, choices=_MOON,
+            help="Whether taking every point (or bidding it) counts for more.", rule="R-A5"),
+    Setting("rook_rank", "Rook bird ranks", "choice", None, choices=_ROOK_RANK,
+            help="Where the Rook bird ranks among the trumps.", rule="RK-6"),
+    Setting("rook_points", "Rook bird points", "int", None, 0, 1_000,
+            help="What each Rook bird is worth.", rule="RK-7"),
+    Setting("ones", "1s in the deck", "bool", None,
+            help="Play with the 1s, the highest card of each colour.", rule="RK-1"),
+    Setting("one_points", "Points for each 1", "int", None, 0, 1_000,
+            help="What each 1 is worth when the 1s are in the deck.", rule="RK-7"),
+    Setting("last_trick", "Last-trick bonus", "int", None, 0, 1_000,
+            help="Extra points for the team taking the last trick.", rule="RK-7"),
+    Setting("decks", "Rook decks", "int", None, 1, 2,
+            help="One deck, or two decks with every card twice (the family game).",
+            rule="RK-1"),
+    Setting("nest", "Widow size", "int", None, 1, 12,
+            help="Cards in the widow (nest), and so in the bidder's discard.", rule="RK-5"),
+    Setting("trump_discard", "Trump may be discarded", "bool", None,
+            help="Whether the bidder may discard trump when not forced to.", rule="RK-5"),
+    Setting("all_pass", "Everyone passes", "choice", None, choices=_ALL_PASS,
+            help="What happens when nobody bids.", rule="R-A7"),
+    Setting("identical", "Identical cards in a trick", "choice", None, choices=_IDENTICAL,
+            help="With two decks, which of two identical best cards takes the trick.",
+            rule="R-A6"),
+)
+
+
+# ---------------------------------------------------------------------------------------
+# Settings and variants.
+
+def resolve_settings(variant: Any = "family") -> dict[str, Any]:
+    """The complete settings for a preset name, a settings dict or a game state.
+
+    Every key of :data:`SETTINGS` is filled: an override wins, otherwise the preset's value;
+    ``max_bid`` defaults to the points in a hand. Raises ValueError (one plain sentence) for
+    an unknown variant, an unknown key, a bad value or values that do not fit together.
+    """
+    if isinstance(variant, str):
+        settings: Mapping[str, Any] = {"variant": variant}
+    elif isinstance(variant, Mapping):
+        settings = variant
+        if settings.get("game") == SLUG and isinstance(settings.get("settings"), Mapping):
+            settings = settings["settings"]  # a game state
+    elif variant is None:
+        settings = {}
+    else:
+        raise ValueError("A Rook variant is a variant name or a dictionary of house rules.")
+    name = settings.get("variant")
+    if name is not None and (not isinstance(name, str) or name not in VARIANTS):
+        raise ValueError(f"{name!r} is not a Rook variant: use "
+                         f"{join_names(VARIANTS, 'or')}.")
+    checked = check_settings(SETTINGS, settings, NAME)
+    preset = VARIANTS[checked["variant"]]
+    resolved = {key: (preset[key] if checked[key] is None and key in preset else checked[key])
+                for key in checked}
+    total = _hand_total(resolved)
+    if resolved["max_bid"] is None:
+        resolved["max_bid"] = total
+    _check_fit(resolved, total)
+    return resolved
+
+
+def _check_fit(s: dict[str, Any], total: int) -> None:
+    """Refuse settings that do not work together (ValueError)."""
+    if total < 1:
+        raise ValueError("A hand must be worth some points: give the counters a value.")
+    if not s["ones"] and s["one_points"]:
+        raise ValueError("The 1s are not in the deck, so they cannot be worth points.")
+    if s["max_bid"] > total:
+        raise ValueError(f"The highest bid ({number(s['max_bid'])}) is more than a hand is "
+                         f"worth ({number(total)}).")
+    if s["min_bid"] > s["max_bid"]:
+        raise ValueError(f"The minimum bid ({number(s['min_bid'])}) is above the highest bid "
+                         f"({number(s['max_bid'])}).")
+    if s["moon"] == "declared" and s["max_bid"] < total:
+        raise ValueError(f"A declared moon bids the whole hand, so the highest bid must be "
+                         f"{number(total)}.")
+
+
+def _hand_total(s: Mapping[str, Any]) -> int:
+    """Points in one hand: counters of every deck, the birds, the 1s and the bonus (RK-7)."""
+    per_deck = 4 * (5 + 10 + 10) + s["rook_points"] + (4 * s["one_points"] if s["ones"] else 0)
+    return s["decks"] * per_deck + s["last_trick"]
+
+
+def hand_total(variant: Any = "family") -> int:
+    """The points both teams take in one hand, bonuses included (RK-7): 250 in the family
+    game, 120 Kentucky Discard, 180, 200 and 140 for the other presets."""
+    return _hand_total(resolve_settings(variant))
+
+
+def _table_settings(settings: Any) -> dict[str, Any]:
+    """A table's settings: a dict (or None) resolved against its variant; ValueError else."""
+    if settings is not None and not isinstance(settings, Mapping):
+        raise ValueError("Settings must be a dictionary of house rules.")
+    return resolve_settings(settings or {})
+
+
+def _describe(settings: Mapping[str, Any] | None) -> list[dict[str, str]]:
+    """Every house rule in plain words, preset values filled in, plus the points per hand."""
+    try:
+        resolved = resolve_settings(settings or {})
+    except ValueError:
+        return describe_settings(SETTINGS, settings or {})
+    described = describe_settings(SETTINGS, resolved)
+    described.insert(1, {"name": "hand_total", "label": "Points per hand",
+                         "value": number(_hand_total(resolved)), "rule": "RK-7"})
+    return described
+
+
+@dataclass(frozen=True)
+class RookGame(Game):
+    """The Rook :class:`Game`: its settings are filled in from the chosen variant, so
+    ``check_settings`` and ``describe_settings`` show every value the preset sets."""
+
+    def check_settings(self, settings: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Validate a settings dict and return it complete, preset values filled in."""
+        return _table_settings(settings)
+
+    def describe_settings(self, settings: Mapping[str, Any]) -> list[dict[str, str]]:
+        """The house rules in plain words, the variant's values included, plus a
+        ``hand_total`` row (points per hand, derived)."""
+        return _describe(settings)
+
+
+# ---------------------------------------------------------------------------------------
+# Teams.
+
+def team_of(seat: int) -> str:
+    """The team of a seat number (0-based): "A" for even seats, "B" for odd ones (RK-2)."""
+    return TEAMS[seat % 2]
+
+
+def _other(team: str) -> str:
+    return "B" if team == "A" else "A"
+
+
+def _team_players(seats: list[str]) -> dict[str, list[str]]:
+    return {team: [name for i, name in enumerate(seats) if team_of(i) == team]
+            for team in TEAMS}
+
+
+def _team_name(players: list[str]) -> str:
+    """ "Ann & Cid", "Ann, Cid & Eve"."""
+    return join_names(players, "&")
+
+
+# ---------------------------------------------------------------------------------------
+# Bids and scores.
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _bid_verdict(s: Mapping[str, Any], bid: Any, current: Any = None) -> Verdict:
+    low, high, step = s["min_bid"], s["max_bid"], s["bid_step"]
+    details: dict[str, Any] = {"bid": bid if _is_int(bid) else None, "min": low, "max": high,
+                               "step": step, "current": current,
+                               "moon": False, "lowest": None}
+    if current is not None and not _is_int(current):
+        raise ValueError("The current bid must be a whole number or None.")
+    top = low + (high - low) // step * step
+    if current is None or current < low:
+        lowest = low
+    else:
+        lowest = low + ((current - low) // step + 1) * step
+    details["lowest"] = lowest if lowest <= top else None
+    grid = f"bids go from {number(low)} to {number(high)} in steps of {number(step)}"
+    if not _is_int(bid):
+        return Verdict(False, f"A bid is a whole number: {grid}.", "RK-4", details)
+    if bid < low:
+        return Verdict(False, f"{number(bid)} is too low: bids start at {number(low)}.",
+                       "RK-4", details)
+    if bid > high:
+        return Verdict(False, f"{number(bid)} is too high: the highest bid is {number(high)}.",
+                       "RK-4", details)
+    if (bid - low) % step:
+        return Verdict(False, f"{number(bid)} is not a bid: {grid}.", "RK-4", details)
+    if current is not None and bid <= current:
+        raise_to = (f"the lowest raise is {number(lowest)}" if lowest <= top
+                    else "nobody can bid higher")
+        return Verdict(False, f"{number(bid)} is not a raise: it must be higher than the "
+                              f"current bid of {number(current)}, and {raise_to}.",
+                       "RK-4", details)
+    details["moon"] = s["moon"] == "declared" and bid == _hand_total(s)
+    if details["moon"]:
+        return Verdict(True, f"{number(bid)} is a legal bid: it declares the moon, every "
+                             f"point of the hand.", "R-A5", details)
+    return Verdict(True, f"{number(bid)} is a legal bid.", "RK-4", details)
+
+
+def check_bid(variant: Any, bid: Any, current: int | None = None) -> Verdict:
+    """May ``bid`` be made (over ``current``, the standing bid, if any)? (RK-4)
+
+    Legal bids are ``min_bid + k * bid_step`` up to ``max_bid``; a raise must be higher than
+    ``current``. details: ``bid``, ``min``, ``max``, ``step``, ``current``, ``lowest`` (the
+    lowest legal bid now, None when nobody can bid higher) and ``moon`` (a declared moon).
+    """
+    return _bid_verdict(resolve_settings(variant), bid, current)
+
+
+def _score(s: Mapping[str, Any], bid: Any, bidder_points: Any, other_points: Any,
+           discard_ok: Any = True, played: Any = True) -> Verdict:
+    total = _hand_total(s)
+    details: dict[str, Any] = {"made": None, "bidder": None, "other": None,
+                               "rules": None, "moon": None, "bid": bid,
+                               "bidder_points": bidder_points, "other_points": other_points,
+                               "total": total, "discard_ok": discard_ok, "played": played}
+    bid_verdict = _bid_verdict(s, bid)
+    if not bid_verdict:
+        return Verdict(False, bid_verdict.reason, bid_verdict.rule, details)
+    if not isinstance(discard_ok, bool):
+        return Verdict(False, "Say whether the bidder's discard was legal (yes or no).",
+                       "RK-5", details)
+    if not isinstance(played, bool):
+        return Verdict(False, "Say whether the hand was played (yes or no).", "R-A2",
+                       details)
+    declared = s["moon"] == "declared" and bid == total
+    missed = "missed" if declared else None
+    lost = " The declared moon is missed, which loses the game." if declared else ""
+    if not played:
+        if discard_ok:
+            return Verdict(False, "A hand that was not played can only be a bad discard "
+                                  "caught before play.", "R-A2", details)
+        if any(p not in (None, 0) for p in (bidder_points, other_points)):
+            return Verdict(False, "A hand caught before play has no points to enter.",
+                           "R-A2", details)
+        details.update(made=False, bidder=-bid, other=0, moon=missed,
+                       rules={"bidder": "R-A2", "other": "R-A2"})
+        return Verdict(True, f"Automatic set, caught before play: the bidders lose their bid "
+                             f"of {number(bid)} and the other team scores 0.{lost}", "R-A2",
+                       details)
+    for points in (bidder_points, other_points):
+        if not _is_int(points) or points < 0:
+            return Verdict(False, "Points taken are whole numbers of 0 or more.", "RK-7",
+                           details)
+    if bidder_points + other_points != total:
+        return Verdict(False, f"The points add up to {number(bidder_points + other_points)}, "
+                              f"but a hand has {number(total)}: please recount.", "RK-7",
+                       details)
+    other = other_points
+    if not discard_ok:
+        details.update(made=False, bidder=-bid, other=other, moon=missed,
+                       rules={"bidder": "R-A2", "other": "R-A2"})
+        return Verdict(True, f"Automatic set for a bad discard: the bidders lose their bid "
+                             f"of {number(bid)}; the other team keeps the "
+                             f"{number(other)} it took.{lost}", "R-A2", details)
+    made = bidder_points >= bid
+    if declared:
+        details["moon"] = "made" if made else "missed"
+        change = bidder_points if made else -bid
+        details.update(made=made, bidder=change, other=other,
+                       rules={"bidder": "R-A5", "other": "RK-8"})
+        if made:
+            text = (f"Declared moon made: the bidders took all {number(total)} points and win "
+                    f"the game.")
+        else:
+            text = (f"Declared moon missed: the bidders took {number(bidder_points)} of "
+                    f"{number(total)}, lose {number(bid)} and lose the game.")
+        return Verdict(True, text, "R-A5", details)
+    if made and s["moon"] == "double" and bidder_points == total:
+        details.update(made=True, bidder=2 * total, other=other, moon="double",
+                       rules={"bidder": "R-A5", "other": "RK-8"})
+        return Verdict(True, f"Shot the moon: the bidders took all {number(total)} points "
+                             f"and score double, {number(2 * total)}.", "R-A5", details)
+    if made:
+        rule = "R-A4" if bidder_points == bid else "RK-8"
+        details.update(made=True, bidder=bidder_points, other=other,
+                       rules={"bidder": rule, "other": "RK-8"})
+        exactly = "exactly" if bidder_points == bid else "more than"
+        return Verdict(True, f"Made: the bidders took {number(bidder_points)}, {exactly} "
+                             f"their bid of {number(bid)}, and score "
+                             f"{number(bidder_points)}; the other team scores "
+                             f"{number(other)}.", rule, details)
+    details.update(made=False, bidder=-bid, other=other,
+                   rules={"bidder": "RK-8", "other": "RK-8"})
+    return Verdict(True, f"Set: the bidders took {number(bidder_points)}, less than their "
+                         f"bid of {number(bid)}, and lose {number(bid)}; the other team "
+                         f"scores {number(other)}.", "RK-8", details)
+
+
+def score_hand(variant: Any, bid: Any, bidder_points: Any, other_points: Any,
+               discard_ok: bool = True, played: bool = True) -> Verdict:
+    """Score one hand (RK-7, RK-8, R-A2, R-A4, R-A5).
+
+    ``ok`` says whether the hand can be scored: False for a bid off the grid (RK-4) or points
+    that do not add up to the hand's total (RK-7, "recount"). When ok, ``details["made"]``
+    says whether the bidders made their bid, ``details["bidder"]`` and ``details["other"]``
+    are the two teams' score changes, ``details["rules"]`` the rule behind each, and
+    ``details["moon"]`` None, "double", "made" or "missed". ``discard_ok=False`` is the
+    automatic set (bidders lose the bid, the others keep what they took); with
+    ``played=False`` as well, it was caught before play (the others score 0).
+    """
+    settings = resolve_settings(variant)
+    return _score(settings, bid, bidder_points, other_points, discard_ok, played)
+
+
+# ---------------------------------------------------------------------------------------
+# Cards: points, tricks, the discard.
+
+def _colour(text: Any) -> str:
+    """The colour letter for "R", "red" or "Red"; ValueError naming anything else."""
+    if isinstance(text, str):
+        word = text.strip().upper()
+        if word in COLOURS:
+            return word
+        for letter, name in COLOURS.items():
+            if word == name.upper():
+                return letter
+    raise ValueError(f"{text!r} is not a Rook colour: use B, R, Y or G "
+                     f"(black, red, yellow or green).")
+
+
+def _ranks(s: Mapping[str, Any]) -> list[int]:
+    """The numbers in this variant's deck, lowest first (4s only with two decks)."""
+    low = 4 if s["decks"] == 2 else 5
+    return list(range(low, 15)) + ([1] if s["ones"] else [])
+
+
+def _deck_problem(s: Mapping[str, Any], cards: list[str]) -> str | None:
+    """Why these cards cannot all come from this variant's deck, or None."""
+    numbers = set(_ranks(s))
+    for card in cards:
+        rank, _ = split_card(card, "rook")
+        if card != ROOK and int(rank) not in numbers:
+            low = "4" if s["decks"] == 2 else "5"
+            ones = " and the 1s" if s["ones"] else ""
+            return (f"There is no {format_card(card, 'rook')} in this deck: it has "
+                    f"{low}–14{ones} in each colour and the Rook bird.")
+    for card in set(cards):
+        if cards.count(card) > s["decks"]:
+            copies = "one" if s["decks"] == 1 else "two"
+            verb = "is" if s["decks"] == 1 else "are"
+            return f"There {verb} only {copies} {format_card(card, 'rook')} in this deck."
+    return None
+
+
+def count_points(cards: str | Iterable[str], variant: Any = "family",
+                 last_trick: bool = False) -> int:
+    """The counters in ``cards`` (RK-7): 5 = 5, 10 and 14 = 10, 1 and the Rook as the
+    variant says, plus the last-trick bonus when ``last_trick``. ValueError for bad notation
+    or a card this variant's deck does not have."""
+    s = resolve_settings(variant)
+    parsed = parse_cards(cards, "rook")
+    problem = _deck_problem(s, parsed)
+    if problem:
+        raise ValueError(problem)
+    values = {5: 5, 10: 10, 14: 10, 1: s["one_points"]}
+    points = 0
+    for card in parsed:
+        if card == ROOK:
+            points += s["rook_points"]
+        else:
+            points += values.get(int(split_card(card, "rook").rank), 0)
+    return points + (s["last_trick"] if last_trick else 0)
+
+
+def _strength(s: Mapping[str, Any], number_: int | None) -> float:
+    """A card's strength within its colour; the Rook's (number None) within trump."""
+    if number_ is None:
+        return {"low": 0, "high": 100, "ten_half": 10.5}[s["rook_rank"]]
+    return 15 if number_ == 1 else number_
+
+
+def _trump_order(s: Mapping[str, Any], trump: str) -> list[str]:
+    """Every trump of this variant, highest first (RULES.md §2.4)."""
+    cards = [(float(_strength(s, n)), f"{n}{trump}") for n in _ranks(s)]
+    cards.append((float(_strength(s, None)), ROOK))
+    return [card for _, card in sorted(cards, key=lambda item: -item[0])]
+
+
+def trick_winner(cards: str | Iterable[str], trump: str, variant: Any = "family") -> Verdict:
+    """Who won this trick? (RK-6, RULES.md §2.4, R-A6)
+
+    ``cards`` in the order played (the first was led), ``trump`` the colour named (B, R, Y,
+    G or its name). The highest trump wins, else the highest card of the colour led; the
+    Rook bird is always trump and ranks as the variant says (lowest, highest or 10½); 1s
+    rank above 14. Of identical best cards the first played wins (``identical`` house rule).
+    ok is False (rule RK-1) when the cards cannot come from the variant's deck; bad notation
+    raises ValueError. details: ``winner`` (index into ``cards``), ``card``, ``trump``,
+    ``led`` (colour led), ``trumped``, ``tied`` (identical best cards) and ``trump_order``.
+    """
+    s = resolve_settings(variant)
+    played = parse_cards(cards, "rook")
+    trump = _colour(trump)
+    details: dict[str, Any] = {"winner": None, "card": None, "trump": trump, "led": None,
+                               "trumped": None, "tied": False,
+                               "trump_order": _trump_order(s, trump)}
+    if not played:
+        return Verdict(False, "Enter the cards of the trick, the led card first.", "RK-6",
+                       details)
+    if len(played) > MAX_PLAYERS:
+        return Verdict(False, f"A trick has at most {MAX_PLAYERS} cards, one from each "
+                              f"player.", "RK-6", details)
+    problem = _deck_problem(s, played)
+    if problem:
+        return Verdict(False, problem, "RK-1", details)
+
+    def colour(card: str) -> str:
+        return trump if card == ROOK else card[-1]
+
+    def strength(card: str) -> float:
+        return _strength(s, None if card == ROOK else int(card[:-1]))
+
+    led = colour(played[0])
+    trumped = any(colour(card) == trump for card in played)
+    suit = trump if trumped else led
+    contenders = [i for i, card in enumerate(played) if colour(card) == suit]
+    best = max(strength(played[i]) for i in contenders)
+    tops = [i for i in contenders if strength(played[i]) == best]
+    winner = tops[0] if s["identical"] == "first" else tops[-1]
+    card = played[winner]
+    label = format_card(card, "rook")
+    details.update(winner=winner, card=card, led=led, trumped=trumped, tied=len(tops) > 1)
+    trump_name = COLOURS[trump]
+    rook_note = ""
+    if card == ROOK:
+        reason = {
+            "low": "it is the only trump played (the Rook bird is the lowest trump)",
+            "high": "it is the highest trump",
+            "ten_half": "the Rook bird ranks 10½, between the 10 and the 11 of trump, above "
+                        "every other trump played",
+        }[s["rook_rank"]]
+        text = f"The Rook bird wins: {reason}."
+    elif trumped:
+        if ROOK in played:
+            rook_note = {
+                "low": "; the Rook bird is the lowest trump",
+                "high": "",
+                "ten_half": "; the Rook bird ranks 10½, between the 10 and the 11",
+            }[s["rook_rank"]]
+        where = "led" if winner == 0 else "played"
+        text = (f"The {label} wins: it is the highest trump {where} ({trump_name} is "
+                f"trump{rook_note}).")
+    else:
+        text = (f"The {label} wins: it is the highest card of {COLOURS[led]}, the colour "
+                f"led, and no trump was played.")
+    rule = "R-A1" if card == ROOK and s["rook_rank"] == "ten_half" else "RK-6"
+    if len(tops) > 1:
+        which = "first" if s["identical"] == "first" else "last"
+        text += f" Of the identical cards played, the {which} one wins."
+        rule = "R-A6"
+    return Verdict(True, text, rule, details)
+
+
+def _hand_size(s: Mapping[str, Any], players: int) -> int:
+    """Cards each player holds after the bidder's discard (RK-3): (deck − widow) ÷ players."""
+    deck = s["decks"] * (4 * len([n for n in _ranks(s) if n != 4]) + 1)
+    if s["decks"] == 2 and players == 6:
+        deck += 2  # the two 4s of the family game's 6-handed deal
+    return (deck - s["nest"]) // players
+
+
+def check_discard(variant: Any, discard: str | Iterable[str], trump: str, trump_held: int,
+                  players: int = 4, hand_size: int | None = None) -> Verdict:
+    """Is the bidder's discard legal? (RK-5, R-A3)
+
+    ``discard`` the cards put down, ``trump`` the trump colour, ``trump_held`` how many trump
+    (Rook birds included) the bidder held with the widow, before discarding. ``hand_size``
+    (cards kept after discarding) defaults to the deal for ``players`` (4 or 6): 19 / 13 in
+    the family game. The discard must hold exactly ``nest`` cards; unless the house rules
+    allow discarding trump, trump may go only when the bidder holds more trump than
+    ``hand_size``, and only that many. ok False means an automatic set (see R-A2).
+    details: ``automatic_set``, ``cards``, ``nest``, ``trump_discarded``, ``trump_held``,
+    ``hand_size``, ``forced`` (trump that must go).
+    """
+    s = resolve_settings(variant)
+    cards = parse_cards(discard, "rook")
+    trump = _colour(trump)
+    if players not in (4, 6):
+        raise ValueError("Rook is for 4 or 6 players.")
+    if hand_size is None:
+        hand_size = _hand_size(s, players)
+    if not _is_int(trump_held) or trump_held < 0:
+        raise ValueError("The trump held is a whole number of 0 or more.")
+    problem = _deck_problem(s, cards)
+    if problem:
+        raise ValueError(problem)
+    discarded = sum(1 for card in cards if card == ROOK or card[-1] == trump)
+    if discarded > trump_held:
+        raise ValueError(f"The discard holds {discarded} trump, more than the {trump_held} "
+                         f"the bidder held.")
+    forced = max(0, trump_held - hand_size)
+    details = {"automatic_set": False, "cards": len(cards), "nest": s["nest"],
+               "trump_discarded": discarded, "trump_held": trump_held,
+               "hand_size": hand_size, "forced": forced}
+    if len(cards) != s["nest"]:
+        details["automatic_set"] = True
+        return Verdict(False, f"Automatic set: the bidder must discard exactly "
+                              f"{s['nest']} cards, not {len(cards)}.", "RK-5", details)
+    if discarded > forced and not s["trump_discard"]:
+        details["automatic_set"] = True
+        if forced:
+            text = (f"Automatic set: holding {trump_held} trump for a {hand_size}-card hand, "
+                    f"the bidder may discard only {forced} trump, not {discarded}.")
+            return Verdict(False, text, "R-A3", details)
+        text = (f"Automatic set: the bidder discarded trump while holding only "
+                f"{trump_held} trump, which fit in the {hand_size}-card hand.")
+        return Verdict(False, text, "RK-5", details)
+    if forced and discarded:
+        return Verdict(True, f"The discard is legal: with {trump_held} trump for a "
+                             f"{hand_size}-card hand, {forced} trump had to go.", "R-A3",
+                       details)
+    return Verdict(True, f"The discard is legal: {len(cards)} cards.", "RK-5", details)
+
+
+# ---------------------------------------------------------------------------------------
+# The game: new, apply, summary.
+
+def new(settings: dict | None, seats: list[str]) -> dict:
+    """Start a Rook game: settings resolved against the variant (ValueError if bad) and 4 or 6
+    named seats, teams alternating."""
+    resolved = _table_settings(settings)
+    names = check_seats(seats, MIN_PLAYERS, MAX_PLAYERS, NAME)
+    if len(names) not in (4, 6):
+        raise ValueError(f"Rook is for 4 or 6 players (two equal teams), not {len(names)}.")
+    return {"game": SLUG, "settings": resolved, "seats": names, "deals": []}
+
+
+def _check_state(state: Any) -> None:
+    if not isinstance(state, dict) or state.get("game") != SLUG:
+        raise ValueError("This is not a Rook game.")
+
+
+def _hand_entry(state: dict, action: dict) -> dict:
+    """Validate a hand action and return what the state keeps (RuleError if illegal)."""
+    s, seats = state["settings"], state["seats"]
+    bidder = action.get("bidder")
+    if not isinstance(bidder, str) or not bidder:
+        raise RuleError("Name the player who won the bid.", "RK-2")
+    if bidder not in seats:
+        raise RuleError(f"'{bidder}' is not playing at this table: name the player who won "
+                        f"the bid.", "RK-2")
+    team = team_of(seats.index(bidder))
+    discard_ok = action.get("discard_ok")
+    discard_ok = True if discard_ok is None else discard_ok
+    played = action.get("played")
+    played = True if played is None else played
+    trump = action.get("trump")
+    if trump is not None:
+        try:
+            trump = _colour(trump)
+        except ValueError:
+            raise RuleError(f"{trump!r} is not a trump colour: use black, red, yellow or "
+                            f"green.", "RK-6") from None
+    points = action.get("points")
+    if played is False and points is None:
+        bidder_points = other_points = None
+        points = None
+    else:
+        if not isinstance(points, dict) or set(points) != set(TEAMS):
+            raise RuleError("Enter the points each team took, for team A and team B.",
+                            "RK-7")
+        bidder_points, other_points = points[team], points[_other(team)]
+        points = {"A": points["A"], "B": points["B"]}
+    verdict = _score(s, action.get("bid"), bidder_points, other_points, discard_ok, played)
+    if not verdict:
+        raise RuleError(verdict.reason, verdict.rule)
+    return {"kind": "hand", "bidder": bidder, "bid": action["bid"], "points": points,
+            "discard_ok": discard_ok, "played": played, "trump": trump}
+
+
+def apply(state: dict, action: dict) -> dict:
+    """Return the state after ``action`` (a hand or a redeal); ``state`` is left untouched.
+
+    Raises RuleError after the game is over, for an unknown action or player, a bid off the
+    grid, points that do not add up to the hand, or a redeal the house rules forbid.
+    """
+    _check_state(state)
+    sheet = _fold(state)
+    if sheet["over_reason"] is not None:
+        raise RuleError(f"The game is over: {sheet['result']['text']} Start a rematch to "
+                        f"play again.", sheet["over_reason"]["rule"])
+    kind = action.get("kind") if isinstance(action, dict) else None
+    if kind == "hand":
+        entry = _hand_entry(state, action)
+    elif kind == "redeal":
+        s = state["settings"]
+        if s["all_pass"] == "dealer_bids":
+            raise RuleError(f"Everyone passed, so the dealer, {sheet['dealer']}, must bid "
+                            f"the minimum of {number(s['min_bid'])}.", "R-A7")
+        entry = {"kind": "redeal"}
+    else:
+        named = isinstance(kind, str) and kind
+        what = f"'{kind}' is not a Rook action" if named else "That is not a Rook action"
+        raise RuleError(f"{what}: enter a hand, or a redeal when everyone passed.", "RK-8")
+    fresh = copy.deepcopy(state)
+    fresh["deals"].append(entry)
+    return fresh
+
+
+def _end(s: Mapping[str, Any], totals: dict[str, int], bidding: str, verdict: Verdict,
+         names: dict[str, str]) -> dict | None:
+    """Whether this hand ended the game: ``{"winner", "text", "rule"}`` or None (RK-9)."""
+    target = s["target"]
+    moon = verdict.details["moon"]
+    other = _other(bidding)
+    if moon == "made":
+        return {"winner": bidding, "rule": "R-A5",
+                "text": f"{names[bidding]} declared the moon and made it, which wins the game."}
+    if moon == "missed":
+        return {"winner": other, "rule": "R-A5",
+                "text": f"{names[bidding]} declared the moon and missed it, which loses the "
+                        f"game."}
+    reached = [team for team in TEAMS if totals[team] >= target]
+    goal = number(target)
+    if s["both_over"] == "made_bid":
+        if verdict.details["made"] and bidding in reached:
+            return {"winner": bidding, "rule": "RK-9",
+                    "text": f"{names[bidding]} made their bid and reached "
+                            f"{number(totals[bidding])} (target {goal}): only a made bid "
+                            f"wins the game."}
+        return None
+    if len(reached) == 1:
+        team = reached[0]
+        return {"winner": team, "rule": "RK-9",
+                "text": f"{names[team]} reached {number(totals[team])} (target {goal})."}
+    if not reached:
+        return None
+    both = f"Both teams passed {goal} on the same hand"
+    if s["both_over"] == "bidder_goes":
+        return {"winner": bidding, "rule": "RK-9",
+                "text": f"{both}: bidder goes, so {names[bidding]} win."}
+    if totals["A"] == totals["B"]:
+        return {"winner": bidding, "rule": "RK-9",
+                "text": f"{both} with equal totals: the tie goes to the bidders, "
+                        f"{names[bidding]}."}
+    team = max(TEAMS, key=lambda t: totals[t])
+    return {"winner": team, "rule": "RK-9",
+            "text": f"{both}: the higher total wins, so {names[team]} win with "
+                    f"{number(totals[team])}."}
+
+
+def _fold(state: dict) -> dict:
+    """Replay every deal: the rows, the totals, the next dealer and how the game ended."""
+    s, seats = state["settings"], state["seats"]
+    players = _team_players(seats)
+    names = {team: _team_name(players[team]) for team in TEAMS}
+    totals = {team: 0 for team in TEAMS}
+    rows, outcome, hand_no = [], None, 0
+    for deal_no, entry in enumerate(state["deals"], start=1):
+        dealer = seats[(deal_no - 1) % len(seats)]
+        row: dict[str, Any] = {
+            "kind": entry["kind"], "deal": deal_no, "hand": None, "dealer": dealer,
+            "bidder": None, "team": None, "bid": None, "trump": None, "points": None,
+            "discard_ok": None, "played": None, "made": None, "moon": None,
+        }
+        if entry["kind"] == "redeal":
+            row.update(changes={"A": 0, "B": 0}, rules={"A": "R-A7", "B": "R-A7"},
+                       running=dict(totals), rule="R-A7",
+                       text=f"Everyone passed on {dealer}'s deal: the next dealer deals.",
+                       reason=RULES["R-A7"])
+            rows.append(row)
+            continue
+        hand_no += 1
+        bidding = team_of(seats.index(entry["bidder"]))
+        other = _other(bidding)
+        points = entry["points"]
+        verdict = _score(s, entry["bid"],
+                         None if points is None else points[bidding],
+                         None if points is None else points[other],
+                         entry["discard_ok"], entry["played"])
+        d = verdict.details
+        changes = {bidding: d["bidder"], other: d["other"]}
+        totals = {team: totals[team] + changes[team] for team in TEAMS}
+        made = "made it" if d["made"] else "was set"
+        text = (f"{entry['bidder']} bid {number(entry['bid'])} and {made}: "
+                f"{names['A']} {changes['A']:+,}, {names['B']} {changes['B']:+,}.")
+        row.update(hand=hand_no, bidder=entry["bidder"], team=bidding, bid=entry["bid"],
+                   trump=entry["trump"], points=None if points is None else dict(points),
+                   discard_ok=entry["discard_ok"], played=entry["played"], made=d["made"],
+                   moon=d["moon"], changes={"A": changes["A"], "B": changes["B"]},
+                   rules={team: d["rules"]["bidder" if team == bidding else "other"]
+                          for team in TEAMS},
+                   running=dict(totals), rule=verdict.rule, text=text, reason=verdict.reason)
+        rows.append(row)
+        outcome = _end(s, totals, bidding, verdict, names)
+        if outcome is not None:
+            break
+    deals = len(state["deals"])
+    dealer = None if outcome else seats[deals % len(seats)]
+    result = None
+    if outcome:
+        winner = outcome["winner"]
+        result = {"text": f"{names[winner]} win with {number(totals[winner])}.",
+                  "rule": outcome["rule"]}
+    return {"names": names, "players": players, "totals": totals, "rows": rows,
+            "over_reason": None if outcome is None else
+            {"text": outcome["text"], "rule": outcome["rule"]},
+            "winner": None if outcome is None else outcome["winner"],
+            "result": result, "dealer": dealer}
+
+
+def _end_rule(s: Mapping[str, Any]) -> dict:
+    goal = number(s["target"])
+    text = {
+        "bidder_goes": f"The first team to reach {goal} wins; if both reach it on the same "
+                       f"hand, the bidders win (bidder goes).",
+        "higher_total": f"The first team to reach {goal} wins; if both reach it on the same "
+                        f"hand, the higher total wins (a tie goes to the bidders).",
+        "made_bid": f"A team wins by making its bid with a total of {goal} or more; points "
+                    f"taken against the bid never end the game.",
+    }[s["both_over"]]
+    rules = ["RK-9"]
+    if s["moon"] == "declared":
+        text += " A declared moon wins the game when made and loses it when missed."
+        rules.append("R-A5")
+    return {"text": text, "rule": "RK-9", "rules": rules}
+
+
+def summary(state: dict) -> dict:
+    """The score sheet.
+
+    Keys: game, variant, seats, settings, house_rules, hand_total, bids (min, max, step),
+    teams (players of each team), team_names ("Ann & Cid"), seat_teams, totals, over,
+    winners, leaders, hands (one row per deal: dealer, bidder, team, bid, trump, points,
+    made, changes, rules, running, text, rule), hand_count, dealer (the next dealer, None
+    once over), end_rule, over_reason, result, rules.
+    """
+    _check_state(state)
+    s, seats = state["settings"], state["seats"]
+    sheet = _fold(state)
+    totals = sheet["totals"]
+    hands = [row for row in sheet["rows"] if row["kind"] == "hand"]
+    best = max(totals.values())
+    leaders = [team for team in TEAMS if totals[team] == best] if hands else []
+    return {
+        "game": SLUG,
+        "variant": s["variant"],
+        "seats": list(seats),
+        "settings": dict(s),
+        "house_rules": _describe(s),
+        "hand_total": _hand_total(s),
+        "bids": {"min": s["min_bid"], "max": s["max_bid"], "step": s["bid_step"]},
+        "teams": sheet["players"],
+        "team_names": sheet["names"],
+        "seat_teams": [team_of(i) for i in range(len(seats))],
+        "totals": dict(totals),
+        "over": sheet["over_reason"] is not None,
+        "winners": [sheet["winner"]] if sheet["winner"] else [],
+        "leaders": leaders,
+        "hands": sheet["rows"],
+        "hand_count": len(hands),
+        "dealer": sheet["dealer"],
+        "end_rule": _end_rule(s),
+        "over_reason": sheet["over_reason"],
+        "result": sheet["result"],
+        "rules": dict(RULES),
+    }
+
+
+GAME = RookGame(
+    slug=SLUG,
+    name=NAME,
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    teams=True,
+    new=new,
+    apply=apply,
+    summary=summary,
+    settings_fields=SETTINGS,
+    rules=MappingProxyType(RULES),
+)
