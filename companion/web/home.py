@@ -10,7 +10,7 @@ from companion.storage import get_db
 
 from .cookies import phone_secret, set_phone_cookie
 from .extensions import limiter
-from .games import has_ui
+from .games import has_ui, ui_for
 
 bp = Blueprint("home", __name__)
 
@@ -39,7 +39,7 @@ def new_table(slug: str):
     """The new-table form for one game: players in seating order and house rules."""
     game = _game_or_404(slug)
     return render_template("new_table.html", game=game, names=[""] * _rows(game), me=0,
-                           values={}, error=None, max_name=MAX_NAME_LENGTH)
+                           values={}, error=None, max_name=MAX_NAME_LENGTH, ui=ui_for(game.slug))
 
 
 @bp.post("/new/<slug>")
@@ -70,7 +70,8 @@ def create_table(slug: str):
             error = exc.message
     if error is not None:
         return render_template("new_table.html", game=game, names=names, me=me_row,
-                               values=request.form, error=error, max_name=MAX_NAME_LENGTH), 422
+                               values=request.form, error=error, max_name=MAX_NAME_LENGTH,
+                               ui=ui_for(game.slug)), 422
     response = redirect(url_for("table.show", table_id=table.id), 303)
     set_phone_cookie(response, table.id, secret)
     return response

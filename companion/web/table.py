@@ -212,7 +212,7 @@ def enter(table_id: str):
         return _play_response(view, status=400, kind="error", values=values,
                               message="The form was missing its sheet version. Reload the page.")
     try:
-        payload = view.ui.parse_entry(request.form, names)
+        payload = view.ui.parse_entry(request.form, names, view.sheet.summary)
     except ValueError as exc:
         return _play_response(view, status=422, kind="error", values=values, message=str(exc))
     try:
@@ -287,10 +287,7 @@ def claim(table_id: str):
     if choice == "watch":
         tables.leave_seat(get_db(), table_id, view.phone)
         return redirect(url_for(".show", table_id=table_id), 303)
-    try:
-        pos = int(choice)
-    except ValueError:
-        abort(400)
+    pos = _seat_number(choice)
     try:
         tables.claim_seat(get_db(), table_id, view.phone, pos)
     except tables.TableError as exc:
@@ -316,10 +313,18 @@ def history(table_id: str):
 # ---------------------------------------------------------------- host tools
 
 def _seat_arg() -> int:
+    return _seat_number(request.form.get("seat", ""))
+
+
+def _seat_number(raw: str) -> int:
+    """A seat number from a form: 400 if unreadable or beyond SQLite's 64-bit integers."""
     try:
-        return int(request.form.get("seat", ""))
+        pos = int(raw)
     except ValueError:
         abort(400)
+    if not -2**63 <= pos < 2**63:  # sqlite3 would raise OverflowError (a 500)
+        abort(400)
+    return pos
 
 
 @bp.post("/host/rejoin")

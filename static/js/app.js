@@ -24,6 +24,23 @@
     if (flash) flash.textContent = "";
   });
 
+  // Team points (Rook): typing one team's points fills the other's as the hand total
+  // minus them, until the player types there too (a recount).
+  document.addEventListener("input", function (event) {
+    var input = event.target;
+    var box = input.closest && input.closest("[data-hand-total]");
+    if (!box || !input.hasAttribute("data-points")) return;
+    input.setAttribute("data-typed", "1");
+    var others = box.querySelectorAll("input[data-points]");
+    var total = parseInt(box.getAttribute("data-hand-total"), 10);
+    var value = parseInt(input.value.replace("\u2212", "-"), 10);
+    for (var i = 0; i < others.length; i++) {
+      var other = others[i];
+      if (other === input || other.hasAttribute("data-typed")) continue;
+      other.value = isNaN(value) ? "" : String(total - value);
+    }
+  });
+
   var body = document.body;
   if (!body.hasAttribute("data-table-page")) return;
 

@@ -5,9 +5,9 @@ new game adds a module here and one line in `UIS`.
 """
 from __future__ import annotations
 
-from . import scorepad
+from . import rook, scorepad
 
-UIS = {"scorepad": scorepad}
+UIS = {"scorepad": scorepad, "rook": rook}
 
 
 def ui_for(slug: str):

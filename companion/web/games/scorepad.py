@@ -11,7 +11,7 @@ _SCORE = re.compile(r"[+-]?[0-9]+", re.ASCII)
 _SCORE_KEY = re.compile(r"score_(.*)", re.DOTALL)
 
 
-def parse_entry(form: Mapping[str, str], names: list[str]) -> dict:
+def parse_entry(form: Mapping[str, str], names: list[str], summary: dict | None = None) -> dict:
     """Turn the entry form into a rules action; `ValueError` names the bad box in plain words.
 
     Boxes left empty score 0, but at least one box must be filled so an accidental
@@ -50,3 +50,4 @@ def form_values(form: Mapping[str, str], names: list[str]) -> dict[str, str]:
     return {f"score_{pos}": (form.get(f"score_{pos}") or "")[:40] for pos in range(len(names))}
 
 FINISH_TEMPLATE = "games/scorepad/_finish.html"
+NEW_TABLE_HELP = None

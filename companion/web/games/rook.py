@@ -1,0 +1,120 @@
+"""Rook on the phone: tap the bidder and the bid, type one team's points, see hand by hand."""
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from markupsafe import Markup, escape
+
+SHEET_TEMPLATE = "games/rook/_sheet.html"
+ENTRY_TEMPLATE = "games/rook/_entry_fields.html"
+FINISH_TEMPLATE = "games/rook/_redeal.html"
+COLOURS = (("B", "Black"), ("R", "Red"), ("Y", "Yellow"), ("G", "Green"))
+_INT = re.compile(r"[+-]?[0-9]{1,6}", re.ASCII)
+
+
+def _int(form: Mapping[str, str], key: str, label: str) -> int | None:
+    raw = (form.get(key) or "").strip().replace("−", "-")
+    if not raw:
+        return None
+    if not _INT.fullmatch(raw):
+        raise ValueError(f"{label} must be a whole number.")
+    return int(raw)
+
+
+def parse_entry(form: Mapping[str, str], names: list[str], summary: dict) -> dict:
+    """Turn the hand form into a rules action.
+
+    Only one team's points are needed: the other's default to the hand total minus them
+    (RK-7), and a typed value overrides that for a recount (the rules then check the sum).
+    """
+    if form.get("kind") == "redeal":
+        return {"kind": "redeal"}
+    bidder = form.get("bidder") or ""
+    if bidder not in names:
+        raise ValueError("Tap who won the bid.")
+    bid = _int(form, "bid", "The bid")
+    if bid is None:
+        raise ValueError("Tap the winning bid (or type it).")
+    points_a = _int(form, "points_A", "The points")
+    points_b = _int(form, "points_B", "The points")
+    total = summary["hand_total"]
+    if points_a is None and points_b is None:
+        raise ValueError("Type the points one team took.")
+    if points_a is None:
+        points_a = total - points_b
+    if points_b is None:
+        points_b = total - points_a
+    action = {"kind": "hand", "bidder": bidder, "bid": bid,
+              "points": {"A": points_a, "B": points_b},
+              "discard_ok": form.get("bad_discard") != "on"}
+    if form.get("bad_discard") == "on" and form.get("not_played") == "on":
+        action["played"] = False
+    trump = form.get("trump") or ""
+    if trump in dict(COLOURS):
+        action["trump"] = trump
+    return action
+
+
+def describe(payload: dict, names: list[str]) -> str:
+    """One line for the history page."""
+    if payload.get("kind") == "redeal":
+        return "Everyone passed: redeal"
+    points = payload.get("points", {})
+    extra = "" if payload.get("discard_ok", True) else " (bad discard)"
+    return (f"Hand: {payload.get('bidder')} bid {payload.get('bid')}{extra}; "
+            f"points A {points.get('A')}, B {points.get('B')}")
+
+
+def form_values(form: Mapping[str, str], names: list[str]) -> dict[str, str]:
+    """What the player had entered, to put back in the form after a refusal."""
+    keys = ("bidder", "bid", "trump", "points_A", "points_B", "bad_discard", "not_played")
+    return {key: (form.get(key) or "")[:40] for key in keys}
+
+
+NEW_TABLE_HELP = "games/rook/_new_help.html"
+
+
+def presets() -> list[tuple[str, list[dict]]]:
+    """Every variant preset with all the values it sets, for the new-table form."""
+    from companion.rules import rook as rules
+
+    field = next(f for f in rules.GAME.settings_fields if f.name == "variant")
+    return [(label, rules.GAME.describe_settings({"variant": value})[1:])
+            for value, label in field.choices]
+
+
+def bid_choices(summary: dict) -> list[int]:
+    """Every legal bid, for the quick buttons (RK-4)."""
+    bids = summary["bids"]
+    return list(range(bids["min"], bids["max"] + 1, bids["step"]))
+
+
+def chart(summary: dict, width: int = 340, height: int = 150) -> Markup:
+    """Both teams' totals after each hand as a small inline SVG line chart (no JS)."""
+    hands = [h for h in summary.get("hands", []) if "running" in h]
+    target = summary["settings"]["target"]
+    points = [{"A": 0, "B": 0}] + [h["running"] for h in hands]
+    values = [v for p in points for v in p.values()] + [target, 0]
+    low, high = min(values), max(values)
+    span = (high - low) or 1
+    pad = 8
+
+    def x(i: int) -> float:
+        return pad + (width - 2 * pad) * (i / max(len(points) - 1, 1))
+
+    def y(v: int) -> float:
+        return pad + (height - 2 * pad) * (1 - (v - low) / span)
+
+    parts = [f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" '
+             f'aria-label="Totals by hand">',
+             f'<line class="target" x1="{pad}" x2="{width - pad}" y1="{y(target):.1f}" '
+             f'y2="{y(target):.1f}"/>',
+             f'<line class="zero" x1="{pad}" x2="{width - pad}" y1="{y(0):.1f}" y2="{y(0):.1f}"/>']
+    for team in ("A", "B"):
+        coords = " ".join(f"{x(i):.1f},{y(p[team]):.1f}" for i, p in enumerate(points))
+        parts.append(f'<polyline class="team-{team.lower()}" points="{coords}"/>')
+    parts.append(f'<text class="target-label" x="{width - pad}" y="{y(target) + 12:.1f}" '
+                 f'text-anchor="end">{escape(target)}</text>')
+    parts.append("</svg>")
+    return Markup("".join(parts))
