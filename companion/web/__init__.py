@@ -18,6 +18,8 @@ def init_app(app: Flask) -> None:
 
     from .home import bp as home_bp
     from .table import bp as table_bp
+    from .tools import bp as tools_bp
 
     app.register_blueprint(home_bp)
     app.register_blueprint(table_bp)
+    app.register_blueprint(tools_bp)

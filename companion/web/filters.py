@@ -5,6 +5,8 @@ from datetime import datetime
 
 from flask import Flask
 
+from companion.rules.cards import format_card
+
 from .htmx import csrf_token
 
 
@@ -25,4 +27,5 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(local_time, "time")
     app.add_template_filter(lambda iso: local_time(iso, "%Y-%m-%d %H:%M:%S"), "datetime")
     app.add_template_filter(signed, "signed")
+    app.add_template_filter(lambda card: format_card(card, "rook"), "rookcard")
     app.add_template_global(csrf_token, "csrf_token")

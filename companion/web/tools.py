@@ -1,0 +1,62 @@
+"""Rule checks a player can run mid-game, with or without a table ("Who won this trick?")."""
+from __future__ import annotations
+
+from flask import Blueprint, abort, render_template, request
+
+from companion import tables
+from companion.rules import rook
+from companion.rules.cards import format_card
+from companion.storage import get_db
+
+from .cookies import phone_secret
+
+bp = Blueprint("tools", __name__)
+
+MAX_TRICK = 6
+
+
+def _card_options(settings: dict) -> list[tuple[str, str]]:
+    numbers = ([1] if settings.get("ones") else []) + list(range(5, 15))
+    cards = [f"{n}{colour}" for colour in rook.COLOURS for n in numbers] + ["ROOK"]
+    return [(c, format_card(c, "rook")) for c in cards]
+
+
+def _trick_page(settings: dict, table=None):
+    played = [request.args.get(f"c{i}", "") for i in range(1, MAX_TRICK + 1)]
+    trump = request.args.get("trump", "")
+    verdict = error = None
+    cards = [c for c in played if c]
+    if request.args.get("check"):
+        if not cards or not trump:
+            error = "Pick the trump colour and at least the card that was led."
+        else:
+            try:
+                verdict = rook.trick_winner(cards, trump, settings)
+            except ValueError as exc:
+                error = str(exc)
+    status = 422 if error else 200
+    return render_template("tools/rook_trick.html", table=table, settings=settings,
+                           variants=rook.VARIANTS, options=_card_options(settings),
+                           colours=list(rook.COLOURS.items()), played=played, trump=trump,
+                           verdict=verdict, cards=cards, error=error), status
+
+
+@bp.get("/rook/trick")
+def rook_trick():
+    """Who won this trick? For any Rook variant, without a table."""
+    variant = request.args.get("variant", "family")
+    if variant not in rook.VARIANTS:
+        abort(404)
+    return _trick_page(rook.resolve_settings(variant))
+
+
+@bp.get("/t/<table_id>/trick")
+def table_trick(table_id: str):
+    """Who won this trick? With this table's house rules."""
+    db = get_db()
+    table = tables.get_table(db, table_id)
+    if tables.phone_by_secret(db, table.id, phone_secret(table.id)) is None:
+        raise tables.Forbidden("Open this table from its QR code or join code first.")
+    if table.game_slug != "rook":
+        abort(404)
+    return _trick_page(rook.resolve_settings(table.settings), table)
