@@ -1,0 +1,133 @@
+"""Rook at the table through the Flask test client: presets, hand entry, refusals, the end."""
+from __future__ import annotations
+
+import re
+from urllib.parse import urlsplit
+
+import pytest
+
+from web_helpers import Phone, form_block, inputs, snapshot, text_of
+
+NAMES = ["Ann", "Bob", "Cid", "Dee"]
+
+
+def create_rook(phone: Phone, names=NAMES, **settings) -> str:
+    data = {f"name_{i}": n for i, n in enumerate(names)}
+    data.update({"me": "0", **{k: str(v) for k, v in settings.items()}})
+    r = phone.post("/new/rook", data)
+    assert r.status_code == 303, text_of(r.get_data(as_text=True))[:500]
+    return re.fullmatch(r"/t/([\w-]+)", urlsplit(r.headers["Location"]).path).group(1)
+
+
+def hand(phone: Phone, table_id: str, **fields):
+    form = inputs(form_block(phone.page(table_id), 'id="entry-form"'))
+    data = {"sid": form["sid"], "version": form["version"]}
+    data.update({k: str(v) for k, v in fields.items()})
+    return phone.post(f"/t/{table_id}/actions", data, hx=True)
+
+
+@pytest.fixture
+def ann(new_phone):
+    return new_phone("Ann")
+
+
+def test_teams_presets_and_house_rules_are_shown(ann):
+    form = ann.get("/new/rook").get_data(as_text=True)
+    assert "What each variant sets" in form and "Kentucky" in form
+    table_id = create_rook(ann, variant="kentucky")
+    page = text_of(ann.page(table_id))
+    assert "Ann & Cid" in page and "Bob & Dee" in page          # teams seated alternately
+    assert "Game target: 300" in page                          # the preset's values...
+    assert "Higher total wins" in page                         # ...shown on every phone
+    assert "70" in page and "120" in page                      # bid chips 70..120
+
+
+def test_override_a_preset_value(ann):
+    table_id = create_rook(ann, variant="family", target=500)
+    assert "Game target: 500" in text_of(ann.page(table_id))
+
+
+def test_five_players_are_refused(ann):
+    data = {f"name_{i}": n for i, n in enumerate(NAMES + ["Eve"])}
+    r = ann.post("/new/rook", {**data, "me": "0"})
+    assert r.status_code == 422 and "4 or 6" in text_of(r.get_data(as_text=True))
+
+
+def test_made_hand_with_other_team_filled_in(ann):
+    table_id = create_rook(ann)
+    r = hand(ann, table_id, bidder="Ann", bid=175, points_A=180)   # R1: B fills in as 70
+    assert r.status_code == 200, text_of(r.get_data(as_text=True))
+    page = r.get_data(as_text=True)
+    assert 'data-team="A">180<' in page and 'data-team="B">70<' in page
+    assert "RK-8" in page
+    assert "dealer: <b>Bob</b>" in page                          # the deal moved on
+
+
+def test_set_hand(ann):
+    table_id = create_rook(ann)
+    r = hand(ann, table_id, bidder="Ann", bid=200, points_A=195, points_B=55)   # R2
+    page = r.get_data(as_text=True)
+    assert 'data-team="A">-200<' in page and 'data-team="B">55<' in page
+
+
+@pytest.mark.parametrize("fields, status, words", [
+    ({"bidder": "Ann", "bid": 175, "points_A": 180, "points_B": 60}, 422, "RK-7"),   # R4
+    ({"bidder": "Ann", "bid": 152, "points_A": 180}, 422, "RK-4"),                   # R5
+    ({"bidder": "Ann", "bid": 255, "points_A": 180}, 422, "RK-4"),
+    ({"bidder": "Zed", "bid": 175, "points_A": 180}, 422, "who won the bid"),
+    ({"bidder": "Ann", "points_A": 180}, 422, "bid"),
+    ({"bidder": "Ann", "bid": 175}, 422, "points"),
+    ({"bidder": "Ann", "bid": "abc", "points_A": 180}, 422, "whole number"),
+])
+def test_bad_hands_are_refused_and_change_nothing(ann, db_path, fields, status, words):
+    table_id = create_rook(ann)
+    before = snapshot(db_path)
+    r = hand(ann, table_id, **fields)
+    assert r.status_code == status
+    assert words.lower() in text_of(r.get_data(as_text=True)).lower()
+    assert snapshot(db_path) == before
+
+
+def test_bad_discard_is_an_automatic_set(ann):
+    table_id = create_rook(ann)
+    r = hand(ann, table_id, bidder="Ann", bid=150, points_A=160, bad_discard="on")   # R8
+    page = r.get_data(as_text=True)
+    assert 'data-team="A">-150<' in page and 'data-team="B">90<' in page
+    assert "bad discard" in page
+
+
+def test_redeal_passes_the_deal(ann):
+    table_id = create_rook(ann)
+    r = hand(ann, table_id, kind="redeal")
+    assert r.status_code == 200 and "dealer: <b>Bob</b>" in r.get_data(as_text=True)
+
+
+def test_bidder_goes_finish(ann):
+    """R6 on a real table: A 590, B 440; Bob bids 160 and takes 165 (605), A takes 85 (675):
+    both passed 600 and the bidders win (bidder goes, RK-9); no hand is taken after that."""
+    table_id = create_rook(ann)
+    for points_a in (70, 150, 150, 190, 250):          # Ann bids 150 each time
+        assert hand(ann, table_id, bidder="Ann", bid=150, points_A=points_a).status_code == 200
+    page = ann.page(table_id)
+    assert 'data-team="A">590<' in page and 'data-team="B">440<' in page
+    r = hand(ann, table_id, bidder="Bob", bid=160, points_A=85)
+    page = r.get_data(as_text=True)
+    assert 'data-team="A">675<' in page and 'data-team="B">605<' in page
+    words = text_of(page)
+    assert "Game over — winner: Bob & Dee" in words and "bidder goes" in words and "RK-9" in words
+    assert 'id="rematch"' in page and 'id="entry-form"' not in page  # rematch replaces the form
+
+
+def test_trick_checker_on_the_table(ann):
+    table_id = create_rook(ann)
+    r = ann.get(f"/t/{table_id}/trick?trump=R&c1=14G&c2=5R&c3=ROOK&c4=10G&check=1")
+    assert r.status_code == 200 and "5 Red" in text_of(r.get_data(as_text=True))   # R13
+    stranger = Phone(ann.app, "stranger")
+    assert stranger.get(f"/t/{table_id}/trick").status_code == 403
+
+
+def test_trick_checker_without_a_table(ann):
+    r = ann.get("/rook/trick?variant=kentucky&trump=R&c1=14G&c2=5R&c3=ROOK&c4=10G&check=1")
+    assert "Rook bird" in text_of(r.get_data(as_text=True))                          # R14
+    assert ann.get("/rook/trick?variant=nope").status_code == 404
+    assert ann.get("/rook/trick?trump=Q&c1=99X&check=1").status_code == 422
