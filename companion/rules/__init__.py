@@ -18,6 +18,7 @@ __all__ = ["GAMES", "GAME_MODULES", "Game", "RuleError", "Setting", "Verdict", "
 GAME_MODULES: tuple[str, ...] = (
     "scorepad",
     "rook",
+    "zocknroll",
 )
 
 

@@ -1,0 +1,1004 @@
+"""Zock'n'Roll: the push-your-luck dice game (slug ``zocknroll``, RULES.md §1).
+
+settings: ``board`` (``beginner`` — the default, 2 own dice — or ``advanced``, 3 own dice)
+plus the house rules of RULES.md §1.7: ``end_at`` (6, or 7: the check in one row that ends
+the game, Z-A1), ``jorg_counts`` (Jörg counts for the Winner multiplier in 3-player games,
+Z-A2), ``equal_points`` (``board``: board order ranks hands, or ``tie``: equal points tie,
+Z-A3) and ``best_forced`` (a dropping player must check the best hand, Z-A5).
+
+3–6 seats, in seating order; seat 0 deals the first turn and the deal passes to the left (the
+next seat) after every turn. With exactly 3 seats the imaginary player ``"Jörg"`` rolls too.
+
+actions (the first two are the contract's; ``mark`` and ``end_turn`` are additions for paper
+mode, where players tap the circles of their boards instead of entering dice):
+
+- ``{"kind": "drop", "player": p, "round": 1 | 2, "dice": [own + white dice]}`` — the player
+  drops out and checks the best hand (and Dropped Out First Round in round 1). With
+  ``best_forced`` off, ``"row": key`` picks any row the dice make.
+- ``{"kind": "showdown", "dice": {player: [dice], ...}}`` — everyone still in at round 3,
+  Jörg included; ``{}`` when nobody stayed. Ends the turn.
+- ``{"kind": "mark", "player": p, "row": key, "round": 1 | 2 | 3, "dice": [...] | None}`` —
+  one circle tapped. A hand row in round 1 or 2 is a drop, in round 3 the showdown's result;
+  ``round`` may be left out for ``dropped_out`` (round 1) and ``winner`` (round 3). Given
+  dice are checked against the row.
+- ``{"kind": "end_turn"}`` — ends a turn whose round 3 was tapped by hand (or that nobody
+  won: Jörg's turn, or nobody stayed).
+
+functions: :func:`best_hand`, :func:`showdown`, :func:`final_result` (the contract's), and
+:func:`explain_hand`, :func:`hands_present`, :func:`check_mark`, :func:`rows`,
+:func:`row_label`, :func:`row_points`, :func:`dice_count`. Rule IDs are RULES.md §1's
+(:data:`RULES`); the choices made are written up in docs/RULES-NOTES.md.
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
+from typing import Any
+
+from .game import Game, Setting, check_seats, check_settings
+from .text import join_names, number
+from .verdict import RuleError, Verdict
+
+__all__ = [
+    "BOARDS",
+    "GAME",
+    "JORG",
+    "RULES",
+    "SETTINGS",
+    "apply",
+    "best_hand",
+    "check_mark",
+    "dice_count",
+    "explain_hand",
+    "final_result",
+    "hands_present",
+    "new",
+    "row_label",
+    "row_points",
+    "rows",
+    "showdown",
+    "summary",
+]
+
+SLUG = "zocknroll"
+NAME = "Zock'n'Roll"
+MIN_PLAYERS = 3
+MAX_PLAYERS = 6
+JORG = "Jörg"
+CIRCLES = 7
+BOARDS = ("beginner", "advanced")
+OWN_DICE = {"beginner": 2, "advanced": 3}
+WHITE_DICE = {1: 3, 2: 4, 3: 5}
+WINNER = "winner"
+DROPPED = "dropped_out"
+
+RULES: dict[str, str] = {
+    "ZNR-1": "3 to 6 players each use a board and dice of their colour: 2 on the beginner "
+             "board, 3 on the advanced board; the dealer holds the 5 white dice.",
+    "ZNR-2": "Round 1 (3 white dice): a player who drops out reveals and checks Dropped Out "
+             "First Round plus the row of the best hand made with own and white dice, if "
+             "the dice make one.",
+    "ZNR-3": "Round 2 (4 white dice): a player who drops out checks only the row of the best "
+             "hand; Dropped Out First Round cannot be checked in round 2.",
+    "ZNR-4": "Round 3 (5 white dice): everyone still in reveals; whoever holds the best hand, "
+             "the highest row on the board, checks it, a single holder also checks Winner of "
+             "Third Round, and the others still in check nothing.",
+    "ZNR-5": "Dice values never break ties: a Full House is a Full House whatever the "
+             "numbers.",
+    "ZNR-6": "With exactly 3 players the imaginary player Jörg rolls too, never drops out and "
+             "can win or tie round 3, but he has no board and scores nothing.",
+    "ZNR-7": "After every turn the deal passes to the left.",
+    "ZNR-8": "When a player makes the 6th check in any one row (the 7th if the house rules "
+             "say so), the turn is played to the end of round 3 and then the game ends.",
+    "ZNR-9": "Final score: checks times the row's points, 1 per Dropped Out First Round check "
+             "and N per Winner of Third Round check (N players); the highest total wins, a "
+             "tie goes to the most Winner checks, and a tie after that shares the win.",
+    "Z-A1": "The game ends at the 6th check in one row, as the rule sheet says; the house "
+            "rules may make it the 7th, the last circle.",
+    "Z-A2": "In a 3-player game a Winner of Third Round check is worth 3, as Jörg has no "
+            "board; the house rules may count Jörg and make it 4.",
+    "Z-A3": "Different hands worth the same points are ranked by their place on the board; "
+            "the house rules may make equal points a tie.",
+    "Z-A4": "Advanced rows: Royal Pairs is four different pairs, Large Full House four of a "
+            "kind plus a pair of another number, Highway 1 to 6, Double Trips two different "
+            "triples, Three Pairs three different pairs, Short Straight four in a row; a four "
+            "of a kind is never two pairs.",
+    "Z-A5": "A dropping player checks the row of the best hand the dice make; the house rules "
+            "may allow any row the dice make.",
+    "Z-A6": "If nobody stays in to round 3, nothing is checked in round 3; if only Jörg stays, "
+            "nothing happens.",
+    "Z-A7": "Several players making the ending check in the same turn changes nothing: the "
+            "game ends after that turn.",
+    "Z-A8": "The game is by Jörg von Rüden; the imaginary player Jörg is named after him.",
+}
+
+# (key, label, points) top to bottom; the Winner row's points are the multiplier (None here).
+_BOARD_ROWS: dict[str, tuple[tuple[str, str, int | None], ...]] = {
+    "beginner": (
+        (WINNER, "Winner of Third Round", None),
+        ("yahtzee", "Yahtzee!", 12),
+        ("four_kind", "Four of a Kind", 9),
+        ("large_straight", "Large Straight", 6),
+        ("full_house", "Full House", 5),
+        ("three_kind", "Three of a Kind", 4),
+        ("two_pair", "Two Pair", 3),
+        ("pair", "Pair", 2),
+        (DROPPED, "Dropped Out First Round", 1),
+    ),
+    "advanced": (
+        (WINNER, "Winner of Third Round", None),
+        ("royal_pairs", "Royal Pairs", 12),
+        ("yahtzee", "Yahtzee!", 9),
+        ("large_full_house", "Large Full House", 6),
+        ("highway", "Highway", 6),
+        ("double_trips", "Double Trips", 6),
+        ("four_kind", "Four of a Kind", 5),
+        ("large_straight", "Large Straight", 5),
+        ("three_pairs", "Three Pairs", 4),
+        ("full_house", "Full House", 4),
+        ("three_kind", "Three of a Kind", 3),
+        ("short_straight", "Short Straight", 3),
+        ("two_pair", "Two Pair", 2),
+        (DROPPED, "Dropped Out First Round", 1),
+    ),
+}
+_ROWS = {board: tuple(key for key, _, _ in table) for board, table in _BOARD_ROWS.items()}
+_LABELS = {board: {key: label for key, label, _ in table}
+           for board, table in _BOARD_ROWS.items()}
+_POINTS = {board: {key: points for key, _, points in table}
+           for board, table in _BOARD_ROWS.items()}
+_HAND_ROWS = {board: keys[1:-1] for board, keys in _ROWS.items()}
+_INTERPRETED = frozenset({"royal_pairs", "large_full_house", "highway", "double_trips",
+                          "three_pairs", "short_straight"})
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("board", "Board", "choice", "beginner",
+            choices=(("beginner", "Beginner (2 own dice)"),
+                     ("advanced", "Advanced (3 own dice)")),
+            help="The beginner side of the boards with 2 dice each, or the advanced side "
+                 "with 3 dice each and more hands.",
+            rule="ZNR-1"),
+    Setting("end_at", "Check in one row that ends the game", "int", 6, 6, 7,
+            help="The game ends after the turn in which someone makes this check in one "
+                 "row: the 6th as the rule sheet says, or the 7th, the last circle.",
+            rule="Z-A1"),
+    Setting("jorg_counts", "Jörg counts for Winner points", "bool", False,
+            help="With 3 players, each Winner of Third Round check is worth 4 points "
+                 "instead of 3.",
+            rule="Z-A2"),
+    Setting("equal_points", "Different hands with equal points", "choice", "board",
+            choices=(("board", "The higher row wins"), ("tie", "They tie")),
+            help="In round 3, whether a hand higher on the board beats a different hand "
+                 "worth the same points, or the two tie.",
+            rule="Z-A3"),
+    Setting("best_forced", "A dropping player must check the best hand", "bool", True,
+            help="Untick to let a player who drops out check any row the dice make.",
+            rule="Z-A5"),
+)
+
+
+# ---------------------------------------------------------------------------------------
+# Boards, rows and dice.
+
+def _board(board: Any) -> str:
+    """The board name from a name, a settings dict or a game state (ValueError if none)."""
+    if isinstance(board, Mapping):
+        inner = board.get("settings")
+        board = (inner if isinstance(inner, Mapping) else board).get("board", "beginner")
+    if isinstance(board, str) and board.strip().lower() in BOARDS:
+        return board.strip().lower()
+    raise ValueError(f"{board!r} is not a Zock'n'Roll board: use beginner or advanced.")
+
+
+def rows(board: Any) -> list[str]:
+    """The row keys of a board, top (Winner of Third Round) to bottom (Dropped Out)."""
+    return list(_ROWS[_board(board)])
+
+
+def row_label(board: Any, row: str) -> str:
+    """The printed name of a row ("Large Full House"); ValueError for a row not on the board."""
+    board = _board(board)
+    _check_row(board, row)
+    return _LABELS[board][row]
+
+
+def row_points(board: Any, row: str, n_players: int | None = None) -> int | None:
+    """Points per check of a row; the Winner row is worth ``n_players`` (None if not given)."""
+    board = _board(board)
+    _check_row(board, row)
+    return n_players if row == WINNER else _POINTS[board][row]
+
+
+def dice_count(board: Any, round_no: int) -> int:
+    """How many dice a player has in a round: own dice plus 3, 4 or 5 white dice."""
+    board = _board(board)
+    if round_no not in WHITE_DICE or isinstance(round_no, bool):
+        raise ValueError(f"A turn has rounds 1, 2 and 3, not {round_no!r}.")
+    return OWN_DICE[board] + WHITE_DICE[round_no]
+
+
+def _check_row(board: str, row: Any) -> None:
+    if not isinstance(row, str) or row not in _LABELS[board]:
+        keys = ", ".join(_ROWS[board])
+        raise ValueError(f"{row!r} is not a row of the {board} board: use one of {keys}.")
+
+
+def _dice(dice: Any, board: str) -> list[int]:
+    """Validated dice (faces 1–6, as many as the board allows), sorted; else ValueError."""
+    if isinstance(dice, (str, bytes)) or not isinstance(dice, Iterable) \
+            or isinstance(dice, Mapping):
+        raise ValueError("Dice must be a list of numbers from 1 to 6.")
+    dice = list(dice)
+    for die in dice:
+        if not isinstance(die, int) or isinstance(die, bool) or not 1 <= die <= 6:
+            raise ValueError(f"A die shows a number from 1 to 6, not {die!r}.")
+    low, high = OWN_DICE[board] + WHITE_DICE[1], OWN_DICE[board] + WHITE_DICE[3]
+    if not low <= len(dice) <= high:
+        raise ValueError(f"On the {board} board a player has {low} to {high} dice "
+                         f"({OWN_DICE[board]} own and 3 to 5 white), not {len(dice)}.")
+    return sorted(dice)
+
+
+def _show(dice: Iterable[int]) -> str:
+    return ", ".join(str(die) for die in dice)
+
+
+# ---------------------------------------------------------------------------------------
+# Hands (§1.4). Each finder returns the dice that make its hand, or None.
+
+def _groups(*sizes: int):
+    """A hand of groups of equal dice on *different* faces, e.g. (4, 2) for 4 + a pair.
+
+    Sizes come largest first; each group takes the highest face that still has enough
+    dice. Taking the largest group first never blocks a smaller one (any face able to hold
+    a larger group also holds a smaller one), so greedy finds a hand whenever one exists.
+    """
+    def find(counts: dict[int, int]) -> list[int] | None:
+        used: list[int] = []
+        taken: set[int] = set()
+        for size in sizes:
+            face = next((f for f in range(6, 0, -1)
+                         if f not in taken and counts.get(f, 0) >= size), None)
+            if face is None:
+                return None
+            taken.add(face)
+            used.extend([face] * size)
+        return used
+    return find
+
+
+def _runs(*runs: tuple[int, int]):
+    """A straight: any of the runs ``(low, high)`` of faces, the first present wins."""
+    def find(counts: dict[int, int]) -> list[int] | None:
+        for low, high in runs:
+            if all(counts.get(face, 0) for face in range(low, high + 1)):
+                return list(range(low, high + 1))
+        return None
+    return find
+
+
+_FINDERS = {
+    "royal_pairs": _groups(2, 2, 2, 2),
+    "yahtzee": _groups(5),
+    "large_full_house": _groups(4, 2),
+    "highway": _runs((1, 6)),
+    "double_trips": _groups(3, 3),
+    "four_kind": _groups(4),
+    "large_straight": _runs((2, 6), (1, 5)),
+    "three_pairs": _groups(2, 2, 2),
+    "full_house": _groups(3, 2),
+    "three_kind": _groups(3),
+    "short_straight": _runs((3, 6), (2, 5), (1, 4)),
+    "two_pair": _groups(2, 2),
+    "pair": _groups(2),
+}
+
+
+def _tally(dice: list[int]) -> dict[int, int]:
+    counts: dict[int, int] = {}
+    for die in dice:
+        counts[die] = counts.get(die, 0) + 1
+    return counts
+
+
+def _found(dice: list[int], board: str) -> list[tuple[str, list[int]]]:
+    """Every hand row the dice make, top to bottom, with the dice that make it."""
+    counts = _tally(dice)
+    found = []
+    for row in _HAND_ROWS[board]:
+        used = _FINDERS[row](counts)
+        if used is not None:
+            found.append((row, used))
+    return found
+
+
+def _best(dice: list[int], board: str) -> tuple[str, list[int]] | None:
+    counts = _tally(dice)
+    for row in _HAND_ROWS[board]:
+        used = _FINDERS[row](counts)
+        if used is not None:
+            return row, used
+    return None
+
+
+def best_hand(dice: Iterable[int], board: Any) -> str | None:
+    """The highest row on the board that the dice make, or None when they make none.
+
+    ``dice`` are all the player's dice, own and white: 5 to 7 on the beginner board, 6 to 8
+    on the advanced board (ValueError otherwise, or for a face outside 1–6). Board order
+    decides, not points (Z-A3); dice values never matter (ZNR-5).
+    """
+    board = _board(board)
+    best = _best(_dice(dice, board), board)
+    return None if best is None else best[0]
+
+
+def hands_present(dice: Iterable[int], board: Any) -> list[str]:
+    """Every hand row the dice make, top to bottom (the first is :func:`best_hand`)."""
+    board = _board(board)
+    return [row for row, _ in _found(_dice(dice, board), board)]
+
+
+def explain_hand(dice: Iterable[int], board: Any) -> Verdict:
+    """Which hand the dice make, and which dice make it.
+
+    ok False when the dice make no row (possible only with 6 dice on the advanced board).
+    details: ``row`` (None when none), ``label``, ``points``, ``dice_used`` (the dice that
+    make the hand: groups highest face first, straights low to high; ``[]`` when none),
+    ``dice`` (sorted), ``board`` and ``present`` (every row the dice make, top to bottom).
+    Rule: Z-A4 for the advanced rows RULES.md interprets, else ZNR-4 (the best hand is the
+    highest row), ZNR-2 when there is no hand.
+    """
+    board = _board(board)
+    dice = _dice(dice, board)
+    found = _found(dice, board)
+    details: dict[str, Any] = {"row": None, "label": None, "points": None, "dice_used": [],
+                               "dice": dice, "board": board,
+                               "present": [row for row, _ in found]}
+    if not found:
+        return Verdict(False, f"{_show(dice)} make no hand on the {board} board: a player "
+                              f"who drops out in round 1 checks only Dropped Out First "
+                              f"Round.", "ZNR-2", details)
+    row, used = found[0]
+    label, points = _LABELS[board][row], _POINTS[board][row]
+    details.update(row=row, label=label, points=points, dice_used=used)
+    reason = f"The best hand is {label} ({points} points), made by {_show(used)}."
+    if len(found) > 1:
+        lower = join_names([_LABELS[board][r] for r, _ in found[1:]])
+        reason += f" {lower} {'is' if len(found) == 2 else 'are'} also there but lower."
+    rule = "Z-A4" if board == "advanced" and row in _INTERPRETED else "ZNR-4"
+    return Verdict(True, reason, rule, details)
+
+
+def _rank(row: str | None, board: str, equal_points: bool) -> int:
+    """A sort key, bigger is better: the place on the board, or the points with
+    ``equal_points`` (Z-A3); -1 for no hand."""
+    if row is None:
+        return -1
+    return _POINTS[board][row] if equal_points else len(_ROWS[board]) - _ROWS[board].index(row)
+
+
+def showdown(hands: Mapping[str, Any], board: Any, equal_points: bool = False) -> dict:
+    """Round 3 (ZNR-4): who holds the best hand, and who wins.
+
+    ``hands`` maps each player still in (Jörg included) to their dice (7 beginner / 8
+    advanced in play; any count :func:`best_hand` takes is accepted) or directly to a row
+    key (or None). Returns ``{"best": row | None, "holders": [players], "winner": player |
+    None}``: ``holders`` hold the best hand, in the order given; ``winner`` is the single
+    holder, None on a tie or when nobody holds a hand. With ``equal_points`` (house rule
+    Z-A3) different hands worth the same points tie, and ``best`` is the highest of them.
+    """
+    board = _board(board)
+    if not isinstance(hands, Mapping):
+        raise ValueError("The showdown needs each player's dice, by player.")
+    best_rows: dict[str, str | None] = {}
+    for player, hand in hands.items():
+        if hand is None or isinstance(hand, str):
+            if hand is not None and hand not in _HAND_ROWS[board]:
+                raise ValueError(f"{hand!r} is not a hand row of the {board} board.")
+            best_rows[player] = hand
+        else:
+            best_rows[player] = best_hand(hand, board)
+    ranks = {player: _rank(row, board, equal_points) for player, row in best_rows.items()}
+    top = max(ranks.values(), default=-1)
+    holders = [p for p, rank in ranks.items() if rank == top and best_rows[p] is not None]
+    best = min((best_rows[p] for p in holders), key=_ROWS[board].index, default=None)
+    return {"best": best, "holders": holders,
+            "winner": holders[0] if len(holders) == 1 else None}
+
+
+def _final(marks: Mapping[str, Mapping[str, int]], board: str,
+           n_players: int) -> dict[str, Any]:
+    if not _is_int(n_players) or n_players < 1:
+        raise ValueError("The Winner multiplier (the number of players) must be a whole "
+                         "number of at least 1.")
+    if not isinstance(marks, Mapping):
+        raise ValueError("Marks must map each player to their checks per row.")
+    scores: dict[str, int] = {}
+    wins: dict[str, int] = {}
+    for player, checks in marks.items():
+        if not isinstance(checks, Mapping):
+            raise ValueError(f"{player}'s marks must map rows to checks.")
+        total = 0
+        for row, count in checks.items():
+            _check_row(board, row)
+            if not _is_int(count) or not 0 <= count <= CIRCLES:
+                raise ValueError(f"{player}'s checks in {_LABELS[board][row]} must be a "
+                                 f"whole number from 0 to {CIRCLES}, not {count!r}.")
+            total += count * (n_players if row == WINNER else _POINTS[board][row])
+        scores[player] = total
+        wins[player] = checks.get(WINNER, 0)
+    best = max(scores.values(), default=0)
+    tied = [p for p, score in scores.items() if score == best]
+    most = max((wins[p] for p in tied), default=0)
+    winners = [p for p in tied if wins[p] == most]
+    return {"scores": scores, "winners": winners, "tied": tied, "wins": wins,
+            "tie_break": len(tied) > 1 and len(winners) < len(tied)}
+
+
+def final_result(marks: Mapping[str, Mapping[str, int]], board: Any, n_players: int) -> dict:
+    """The final scoring (ZNR-9): ``{"scores": {player: int}, "winners": [players]}``.
+
+    ``marks`` maps each player to ``{row_key: checks}`` (rows left out count 0);
+    ``n_players`` is the Winner multiplier, the number of players with a board (Z-A2).
+    Highest score wins; a tie goes to the most Winner checks; a tie after that shares the win.
+    """
+    result = _final(marks, _board(board), n_players)
+    return {"scores": result["scores"], "winners": result["winners"]}
+
+
+def check_mark(board: Any, round_no: int, row: str, dice: Iterable[int] | None = None,
+               best_forced: bool = True) -> Verdict:
+    """May a player check this row in this round (with these dice, when given)? (Paper mode.)
+
+    Dropped Out First Round only in round 1 (ZNR-2; refused in round 2, ZNR-3, and round 3,
+    ZNR-4); Winner of Third Round only in round 3 (ZNR-4); a hand row in any round. With
+    dice (as many as the round gives: :func:`dice_count`) the row must be one they make,
+    and their best one in round 3 or when ``best_forced`` (Z-A5). Whether the player may
+    still drop out, or holds the single best hand, depends on the table: ``apply`` checks it.
+    details: ``row``, ``round``, ``best`` and ``present`` (None without dice).
+    """
+    board = _board(board)
+    _check_row(board, row)
+    wanted = dice_count(board, round_no)
+    label = _LABELS[board][row]
+    details: dict[str, Any] = {"row": row, "round": round_no, "best": None, "present": None}
+    rule = {1: "ZNR-2", 2: "ZNR-3", 3: "ZNR-4"}[round_no]
+    if row == DROPPED:
+        if round_no == 1:
+            return Verdict(True, "A player who drops out in round 1 checks Dropped Out First "
+                                 "Round.", "ZNR-2", details)
+        if round_no == 2:
+            return Verdict(False, "Dropping out in round 2 gives no check in Dropped Out "
+                                  "First Round: check only the hand.", "ZNR-3", details)
+        return Verdict(False, "Players still in at round 3 did not drop out: no check in "
+                              "Dropped Out First Round.", "ZNR-4", details)
+    if row == WINNER:
+        if round_no == 3:
+            return Verdict(True, "Winner of Third Round goes to the only player holding the "
+                                 "best hand in round 3.", "ZNR-4", details)
+        return Verdict(False, f"Winner of Third Round is checked only in round 3, not in "
+                              f"round {round_no}.", "ZNR-4", details)
+    if dice is None:
+        return Verdict(True, f"{label} may be checked in round {round_no} by a player whose "
+                             f"dice make it.", rule, details)
+    dice = _dice(dice, board)
+    found = _found(dice, board)
+    present = [r for r, _ in found]
+    best = present[0] if present else None
+    details.update(best=best, present=present)
+    if len(dice) != wanted:
+        return Verdict(False, f"In round {round_no} of the {board} game a player has {wanted} "
+                              f"dice ({OWN_DICE[board]} own and {WHITE_DICE[round_no]} "
+                              f"white), not {len(dice)}.", rule, details)
+    if row not in present:
+        return Verdict(False, f"{_show(dice)} do not make {label}.", rule, details)
+    if row != best and (round_no == 3 or best_forced):
+        best_label = _LABELS[board][best]
+        return Verdict(False, f"{_show(dice)} make {best_label}, which is higher than "
+                              f"{label}: the best hand is the row to check.",
+                       "ZNR-4" if round_no == 3 else "Z-A5", details)
+    if row != best:
+        return Verdict(True, f"{_show(dice)} make {label} ({_POINTS[board][row]} points); the "
+                             f"house rules allow it below the best hand, "
+                             f"{_LABELS[board][best]}.", "Z-A5", details)
+    return Verdict(True, f"{_show(dice)} make {label}: check it ({_POINTS[board][row]} "
+                         f"points).", rule, details)
+
+
+# ---------------------------------------------------------------------------------------
+# The game: new, apply, summary.
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _jorg_key(name: Any) -> bool:
+    return isinstance(name, str) and unicodedata.normalize("NFC", name.strip()).casefold() \
+        == JORG.casefold()
+
+
+def new(settings: dict | None, seats: list[str]) -> dict:
+    """Start a game: validated settings (ValueError if bad) and 3–6 named seats in seating
+    order. With 3 seats Jörg joins, so no player may be called Jörg."""
+    settings = check_settings(SETTINGS, settings, NAME)
+    names = check_seats(seats, MIN_PLAYERS, MAX_PLAYERS, NAME)
+    if len(names) == 3 and any(_jorg_key(name) for name in names):
+        raise ValueError("With 3 players the imaginary player Jörg joins the game: please "
+                         "give the player called Jörg another name.")
+    return {"game": SLUG, "settings": settings, "seats": names, "log": []}
+
+
+def _check_state(state: Any) -> None:
+    if not isinstance(state, dict) or state.get("game") != SLUG:
+        raise ValueError("This is not a Zock'n'Roll game.")
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def _multiplier(settings: Mapping[str, Any], seats: list[str]) -> int:
+    """Points per Winner check: the players with a board, plus Jörg if he counts (Z-A2)."""
+    return len(seats) + (1 if len(seats) == 3 and settings["jorg_counts"] else 0)
+
+
+def _new_turn(number_: int, seats: list[str]) -> dict:
+    return {"turn": number_, "dealer": seats[(number_ - 1) % len(seats)], "dropped": {},
+            "dice_drops": [], "checked": {}, "round3": {}, "winner": None, "lines": [],
+            "showdown": None, "ended_by": None}
+
+
+def _fold(state: dict) -> dict:
+    """Replay the log: marks, the turns played, the turn in progress and the end."""
+    s, seats = state["settings"], state["seats"]
+    board = s["board"]
+    marks = {p: dict.fromkeys(_ROWS[board], 0) for p in seats}
+    turns: list[dict] = []
+    cur = _new_turn(1, seats)
+    triggers: list[dict] = []
+    over = False
+    for entry in state["log"]:
+        kind = entry["kind"]
+        player = entry.get("player")
+        if kind == "drop":
+            cur["dropped"][player] = entry["round"]
+            cur["dice_drops"].append(player)
+        elif kind == "mark":
+            row, rnd = entry["row"], entry["round"]
+            if row == WINNER:
+                cur["winner"] = player
+            elif rnd == 3:
+                cur["round3"][player] = row
+            else:
+                cur["dropped"][player] = rnd
+        elif kind == "showdown":
+            cur["showdown"] = {key: entry[key] for key in
+                               ("dice", "rows", "best", "holders", "winner")}
+        for who, row, _rule in entry["checks"]:
+            marks[who][row] += 1
+            cur["checked"].setdefault(who, []).append(row)
+            if marks[who][row] == s["end_at"]:
+                triggers.append({"player": who, "row": row, "label": _LABELS[board][row],
+                                 "turn": cur["turn"], "checks": s["end_at"]})
+        cur["lines"].append({"kind": kind, "text": entry["text"], "rule": entry["rule"],
+                             "checks": [{"player": who, "row": row, "rule": rule}
+                                        for who, row, rule in entry["checks"]]})
+        if kind in ("showdown", "end_turn"):
+            cur["ended_by"] = kind
+            turns.append(cur)
+            if triggers:
+                over = True
+                break
+            cur = _new_turn(cur["turn"] + 1, seats)
+    return {"marks": marks, "turns": turns, "current": None if over else cur,
+            "triggers": triggers, "over": over}
+
+
+def _player(state: dict, name: Any, rule: str) -> str:
+    seats = state["seats"]
+    if isinstance(name, str) and name in seats:
+        return name
+    if len(seats) == 3 and _jorg_key(name):
+        raise RuleError("Jörg never drops out and has no board: he only reveals his dice in "
+                        "round 3.", "ZNR-6")
+    if not isinstance(name, str) or not name:
+        raise RuleError("Name the player.", rule)
+    raise RuleError(f"'{name}' is not playing at this table.", rule)
+
+
+def _round(value: Any, allowed: tuple[int, ...], rule: str) -> int:
+    if not _is_int(value) or value not in allowed:
+        if allowed == (1, 2) and value == 3 and _is_int(value):
+            raise RuleError("Nobody drops out in round 3: everyone still in reveals (enter "
+                            "the showdown).", "ZNR-4")
+        if allowed == (1, 2):
+            raise RuleError("A player drops out in round 1 or round 2; in round 3 everyone "
+                            "still in reveals (enter the showdown).", rule)
+        raise RuleError("Name the round: 1, 2 or 3.", rule)
+    return value
+
+
+def _action_dice(board: str, round_no: int, dice: Any, who: str, rule: str) -> list[int]:
+    """The dice of one player in one round, or RuleError naming the player."""
+    try:
+        dice = _dice(dice, board)
+    except ValueError as error:
+        raise RuleError(f"{who}'s dice: {error}", rule) from None
+    wanted = dice_count(board, round_no)
+    if len(dice) != wanted:
+        raise RuleError(f"In round {round_no} of the {board} game {who} has {wanted} dice "
+                        f"({OWN_DICE[board]} own and {WHITE_DICE[round_no]} white), not "
+                        f"{len(dice)}.", rule)
+    return dice
+
+
+def _not_out_again(cur: dict, player: str, round_no: int) -> None:
+    """Refuse a second drop (or a drop after round-3 checks) by the same player."""
+    rule = "ZNR-2" if round_no == 1 else "ZNR-3"
+    dropped = cur["dropped"].get(player)
+    if dropped is not None:
+        raise RuleError(f"{player} already dropped out in round {dropped} of this turn: a "
+                        f"player drops out at most once per turn.", rule)
+    if player in cur["round3"] or cur["winner"] == player:
+        raise RuleError(f"{player} has round-3 checks this turn, so {player} stayed in to "
+                        f"round 3 and cannot drop out.", "ZNR-4")
+
+
+def _drop_entry(state: dict, sheet: dict, action: dict) -> dict:
+    s = state["settings"]
+    board = s["board"]
+    cur = sheet["current"]
+    round_no = _round(action.get("round"), (1, 2), "ZNR-2")
+    rule = "ZNR-2" if round_no == 1 else "ZNR-3"
+    player = _player(state, action.get("player"), rule)
+    _not_out_again(cur, player, round_no)
+    dice = _action_dice(board, round_no, action.get("dice"), player, rule)
+    present = [row for row, _ in _found(dice, board)]
+    best = present[0] if present else None
+    row = action.get("row")
+    if row is None:
+        row = best
+    else:
+        if row not in _HAND_ROWS[board]:
+            raise RuleError(f"{row!r} is not a hand on the {board} board.", rule)
+        if row not in present:
+            raise RuleError(f"{player}'s dice {_show(dice)} do not make "
+                            f"{_LABELS[board][row]}.", rule)
+        if row != best and s["best_forced"]:
+            raise RuleError(f"{player}'s dice {_show(dice)} make {_LABELS[board][best]}, "
+                            f"which is higher than {_LABELS[board][row]}: a dropping player "
+                            f"checks the best hand.", "Z-A5")
+    checks = []
+    hand_rule = "Z-A5" if row is not None and row != best else rule
+    if row is not None:
+        checks.append([player, row, hand_rule])
+    if round_no == 1:
+        checks.append([player, DROPPED, "ZNR-2"])
+    if row is None:
+        text = f"{player} dropped out in round 1 with no hand ({_show(dice)}): Dropped Out " \
+               f"First Round only."
+    else:
+        text = f"{player} dropped out in round {round_no} with {_LABELS[board][row]} " \
+               f"({_show(dice)})" + (" and checks Dropped Out First Round." if round_no == 1
+                                     else ".")
+    return {"kind": "drop", "player": player, "round": round_no, "dice": dice, "row": row,
+            "checks": checks, "text": text, "rule": hand_rule if row else rule}
+
+
+def _showdown_entry(state: dict, sheet: dict, action: dict) -> dict:
+    s, seats = state["settings"], state["seats"]
+    board = s["board"]
+    cur = sheet["current"]
+    jorg = len(seats) == 3
+    if cur["round3"] or cur["winner"]:
+        raise RuleError("Round 3 of this turn was already checked by hand: end the turn "
+                        "instead of entering a showdown.", "ZNR-4")
+    given = action.get("dice")
+    if given is None:
+        given = {}
+    if not isinstance(given, Mapping):
+        raise RuleError("The showdown needs the dice of each player still in, by player.",
+                        "ZNR-4")
+    still_in = [p for p in seats if p not in cur["dropped"]]
+    hands: dict[str, list[int]] = {}
+    jorg_dice = None
+    for name, dice in given.items():
+        if isinstance(name, str) and name in seats:
+            if name not in still_in:
+                raise RuleError(f"{name} dropped out in round {cur['dropped'][name]} of this "
+                                f"turn, so {name} has no dice in the showdown.", "ZNR-4")
+            hands[name] = _action_dice(board, 3, dice, name, "ZNR-4")
+        elif _jorg_key(name):
+            if not jorg:
+                raise RuleError("Jörg plays only when there are exactly 3 players.", "ZNR-6")
+            jorg_dice = _action_dice(board, 3, dice, JORG, "ZNR-6")
+        else:
+            raise RuleError(f"'{name}' is not playing at this table.", "ZNR-4")
+    missing = [p for p in still_in if p not in hands]
+    if missing:
+        raise RuleError(f"{join_names(missing)} stayed in to round 3, so the showdown needs "
+                        f"{'their' if len(missing) > 1 else 'the'} dice.", "ZNR-4")
+    if jorg and still_in and jorg_dice is None:
+        raise RuleError("Jörg always stays in to round 3: enter his dice too.", "ZNR-6")
+    ordered = {p: hands[p] for p in still_in}
+    if jorg_dice is not None:
+        ordered[JORG] = jorg_dice
+    equal = s["equal_points"] == "tie"
+    result = showdown(ordered, board, equal_points=equal)
+    row_of = {p: _best(d, board)[0] for p, d in ordered.items()}
+    checks, holders, winner = [], result["holders"], result["winner"]
+    mixed = len({row_of[p] for p in holders}) > 1
+    for p in holders:
+        if p != JORG or not jorg:
+            checks.append([p, row_of[p], "Z-A3" if mixed else "ZNR-4"])
+    if winner is not None and winner in seats:
+        checks.append([winner, WINNER, "ZNR-4"])
+    label = _LABELS[board]
+    if not ordered:
+        text, rule = "Nobody stayed in to round 3: nothing is checked.", "Z-A6"
+    elif not still_in:
+        text, rule = "Only Jörg stayed in to round 3: nothing happens.", "Z-A6"
+    elif winner == JORG and jorg:
+        text, rule = (f"Jörg wins round 3 with {label[result['best']]}: nobody checks "
+                      f"anything.", "ZNR-6")
+    elif winner is not None:
+        text, rule = (f"{winner} wins round 3 with {label[result['best']]} and checks it "
+                      f"and Winner of Third Round.", "ZNR-4")
+    else:
+        hands_text = join_names(f"{p} ({label[row_of[p]]})" for p in holders)
+        scoring = [p for p in holders if p != JORG or not jorg]
+        text = (f"Tie in round 3: {hands_text}. {join_names(scoring)} "
+                f"{'checks' if len(scoring) == 1 else 'check'} the hand; nobody checks "
+                f"Winner of Third Round.")
+        rule = "Z-A3" if mixed else ("ZNR-6" if jorg and JORG in holders else "ZNR-4")
+    return {"kind": "showdown", "dice": ordered, "rows": row_of, "best": result["best"],
+            "holders": holders, "winner": winner, "checks": checks, "text": text,
+            "rule": rule}
+
+
+def _mark_entry(state: dict, sheet: dict, action: dict) -> dict:
+    s = state["settings"]
+    board = s["board"]
+    cur = sheet["current"]
+    row = action.get("row")
+    if not isinstance(row, str) or row not in _LABELS[board]:
+        raise RuleError(f"{row!r} is not a row of the {board} board.", "ZNR-1")
+    round_no = action.get("round")
+    if round_no is None and row in (DROPPED, WINNER):
+        round_no = 1 if row == DROPPED else 3
+    round_no = _round(round_no, (1, 2, 3), "ZNR-4")
+    rule = {1: "ZNR-2", 2: "ZNR-3", 3: "ZNR-4"}[round_no]
+    player = _player(state, action.get("player"), rule)
+    dice = action.get("dice")
+    if dice is not None:
+        dice = _action_dice(board, round_no, dice, player, rule)
+    verdict = check_mark(board, round_no, row, dice, s["best_forced"])
+    if not verdict:
+        raise RuleError(verdict.reason, verdict.rule)
+    label = _LABELS[board]
+    dropped = cur["dropped"].get(player)
+    r3 = cur["round3"]
+    if round_no in (1, 2):
+        if dropped is not None and (dropped != round_no or player in cur["dice_drops"]):
+            raise RuleError(f"{player} already dropped out in round {dropped} of this turn: "
+                            f"a player drops out at most once per turn.", rule)
+        if player in r3 or cur["winner"] == player:
+            raise RuleError(f"{player} has round-3 checks this turn, so {player} stayed in "
+                            f"to round 3 and cannot drop out.", "ZNR-4")
+        if row != DROPPED and any(r in _HAND_ROWS[board]
+                                  for r in cur["checked"].get(player, [])):
+            raise RuleError(f"{player} already checked a hand this turn: a dropping player "
+                            f"checks one hand.", rule)
+        if round_no == 1:
+            text = f"{player} dropped out in round 1: {label[row]}."
+        else:
+            text = f"{player} dropped out in round 2: {label[row]}."
+    else:
+        if dropped is not None:
+            raise RuleError(f"{player} dropped out in round {dropped} of this turn and "
+                            f"checks nothing in round 3.", "ZNR-4")
+        if row == WINNER:
+            if cur["winner"] is not None:
+                raise RuleError(f"{cur['winner']} already checked Winner of Third Round this "
+                                f"turn: only one player can win round 3.", "ZNR-4")
+            others = [p for p in r3 if p != player]
+            if others:
+                raise RuleError(f"{join_names(others)} also checked a round-3 hand: a tie "
+                                f"gives nobody Winner of Third Round.", "ZNR-4")
+            text = f"{player} won round 3: Winner of Third Round."
+        else:
+            if player in r3:
+                raise RuleError(f"{player} already checked {label[r3[player]]} in round 3: "
+                                f"one hand per player.", "ZNR-4")
+            if cur["winner"] is not None and cur["winner"] != player:
+                raise RuleError(f"{cur['winner']} won round 3 alone, so nobody else checks "
+                                f"a hand in round 3.", "ZNR-4")
+            equal = s["equal_points"] == "tie"
+            for other, other_row in r3.items():
+                if _rank(other_row, board, equal) != _rank(row, board, equal):
+                    raise RuleError(
+                        f"{other} checked {label[other_row]} in round 3: only the best hand "
+                        f"scores, so {player} can check a hand only on a tie with it.",
+                        "Z-A3" if equal else "ZNR-4")
+            text = f"{player} checked {label[row]} in round 3."
+    if row in cur["checked"].get(player, []):
+        raise RuleError(f"{player} already checked {label[row]} this turn: a row is checked "
+                        f"at most once per turn.", rule)
+    hand_rule = verdict.rule
+    return {"kind": "mark", "player": player, "row": row, "round": round_no, "dice": dice,
+            "checks": [[player, row, hand_rule]], "text": text, "rule": hand_rule}
+
+
+def _end_turn_entry(state: dict, sheet: dict) -> dict:
+    seats = state["seats"]
+    cur = sheet["current"]
+    jorg = len(seats) == 3
+    r3, winner = cur["round3"], cur["winner"]
+    still_in = [p for p in seats if p not in cur["dropped"]]
+    if winner is not None and winner not in r3:
+        raise RuleError(f"{winner} checked Winner of Third Round but no hand: check the row "
+                        f"of the hand too.", "ZNR-4")
+    if not jorg:
+        if still_in and not r3:
+            raise RuleError(f"{join_names(still_in)} stayed in to round 3, so the best hand "
+                            f"among them must be checked before the turn ends.", "ZNR-4")
+        if len(r3) == 1 and winner is None:
+            alone = next(iter(r3))
+            raise RuleError(f"{alone} alone holds the best hand of round 3, so {alone} also "
+                            f"checks Winner of Third Round.", "ZNR-4")
+    dealer = cur["dealer"]
+    return {"kind": "end_turn", "checks": [], "rule": "ZNR-7",
+            "text": f"Turn {cur['turn']} ({dealer} dealt) is over."}
+
+
+def apply(state: dict, action: dict) -> dict:
+    """Return the state after ``action``; ``state`` is left untouched.
+
+    Raises RuleError after the game is over (ZNR-8), for an unknown action or player,
+    a second drop by one player in a turn, dice that do not fit the round, a showdown that
+    leaves out (or adds) a player, or a tapped circle the rules forbid.
+    """
+    _check_state(state)
+    sheet = _fold(state)
+    if sheet["over"]:
+        winners = _final(sheet["marks"], state["settings"]["board"],
+                         _multiplier(state["settings"], state["seats"]))["winners"]
+        raise RuleError(f"The game is over: {join_names(winners)} won. Start a rematch to "
+                        f"play again.", "ZNR-8")
+    kind = action.get("kind") if isinstance(action, dict) else None
+    if kind == "drop":
+        entry = _drop_entry(state, sheet, action)
+    elif kind == "showdown":
+        entry = _showdown_entry(state, sheet, action)
+    elif kind == "mark":
+        entry = _mark_entry(state, sheet, action)
+    elif kind == "end_turn":
+        entry = _end_turn_entry(state, sheet)
+    else:
+        named = isinstance(kind, str) and kind
+        what = f"'{kind}' is not a Zock'n'Roll action" if named \
+            else "That is not a Zock'n'Roll action"
+        raise RuleError(f"{what}: enter a drop, a showdown, a mark or the end of a turn.",
+                        "ZNR-1")
+    fresh = json.loads(json.dumps(state))
+    fresh["log"].append(json.loads(json.dumps(entry)))
+    return fresh
+
+
+def _end_rule(s: Mapping[str, Any], multiplier: int) -> dict:
+    text = (f"The turn in which someone makes the {_ordinal(s['end_at'])} check in one row "
+            f"is the last. Then each check scores its row's points (Winner of Third Round "
+            f"{multiplier}); the highest total wins, ties go to the most Winner checks.")
+    return {"text": text, "rule": "ZNR-8", "rules": ["ZNR-8", "ZNR-9", "Z-A1"]}
+
+
+def summary(state: dict) -> dict:
+    """The score sheet.
+
+    Keys: game, board, seats, settings, house_rules, jorg (Jörg plays), multiplier, rows
+    (``[{"key", "label", "points"}]`` top to bottom), marks (``{player: {row: checks}}``, every
+    row), totals, over, winners, leaders, tie_break, dealer (of the turn in progress; None
+    once over), turn (its number; once over, the last turn's), turns_played, dropped (this
+    turn: ``{player: round}``), still_in (players who have not dropped this turn),
+    showdown_players (still_in plus Jörg), checked (this turn: ``{player: [rows]}``),
+    last_turn (the end was announced), end (the announcement: ``{"player", "row", "label",
+    "turn", "checks", "text", "rule", "triggers"}`` or None), turns (every turn: number,
+    dealer, dropped, showdown, ended_by, lines), end_rule, over_reason, result, rules.
+    """
+    _check_state(state)
+    s, seats = state["settings"], state["seats"]
+    board = s["board"]
+    sheet = _fold(state)
+    multiplier = _multiplier(s, seats)
+    final = _final(sheet["marks"], board, multiplier)
+    totals = final["scores"]
+    over = sheet["over"]
+    cur = sheet["current"]
+    turns = sheet["turns"] + ([cur] if cur is not None and cur["lines"] else [])
+    any_checks = any(any(row.values()) for row in sheet["marks"].values())
+    triggers = sheet["triggers"]
+    end = None
+    if triggers:
+        first = triggers[0]
+        text = (f"{first['player']} made the {_ordinal(first['checks'])} check in "
+                f"{first['label']}: turn {first['turn']} is the last.")
+        if len(triggers) > 1:
+            others = join_names(f"{t['player']} ({t['label']})" for t in triggers[1:])
+            text += f" Also a {_ordinal(first['checks'])} check: {others}."
+        text += (" The game is scored." if over
+                 else " Play it to the end of round 3, then the game is scored.")
+        end = {**{k: first[k] for k in ("player", "row", "label", "turn", "checks")},
+               "text": text, "rule": "ZNR-8", "triggers": [dict(t) for t in triggers]}
+    winners = final["winners"] if over else []
+    over_reason = result = None
+    if over:
+        over_reason = {"text": f"{triggers[0]['player']} made the "
+                               f"{_ordinal(triggers[0]['checks'])} check in "
+                               f"{triggers[0]['label']}, and turn {triggers[0]['turn']} has "
+                               f"been played out.", "rule": "ZNR-8"}
+        score = number(totals[winners[0]])
+        if len(winners) == 1 and final["tie_break"]:
+            beaten = join_names(p for p in final["tied"] if p != winners[0])
+            text = (f"{winners[0]} wins with {score}, tied with {beaten} but with more "
+                    f"Winner of Third Round checks ({final['wins'][winners[0]]}).")
+        elif len(winners) == 1:
+            text = f"{winners[0]} wins with {score}."
+        else:
+            text = f"{join_names(winners)} share the win with {score}."
+        result = {"text": text, "rule": "ZNR-9"}
+    still_in = [] if cur is None else [p for p in seats if p not in cur["dropped"]]
+    jorg = len(seats) == 3
+    return {
+        "game": SLUG,
+        "board": board,
+        "seats": list(seats),
+        "settings": dict(s),
+        "house_rules": GAME.describe_settings(s),
+        "jorg": jorg,
+        "multiplier": multiplier,
+        "rows": [{"key": key, "label": label,
+                  "points": multiplier if key == WINNER else points}
+                 for key, label, points in _BOARD_ROWS[board]],
+        "marks": {p: dict(row) for p, row in sheet["marks"].items()},
+        "totals": dict(totals),
+        "over": over,
+        "winners": list(winners),
+        "leaders": list(final["winners"]) if any_checks else [],
+        "tie_break": bool(over and final["tie_break"]),
+        "dealer": None if cur is None else cur["dealer"],
+        "turn": turns[-1]["turn"] if cur is None else cur["turn"],
+        "turns_played": len(sheet["turns"]),
+        "dropped": {} if cur is None else dict(cur["dropped"]),
+        "still_in": still_in,
+        "showdown_players": still_in + ([JORG] if jorg and cur is not None else []),
+        "checked": {} if cur is None else {p: list(r) for p, r in cur["checked"].items()},
+        "last_turn": bool(triggers) and not over,
+        "end": end,
+        "turns": [{"turn": t["turn"], "dealer": t["dealer"], "dropped": dict(t["dropped"]),
+                   "showdown": json.loads(json.dumps(t["showdown"])),
+                   "ended_by": t["ended_by"],
+                   "lines": json.loads(json.dumps(t["lines"]))} for t in turns],
+        "end_rule": _end_rule(s, multiplier),
+        "over_reason": over_reason,
+        "result": result,
+        "rules": dict(RULES),
+    }
+
+
+GAME = Game(
+    slug=SLUG,
+    name=NAME,
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    teams=False,
+    new=new,
+    apply=apply,
+    summary=summary,
+    settings_fields=SETTINGS,
+    rules=MappingProxyType(RULES),
+)
