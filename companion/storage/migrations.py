@@ -74,6 +74,15 @@ def m001_tables_seats_phones_actions(db):
         )""")
 
 
+@migrations()
+def m002_table_options_and_pending_entries(db):
+    # Table options that are not the game's rules (e.g. opponents confirm each hand).
+    db.execute("ALTER TABLE tables ADD COLUMN options TEXT NOT NULL DEFAULT '{}'")
+    # An entry waiting for the other team's confirmation counts once `confirmed_by` is set.
+    db.execute("ALTER TABLE actions ADD COLUMN pending INTEGER NOT NULL DEFAULT 0")
+    db.execute("ALTER TABLE actions ADD COLUMN confirmed_by INTEGER")
+
+
 def migrate(path: str | Path) -> None:
     """Apply pending migrations to the database at `path`.
 

@@ -8,7 +8,7 @@ from .service import (
     Table, Seat, Phone, ActionRow, Sheet, Outcome,
     create_table, get_table, find_by_token, find_by_code, seats_of, phone_by_secret,
     join, claim_seat, leave_seat, make_rejoin_token, release_seat, pass_host,
-    enter, undo, rematch, sheet, history, export_table, last_undoable, host_allowed,
+    enter, undo, rematch, confirm, sheet, history, export_table, last_undoable, host_allowed,
 )
 
 __all__ = [
@@ -16,6 +16,6 @@ __all__ = [
     "Table", "Seat", "Phone", "ActionRow", "Sheet", "Outcome",
     "create_table", "get_table", "find_by_token", "find_by_code", "seats_of",
     "phone_by_secret", "join", "claim_seat", "leave_seat", "make_rejoin_token",
-    "release_seat", "pass_host", "enter", "undo", "rematch", "sheet", "history",
+    "release_seat", "pass_host", "enter", "undo", "rematch", "confirm", "sheet", "history",
     "export_table", "last_undoable", "host_allowed",
 ]

@@ -25,7 +25,8 @@ def fold(table_id: str, version: int | None, game: Game, settings: dict, names: 
          actions) -> FoldResult:
     """Replay the live actions of a log: game actions apply, a rematch starts afresh.
 
-    Undone actions and undo markers are skipped. An action the rules refuse on replay
+    Undone actions, undo markers and entries still waiting for the other team's
+    confirmation are skipped. An action the rules refuse on replay
     (which only a rules change could cause) is skipped and reported in `errors`, so a
     stored log never makes a table unreadable. Results are cached by (table, version)
     when `version` is given: the version changes with every write.
@@ -41,7 +42,7 @@ def fold(table_id: str, version: int | None, game: Game, settings: dict, names: 
     past: list[dict] = []
     errors: list[str] = []
     for action in actions:
-        if action.undone_by is not None:
+        if action.undone_by is not None or getattr(action, "waiting", False):
             continue
         if action.kind == "rematch":
             past.append(game.summary(state))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from typing import Any
 
@@ -26,9 +26,10 @@ from .fold import fold
 GAME = "game"
 REMATCH = "rematch"
 UNDO = "undo"
+CONFIRM = "confirm"     # the other team accepts a pending entry
 SEAT = "seat"          # audit entries for seat and host changes; never folded
 UNDOABLE = (GAME, REMATCH)
-STATE_KINDS = (GAME, REMATCH, UNDO)
+STATE_KINDS = (GAME, REMATCH, UNDO, CONFIRM)
 
 
 # ---------------------------------------------------------------- records
@@ -44,10 +45,16 @@ class Table:
     version: int
     host_seat: int
     created_at: str
+    options: dict = field(default_factory=dict)
 
     @property
     def game(self) -> Game:
         return find_game(self.game_slug)
+
+    @property
+    def confirms(self) -> bool:
+        """Whether the other team must confirm each entry (team games only)."""
+        return bool(self.options.get("confirm")) and bool(getattr(self.game, "teams", False))
 
 
 @dataclass(frozen=True)
@@ -79,6 +86,13 @@ class ActionRow:
     submission_id: str | None
     created_at: str
     undone_by: int | None
+    pending: bool = False              # made at a table where the other team confirms
+    confirmed_by: int | None = None    # the seq of the confirm action
+
+    @property
+    def waiting(self) -> bool:
+        """An entry that doesn't count yet: it waits for the other team's confirmation."""
+        return self.pending and self.confirmed_by is None and self.undone_by is None
 
 
 @dataclass
@@ -93,6 +107,10 @@ class Sheet:
     game_number: int
     last_undoable: ActionRow | None
     replay_errors: list[str] = field(default_factory=list)
+    waiting: ActionRow | None = None   # an entry the other team has yet to confirm
+
+    def team_of(self, pos: int | None) -> str | None:
+        return next((s.team for s in self.seats if s.pos == pos), None)
 
     @property
     def names(self) -> list[str]:
@@ -119,13 +137,14 @@ def _table_from_row(row) -> Table:
     return Table(id=row["id"], token=row["token"], code=row["code"], game_slug=row["game"],
                  settings=json.loads(row["settings"]), status=row["status"],
                  version=row["version"], host_seat=row["host_seat"],
-                 created_at=row["created_at"])
+                 created_at=row["created_at"], options=json.loads(row["options"] or "{}"))
 
 
 def _action_from_row(row) -> ActionRow:
     return ActionRow(seq=row["seq"], version=row["version"], seat=row["seat"], kind=row["kind"],
                      payload=json.loads(row["payload"]), submission_id=row["submission_id"],
-                     created_at=row["created_at"], undone_by=row["undone_by"])
+                     created_at=row["created_at"], undone_by=row["undone_by"],
+                     pending=bool(row["pending"]), confirmed_by=row["confirmed_by"])
 
 
 def _one(db: sqlite_utils.Database, sql: str, params=()):
@@ -204,16 +223,17 @@ def _bump(db, table_id: str, status: str | None = None) -> int:
 
 
 def _append(db, table_id: str, version: int, seat: int | None, kind: str, payload: dict,
-            submission_id: str | None) -> ActionRow:
+            submission_id: str | None, pending: bool = False) -> ActionRow:
     seq = _one(db, "SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE table_id = ?", [table_id])[0]
     created = now()
     db.execute(
-        "INSERT INTO actions (table_id, seq, version, seat, kind, payload, submission_id, created_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO actions (table_id, seq, version, seat, kind, payload, submission_id, created_at,"
+        " pending) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [table_id, seq, version, seat, kind, json.dumps(payload, ensure_ascii=False),
-         submission_id, created])
+         submission_id, created, int(pending)])
     return ActionRow(seq=seq, version=version, seat=seat, kind=kind, payload=payload,
-                     submission_id=submission_id, created_at=created, undone_by=None)
+                     submission_id=submission_id, created_at=created, undone_by=None,
+                     pending=pending)
 
 
 def _actions(db, table_id: str) -> list[ActionRow]:
@@ -257,8 +277,11 @@ def host_allowed(table: Table, seats: list[Seat], phone: Phone | None) -> bool:
 # ---------------------------------------------------------------- creating and joining
 
 def create_table(db: sqlite_utils.Database, game_slug: str, settings: dict, names: list[str],
-                 host_seat: int = 0) -> tuple[Table, str]:
+                 host_seat: int = 0, options: dict | None = None) -> tuple[Table, str]:
     """Create a table; the creating phone takes seat `host_seat` and the host role.
+
+    `options` are table rules that aren't the game's: `{"confirm": True}` makes the other
+    team confirm every entry (team games).
 
     Returns the table and the creating phone's secret (for its cookie). Bad settings
     or names raise `TableError` with the game's own explanation.
@@ -282,8 +305,9 @@ def create_table(db: sqlite_utils.Database, game_slug: str, settings: dict, name
                 created = now()
                 db.execute(
                     "INSERT INTO tables (id, token, code, game, settings, status, version, host_seat,"
-                    " created_at) VALUES (?, ?, ?, ?, ?, 'playing', 0, ?, ?)",
-                    [table_id, token, code, game.slug, json.dumps(settings), host_seat, created])
+                    " created_at, options) VALUES (?, ?, ?, ?, ?, 'playing', 0, ?, ?, ?)",
+                    [table_id, token, code, game.slug, json.dumps(settings), host_seat, created,
+                     json.dumps(options or {})])
                 for pos, name in enumerate(names):
                     db.execute("INSERT INTO seats (table_id, pos, name, team) VALUES (?, ?, ?, ?)",
                                [table_id, pos, name, teams[pos]])
@@ -435,7 +459,8 @@ def _sheet(db, table: Table, actions: list[ActionRow]) -> Sheet:
                   [s.name for s in seats], actions)
     return Sheet(table=table, seats=seats, state=result.state, summary=result.summary,
                  past_games=result.past_games, game_number=len(result.past_games) + 1,
-                 last_undoable=last_undoable(actions), replay_errors=result.errors)
+                 last_undoable=last_undoable(actions), replay_errors=result.errors,
+                 waiting=next((a for a in actions if a.waiting), None))
 
 
 def last_undoable(actions: list[ActionRow]) -> ActionRow | None:
@@ -497,6 +522,8 @@ def enter(db: sqlite_utils.Database, table_id: str, phone: Phone, payload: dict,
         seats = seats_of(db, table_id)
         _check_fresh(table, actions, seats, version, phone)
         current = _sheet(db, table, actions)
+        if current.waiting is not None:
+            raise Conflict(_waiting_message(current))
         if current.summary.get("over"):
             raise TableError("This game is over. Start a rematch to play again.", status=409,
                              rule=(current.summary.get("over_reason") or {}).get("rule"))
@@ -506,11 +533,52 @@ def enter(db: sqlite_utils.Database, table_id: str, phone: Phone, payload: dict,
             raise TableError(str(exc), rule=exc.rule, status=422) from None
         except ValueError as exc:
             raise TableError(str(exc), status=422) from None
-        status = _status(table.game.summary(new_state))
+        pending = table.confirms
+        status = "waiting" if pending else _status(table.game.summary(new_state))
         new_version = _bump(db, table_id, status)
-        action = _append(db, table_id, new_version, phone.seat, GAME, payload, submission_id)
+        action = _append(db, table_id, new_version, phone.seat, GAME, payload, submission_id,
+                         pending)
         table = get_table(db, table_id)
         result = _sheet(db, table, actions + [action])
+    live.publish(table_id, new_version)
+    return Outcome(action, False, result)
+
+
+def _waiting_message(current: Sheet) -> str:
+    entry = current.waiting
+    team = current.team_of(entry.seat)
+    other = "B" if team == "A" else "A"
+    names = current.summary.get("team_names") or {}
+    return (f"Entry #{entry.seq} is waiting for {names.get(other, 'the other team')} to confirm "
+            "it. Confirm or reject it first.")
+
+
+def confirm(db: sqlite_utils.Database, table_id: str, phone: Phone, target: int,
+            submission_id: str) -> Outcome:
+    """The other team accepts a pending entry, which then counts (house rule `confirm`)."""
+    with transaction(db):
+        table, phone, repeat = _start_write(db, table_id, phone, submission_id, CONFIRM)
+        if repeat is not None:
+            return repeat
+        actions = _actions(db, table_id)
+        goal = next((a for a in actions if a.seq == target), None)
+        if goal is None or not goal.waiting:
+            raise Conflict(f"Entry #{target} isn't waiting for a confirmation (any more).")
+        seats = seats_of(db, table_id)
+        teams = {s.pos: s.team for s in seats}
+        if teams.get(phone.seat) == teams.get(goal.seat):
+            raise Forbidden("The other team confirms an entry, not the team that made it.")
+        confirmed = [replace(a, confirmed_by=0) if a.seq == target else a for a in actions]
+        check = fold(table_id, None, table.game, table.settings, [s.name for s in seats], confirmed)
+        if check.errors:
+            raise TableError(f"Entry #{target} no longer fits the sheet ({check.errors[0]}). "
+                             "Reject it and enter it again.", status=422)
+        new_version = _bump(db, table_id, _status(check.summary))
+        action = _append(db, table_id, new_version, phone.seat, CONFIRM, {"target": target},
+                         submission_id)
+        db.execute("UPDATE actions SET confirmed_by = ? WHERE table_id = ? AND seq = ?",
+                   [action.seq, table_id, target])
+        result = sheet(db, get_table(db, table_id))
     live.publish(table_id, new_version)
     return Outcome(action, False, result)
 

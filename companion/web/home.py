@@ -64,8 +64,10 @@ def create_table(slug: str):
             error = "Mark which player you are (the 'me' button beside your name)."
     if error is None:
         try:
+            options = {"confirm": game.teams and request.form.get("confirm") == "on"}
             table, secret = tables.create_table(get_db(), game.slug, settings,
-                                                [n for _, n in filled], rows.index(me_row))
+                                                [n for _, n in filled], rows.index(me_row),
+                                                options)
         except tables.TableError as exc:
             error = exc.message
     if error is not None:

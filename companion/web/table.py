@@ -255,6 +255,22 @@ def _after_undo(view: View, status: int, message: str, kind: str):
     return _play_response(view, status=status, kind=kind, message=message)
 
 
+@bp.post("/confirm")
+def confirm(table_id: str):
+    """The other team confirms a pending entry (tables where opponents confirm each hand)."""
+    view = _view(table_id)
+    sid = _submission_id()
+    try:
+        target = int(request.form.get("target", ""))
+    except ValueError:
+        abort(400)
+    try:
+        outcome = tables.confirm(get_db(), table_id, view.phone, target, sid)
+    except tables.TableError as exc:
+        return _play_response(_refresh(view), status=exc.status, kind="error", message=exc.message)
+    return _play_response(_refresh(view, outcome), message=f"Entry #{target} confirmed.")
+
+
 @bp.post("/rematch")
 def rematch(table_id: str):
     """Start a new game with the same seats once this one is over."""

@@ -131,3 +131,50 @@ def test_trick_checker_without_a_table(ann):
     assert "Rook bird" in text_of(r.get_data(as_text=True))                          # R14
     assert ann.get("/rook/trick?variant=nope").status_code == 404
     assert ann.get("/rook/trick?trump=Q&c1=99X&check=1").status_code == 422
+
+
+def test_opponents_confirm_each_hand(ann, new_phone, db_path):
+    """House rule: a hand entered by one team counts once a phone of the other team confirms
+    it; until then it shows as pending, and no other hand can be entered."""
+    table_id = create_rook(ann, confirm="on")
+    path = ann.join_path(table_id)
+    bob, cid = new_phone("Bob"), new_phone("Cid")
+    for phone, seat in ((bob, 1), (cid, 2)):
+        phone.join(path)
+        assert phone.claim(table_id, seat).status_code == 303
+    r = hand(ann, table_id, bidder="Ann", bid=175, points_A=180)
+    page = r.get_data(as_text=True)
+    assert r.status_code == 200 and 'id="waiting"' in page
+    assert 'data-team="A">0<' in page                      # pending: it doesn't count yet
+    assert 'id="confirm-entry"' not in ann.page(table_id)  # not for the team that made it
+    assert 'id="confirm-entry"' in bob.page(table_id)
+    seq = int(re.search(r"entry #(\d+) by Ann", text_of(page)).group(1))
+
+    # Nothing else can be entered meanwhile.
+    r = hand(bob, table_id, bidder="Bob", bid=150, points_A=100)
+    assert r.status_code == 409 and "waiting for Bob & Dee to confirm" in text_of(r.get_data(as_text=True))
+    # A teammate can't confirm; the other team can.
+    sid = inputs(form_block(bob.page(table_id), 'confirm'))["sid"]
+    r = cid.post(f"/t/{table_id}/confirm", {"sid": "cid-try", "target": str(seq)}, hx=True)
+    assert r.status_code == 403
+    r = bob.post(f"/t/{table_id}/confirm", {"sid": sid, "target": str(seq)}, hx=True)
+    page = r.get_data(as_text=True)
+    assert r.status_code == 200 and 'id="waiting"' not in page
+    assert 'data-team="A">180<' in page and 'data-team="B">70<' in page
+    history = text_of(ann.get(f"/t/{table_id}/history").get_data(as_text=True))
+    assert f"Confirmed entry #{seq}" in history
+
+
+def test_a_rejected_hand_never_counts(ann, new_phone):
+    table_id = create_rook(ann, confirm="on")
+    bob = new_phone("Bob")
+    bob.join(ann.join_path(table_id))
+    bob.claim(table_id, 1)
+    hand(ann, table_id, bidder="Ann", bid=175, points_A=180)
+    page = bob.page(table_id)
+    reject = inputs(form_block(page, 'hx-post="/t/' + table_id + '/undo"'))
+    r = bob.undo(table_id, int(reject["target"]), sid=reject["sid"])
+    assert r.status_code == 200
+    page = r.get_data(as_text=True)
+    assert 'id="waiting"' not in page and 'data-team="A">0<' in page
+    assert hand(ann, table_id, bidder="Ann", bid=175, points_A=170).status_code == 200
