@@ -24,6 +24,20 @@
     if (flash) flash.textContent = "";
   });
 
+  // Bid stepper (Rook): − / + move the typed bid by the bid step, from the minimum.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-step-by]");
+    if (!button) return;
+    var box = button.closest("[data-step]");
+    var input = box && box.querySelector("input");
+    if (!input) return;
+    var step = parseInt(box.getAttribute("data-step"), 10);
+    var low = parseInt(box.getAttribute("data-min"), 10);
+    var value = parseInt(input.value, 10);
+    value = isNaN(value) ? low : value + step * parseInt(button.getAttribute("data-step-by"), 10);
+    input.value = String(Math.max(low, value));
+  });
+
   // Team points (Rook): typing one team's points fills the other's as the hand total
   // minus them, until the player types there too (a recount).
   document.addEventListener("input", function (event) {

@@ -78,6 +78,7 @@ def test_set_hand(ann):
     ({"bidder": "Ann", "points_A": 180}, 422, "bid"),
     ({"bidder": "Ann", "bid": 175}, 422, "points"),
     ({"bidder": "Ann", "bid": "abc", "points_A": 180}, 422, "whole number"),
+    ({"bidder": "Ann", "bid": 175, "bid_typed": 152, "points_A": 180}, 422, "RK-4"),  # typed
 ])
 def test_bad_hands_are_refused_and_change_nothing(ann, db_path, fields, status, words):
     table_id = create_rook(ann)

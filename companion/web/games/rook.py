@@ -33,7 +33,8 @@ def parse_entry(form: Mapping[str, str], names: list[str], summary: dict) -> dic
     bidder = form.get("bidder") or ""
     if bidder not in names:
         raise ValueError("Tap who won the bid.")
-    bid = _int(form, "bid", "The bid")
+    typed = _int(form, "bid_typed", "The bid")
+    bid = typed if typed is not None else _int(form, "bid", "The bid")
     if bid is None:
         raise ValueError("Tap the winning bid (or type it).")
     points_a = _int(form, "points_A", "The points")
@@ -68,7 +69,8 @@ def describe(payload: dict, names: list[str]) -> str:
 
 def form_values(form: Mapping[str, str], names: list[str]) -> dict[str, str]:
     """What the player had entered, to put back in the form after a refusal."""
-    keys = ("bidder", "bid", "trump", "points_A", "points_B", "bad_discard", "not_played")
+    keys = ("bidder", "bid", "bid_typed", "trump", "points_A", "points_B", "bad_discard",
+            "not_played")
     return {key: (form.get(key) or "")[:40] for key in keys}
 
 
