@@ -20,8 +20,15 @@ def create_rook(phone: Phone, names=NAMES, **settings) -> str:
 
 
 def hand(phone: Phone, table_id: str, **fields):
-    form = inputs(form_block(phone.page(table_id), 'id="entry-form"'))
-    data = {"sid": form["sid"], "version": form["version"]}
+    """Post a hand like the form does; with no form on the page (an entry waits for its
+    confirmation), post what a stale form or a script would: the sheet's version."""
+    page = phone.page(table_id)
+    if 'id="entry-form"' in page:
+        form = inputs(form_block(page, 'id="entry-form"'))
+        data = {"sid": form["sid"], "version": form["version"]}
+    else:
+        version = re.search(r'data-version="(\d+)"', page).group(1)
+        data = {"sid": f"script-{version}", "version": version}
     data.update({k: str(v) for k, v in fields.items()})
     return phone.post(f"/t/{table_id}/actions", data, hx=True)
 
@@ -151,7 +158,8 @@ def test_opponents_confirm_each_hand(ann, new_phone, db_path):
     assert 'id="confirm-entry"' in bob.page(table_id)
     seq = int(re.search(r"entry #(\d+) by Ann", text_of(page)).group(1))
 
-    # Nothing else can be entered meanwhile.
+    # Nothing else can be entered meanwhile: the form is gone, and a post is refused.
+    assert 'id="entry-form"' not in bob.page(table_id)
     r = hand(bob, table_id, bidder="Bob", bid=150, points_A=100)
     assert r.status_code == 409 and "waiting for Bob & Dee to confirm" in text_of(r.get_data(as_text=True))
     # A teammate can't confirm; the other team can.
