@@ -100,7 +100,11 @@ class Setting:
         if self.kind == "int":
             if not _INT_TEXT.fullmatch(text):
                 raise ValueError(self.problem())
-            return self.check(int(text))
+            try:
+                value = int(text)
+            except ValueError:  # more digits than Python converts (sys.get_int_max_str_digits)
+                raise ValueError(self.problem()) from None
+            return self.check(value)
         if self.kind == "bool":
             word = text.lower()
             if word in _TRUE_WORDS:

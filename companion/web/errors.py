@@ -22,14 +22,16 @@ MESSAGES = {
 }
 
 
-STORAGE_MESSAGES = (
-    (("full",), "The server's disk is full, so nothing was saved. Free some space on the "
-                "server: the table works again at once, with every earlier entry."),
+# (words in SQLite's error, what is wrong, what fixes it)
+STORAGE_FAULTS = (
+    # A full disk also shows as SQLITE_IOERR_SHMSIZE ("disk I/O error"): a new connection
+    # can't create SQLite's -shm file when no other connection holds the database open.
+    (("full", "shmsize"), "The server's disk is full",
+     "Free some space on the server: the table works again at once, with every earlier entry."),
     (("readonly", "read-only", "unable to open"),
-     "The server can't write its database right now (it is read-only), so nothing was "
-     "saved. Fix the server's storage: the table works again at once."),
-    (("locked", "busy"), "The server is too busy to save right now; nothing was saved. "
-                         "Try again in a moment."),
+     "The server can't write its database right now (it is read-only)",
+     "Fix the server's storage: the table works again at once."),
+    (("locked", "busy"), "The server is too busy right now", "Try again in a moment."),
 )
 
 
@@ -49,12 +51,17 @@ def error_response(message: str, status: int, rule: str | None = None):
     return response, status, headers
 
 
-def storage_message(exc: sqlite3.Error) -> str | None:
-    """A plain sentence for a storage fault the operator can fix, or None for a bug."""
-    text = str(exc).lower()
-    for words, message in STORAGE_MESSAGES:
+def storage_message(exc: sqlite3.Error, writing: bool = True) -> str | None:
+    """Plain sentences for a storage fault the operator can fix, or None for a bug.
+
+    A refused write says nothing was saved; a refused read says what is saved is safe.
+    """
+    # Python 3.11+ also names SQLite's (extended) error code, e.g. SQLITE_IOERR_SHMSIZE.
+    text = f"{exc} {getattr(exc, 'sqlite_errorname', '') or ''}".lower()
+    for words, problem, fix in STORAGE_FAULTS:
         if any(word in text for word in words):
-            return message
+            middle = ", so nothing was saved." if writing else "; everything saved so far is safe."
+            return f"{problem}{middle} {fix}"
     return None
 
 
@@ -78,7 +85,7 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(sqlite3.Error)
     def _storage_error(exc: sqlite3.Error):
-        message = storage_message(exc)
+        message = storage_message(exc, writing=request.method not in ("GET", "HEAD"))
         if message is None:
             return _unexpected(exc)
         app.logger.error("Storage fault on %s %s: %s", request.method, request.path, exc)

@@ -28,8 +28,16 @@ def same_origin_only() -> None:
     # Under `Referrer-Policy: no-referrer` browsers send `Origin: null` even from our own
     # pages, so "null" says nothing; a named other origin is refused.
     origin = request.headers.get("Origin")
-    if origin not in (None, "null") and urlsplit(origin).netloc != request.host:
+    if origin not in (None, "null") and _netloc(origin) != request.host:
         raise Forbidden(CROSS_SITE)
+
+
+def _netloc(origin: str) -> str | None:
+    """The host:port an Origin header names; None for one no browser sends (e.g. "http://[")."""
+    try:
+        return urlsplit(origin).netloc
+    except ValueError:
+        return None
 
 
 def init_app(app: Flask) -> None:
