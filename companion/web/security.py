@@ -16,7 +16,7 @@ CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src '
 
 
 def same_origin_only() -> None:
-    """Refuse a write that a browser says comes from another site (before CSRF even looks).
+    """Refuse a write that a browser says comes from another site (a second wall behind CSRF).
 
     Browsers send `Sec-Fetch-Site` and `Origin` with every POST; a page on another site
     (or another phone's hotspot portal) can make a phone POST, but not hide where from.
