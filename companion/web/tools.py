@@ -4,7 +4,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, render_template, request
 
 from companion import tables
-from companion.rules import rook
+from companion.rules import rook, zocknroll
 from companion.rules.cards import format_card
 from companion.storage import get_db
 
@@ -60,3 +60,30 @@ def table_trick(table_id: str):
     if table.game_slug != "rook":
         abort(404)
     return _trick_page(rook.resolve_settings(table.settings), table)
+
+
+FACES = range(1, 7)
+MAX_PER_FACE = 8
+
+
+@bp.get("/zocknroll/best")
+def zocknroll_best():
+    """What's my best hand? Dice counts per face on either board, without a table."""
+    board = request.args.get("board", "beginner")
+    if board not in ("beginner", "advanced"):
+        abort(404)
+    counts, error, verdict = {}, None, None
+    for face in FACES:
+        raw = request.args.get(f"d{face}", "0").strip() or "0"
+        if not (raw.isascii() and raw.isdigit()) or len(raw) > 2 or int(raw) > MAX_PER_FACE:
+            error = f"The number of {face}s must be a whole number from 0 to {MAX_PER_FACE}."
+            break
+        counts[face] = int(raw)
+    dice = [face for face, n in counts.items() for _ in range(n)]
+    if error is None and request.args.get("check"):
+        try:
+            verdict = zocknroll.explain_hand(dice, board)
+        except ValueError as exc:
+            error = str(exc)
+    return render_template("tools/zocknroll_best.html", board=board, counts=counts,
+                           verdict=verdict, error=error, faces=FACES), 422 if error else 200

@@ -60,6 +60,7 @@ NEW_TABLE_FIELDS = ("name_0", "name_1", "name_2", "name_3", "name_4", "me", "tar
 ENTRY_FIELDS = ("sid", "version", "score_0", "score_1", "score_2", "kind", "bidder", "bid",
                 "trump", "points_A", "points_B", "bad_discard", "not_played")
 TRICK_FIELDS = ("variant", "c1", "c2", "c3", "c4", "trump", "check")
+DICE_FIELDS = ("board", "d1", "d2", "d3", "d4", "d5", "d6", "check")
 
 # (rule, method) -> the form fields (POST) or query arguments (GET) the handler reads.
 ROUTES: dict[tuple[str, str], tuple[str, ...]] = {
@@ -88,6 +89,7 @@ ROUTES: dict[tuple[str, str], tuple[str, ...]] = {
     (TABLE + "/host/pass", "POST"): ("seat",),
     ("/rook/trick", "GET"): TRICK_FIELDS,
     (TABLE + "/trick", "GET"): TRICK_FIELDS,
+    ("/zocknroll/best", "GET"): DICE_FIELDS,
 }
 PATH_PARAMETERS = ("table_id", "slug", "token")
 JOIN_ENDPOINTS = ("home.join_by_token",)
@@ -779,6 +781,8 @@ SEEDS = [  # in order: the confirmation needs B's pending hand, the rematch a fi
     seed(TABLE + "/history", "GET", "table.history", "ann"),
     seed("/rook/trick", "GET", "tools.rook_trick", "nobody", query=TRICK),
     seed(TABLE + "/trick", "GET", "tools.table_trick", "yan", table=TABLE_B, query=TRICK),
+    seed("/zocknroll/best", "GET", "tools.zocknroll_best", "nobody",
+         query=[("board", "beginner"), ("d3", "3"), ("d5", "2"), ("check", "1")]),
     seed("/new/<slug>", "POST", "home.create_table", "ann", NEW_SCOREPAD,
          params={"slug": "scorepad"}),
     seed("/new/<slug>", "POST", "home.create_table", "stranger", NEW_ROOK, params={"slug": "rook"}),

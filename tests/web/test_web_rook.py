@@ -187,3 +187,15 @@ def test_a_rejected_hand_never_counts(ann, new_phone):
     page = r.get_data(as_text=True)
     assert 'id="waiting"' not in page and 'data-team="A">0<' in page
     assert hand(ann, table_id, bidder="Ann", bid=175, points_A=170).status_code == 200
+
+
+def test_zocknroll_best_hand_tool(ann):
+    """'What's my best hand?' works without a table (issue 5's dice checker)."""
+    r = ann.get("/zocknroll/best?board=beginner&d3=3&d5=2&d6=1&d1=1&check=1")
+    words = text_of(r.get_data(as_text=True))
+    assert r.status_code == 200 and "Full House" in words and "ZNR-4" in words
+    assert ann.get("/zocknroll/best?board=advanced&d1=1&d2=1&d3=1&d4=1&d5=1&d6=1&check=1") \
+        .status_code == 200
+    assert ann.get("/zocknroll/best?d1=1&check=1").status_code == 422     # too few dice
+    assert ann.get("/zocknroll/best?d1=99&check=1").status_code == 422
+    assert ann.get("/zocknroll/best?board=giant").status_code == 404
