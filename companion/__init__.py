@@ -67,7 +67,7 @@ def create_app(test_config: dict | None = None) -> "Flask":
         SEND_FILE_MAX_AGE_DEFAULT=3600,
         # Our forms are small: refuse huge bodies (413) rather than parse them, the same on
         # every Werkzeug version.
-        MAX_CONTENT_LENGTH=1_000_000,
+        MAX_CONTENT_LENGTH=200_000,
         MAX_FORM_MEMORY_SIZE=100_000,
         COMPRESS_MIMETYPES=["text/html", "text/css", "application/javascript",
                             "text/javascript", "application/json", "image/svg+xml",
