@@ -77,6 +77,7 @@ CLIENT = HERE / "load_client.py"
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 PAGE = os.sysconf("SC_PAGE_SIZE")
 KNEE_P99_MS = 250.0
+NOISY_CORES = 0.2     # other processes' CPU during a run above which its figures are suspect
 now = time.monotonic
 
 
@@ -616,6 +617,9 @@ def report(r: dict) -> str:
             f"{'yes' if x['held'] else 'NO':>4}")
         if x["errors"]:
             lines.append(f"      errors: {x['errors']}")
+        if (res.get("other_cores_avg") or 0) > NOISY_CORES:
+            lines.append(f"      DISTURBED: other processes used {res['other_cores_avg']} cores "
+                         "meanwhile; rerun this N on a quiet machine")
         lines.append(f"      {x['duration']:.0f} s, {x['entries_per_second']} entries/s; burst "
                      f"({x['entry_ms_burst']['n']} entries): entry p50 "
                      f"{x['entry_ms_burst']['p50']} p99 {x['entry_ms_burst']['p99']}, all five "
