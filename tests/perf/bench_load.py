@@ -48,8 +48,15 @@ is answered) for `--tp-seconds` seconds after `--tp-warmup` seconds of warm-up. 
 rotate over `--tp-tables` tables (one seated phone each, no streams open), each against
 its table's fresh version, so none conflicts. Ratio = entries/s / baseline requests/s.
 
-Prints a summary and writes JSON (default test-artifacts/bench_load.json). Every loop is
-bounded in count and time; each N has a hard deadline, and the whole run stops itself.
+`--app-dir DIR` serves the `companion` package found in DIR instead of the installed one:
+a snapshot (`git archive HEAD | tar -x -C DIR`), so that edits made in the working tree
+during a run can't break it, or an older commit for a before/after comparison. The machine
+is often shared: the "other" column is the CPU other processes used during each run, and a
+run with more than 0.2 cores of it is marked DISTURBED.
+
+Prints a summary and writes JSON (default test-artifacts/bench_load.json, and the summary
+beside it as .txt). Every loop is bounded in count and time; each N has a hard deadline,
+and the whole run stops itself. docs/BENCHMARKS.md ("Load") has the figures.
 """
 from __future__ import annotations
 
@@ -61,7 +68,6 @@ import selectors
 import shutil
 import signal
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -411,12 +417,14 @@ def run_load(n: int, args, workdir: Path, duration: float | None = None) -> dict
         sampler = Sampler(server.proc.pid, [c.proc.pid for c in clients])
         sampler.start()
         t_setup = now()
-        ready = [c.read(args.setup_limit + 30)["ready"] for c in clients]
+        for c in clients:
+            c.read(args.setup_limit + 30)          # {"ready": ...}: setup done, streams open
         setup_seconds = now() - t_setup
         t0 = now() + 2.0
         for c in clients:
             c.go(t0)
-        done = [c.read(args.duration + args.drain + 60) for c in clients]
+        for c in clients:
+            c.read(args.duration + args.drain + 60)  # {"done": path}
         t_end = now()
         server.mark()
         results = [c.result() for c in clients]

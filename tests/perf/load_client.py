@@ -23,22 +23,22 @@ from gevent import monkey
 
 monkey.patch_all()
 
-import argparse  # noqa: E402
-import json  # noqa: E402
-import os  # noqa: E402
-import random  # noqa: E402
-import re  # noqa: E402
-import secrets  # noqa: E402
-import socket  # noqa: E402
-import sys  # noqa: E402
-import time  # noqa: E402
-import zlib  # noqa: E402
-from urllib.parse import quote, urlsplit  # noqa: E402
+import argparse
+import json
+import os
+import random
+import re
+import secrets
+import socket
+import sys
+import time
+import zlib
+from urllib.parse import quote, urlsplit
 
-import gevent  # noqa: E402
-import gevent.event  # noqa: E402
-import gevent.os  # noqa: E402
-from gevent.pool import Pool  # noqa: E402
+import gevent
+import gevent.event
+import gevent.os
+from gevent.pool import Pool
 
 HOST = "127.0.0.1"
 PORT = 0
@@ -344,7 +344,7 @@ class Phone:
             conn.send("GET", f"/t/{self.table.id}/events",
                       self._headers(True, [("Accept", "text/event-stream"),
                                            ("Cache-Control", "no-cache")]))
-            status, headers, cookies = conn.read_head()
+            status, headers, _cookies = conn.read_head()
             if status != 200:
                 raise HTTPFailure(f"status_{status}", "events")
             chunked = headers.get("transfer-encoding", "").lower() == "chunked"
