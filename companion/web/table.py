@@ -173,6 +173,17 @@ def _version_arg() -> int | None:
         abort(400)
 
 
+def _form_int(name: str) -> int:
+    """A whole number from the form: 400 if unreadable or beyond SQLite's 64-bit integers."""
+    try:
+        value = int(request.form.get(name, ""))
+    except ValueError:
+        abort(400)
+    if not -2**63 <= value < 2**63:  # sqlite3 would raise OverflowError (a 500)
+        abort(400)
+    return value
+
+
 def _submission_id() -> str:
     sid = request.form.get("sid", "")
     if not sid or len(sid) > MAX_SUBMISSION_ID:
@@ -233,10 +244,7 @@ def undo(table_id: str):
     """Strike an entry (the last one, or any earlier one from the history page)."""
     view = _view(table_id)
     sid = _submission_id()
-    try:
-        target = int(request.form.get("target", ""))
-    except ValueError:
-        abort(400)
+    target = _form_int("target")
     try:
         outcome = tables.undo(get_db(), table_id, view.phone, target, sid)
     except tables.TableError as exc:
@@ -260,10 +268,7 @@ def confirm(table_id: str):
     """The other team confirms a pending entry (tables where opponents confirm each hand)."""
     view = _view(table_id)
     sid = _submission_id()
-    try:
-        target = int(request.form.get("target", ""))
-    except ValueError:
-        abort(400)
+    target = _form_int("target")
     try:
         outcome = tables.confirm(get_db(), table_id, view.phone, target, sid)
     except tables.TableError as exc:
@@ -303,7 +308,7 @@ def claim(table_id: str):
     if choice == "watch":
         tables.leave_seat(get_db(), table_id, view.phone)
         return redirect(url_for(".show", table_id=table_id), 303)
-    pos = _seat_number(choice)
+    pos = _form_int("seat")
     try:
         tables.claim_seat(get_db(), table_id, view.phone, pos)
     except tables.TableError as exc:
@@ -329,18 +334,7 @@ def history(table_id: str):
 # ---------------------------------------------------------------- host tools
 
 def _seat_arg() -> int:
-    return _seat_number(request.form.get("seat", ""))
-
-
-def _seat_number(raw: str) -> int:
-    """A seat number from a form: 400 if unreadable or beyond SQLite's 64-bit integers."""
-    try:
-        pos = int(raw)
-    except ValueError:
-        abort(400)
-    if not -2**63 <= pos < 2**63:  # sqlite3 would raise OverflowError (a 500)
-        abort(400)
-    return pos
+    return _form_int("seat")
 
 
 @bp.post("/host/rejoin")
