@@ -22,8 +22,13 @@ def create_rook(page) -> str:
     return page.locator("#join-url").get_attribute("href")
 
 
-def play_hand(page, bidder: str, bid: int, points_a: int) -> None:
-    """Tap the bidder and the bid, type team A's points (B fills in), save."""
+def play_hand(page, bidder: str, bid: int, points_a: int, hands_before: int) -> None:
+    """Tap the bidder and the bid, type team A's points (B fills in), save.
+
+    Waits until this phone's sheet shows every earlier hand: the other phone's
+    last save reaches the sheet and the entry form in separate live swaps.
+    """
+    expect(page.locator("#sheet tbody tr.made, #sheet tbody tr.set")).to_have_count(hands_before)
     expect(page.locator(".htmx-added, .htmx-settling, .htmx-swapping")).to_have_count(0)
     version = page.locator("#sheet").get_attribute("data-version")
     expect(page.locator('#entry-form input[name="version"]')).to_have_value(version)
@@ -46,16 +51,16 @@ def test_family_game_to_a_bidder_goes_finish(phones):
     expect(b.page.locator("#house-rules")).to_contain_text("Bidder goes")
 
     # Ann's team climbs to 590 - 440 (RULES.md R6), hands entered on both phones.
-    for page, points_a in [(a.page, 70), (b.page, 150), (a.page, 150), (b.page, 190),
-                           (a.page, 250)]:
-        play_hand(page, "Ann", 150, points_a)
+    for n, (page, points_a) in enumerate([(a.page, 70), (b.page, 150), (a.page, 150),
+                                          (b.page, 190), (a.page, 250)]):
+        play_hand(page, "Ann", 150, points_a, hands_before=n)
     for page in (a.page, b.page):
         expect(page.locator('#sheet tfoot td[data-team="A"]')).to_have_text("590")
         expect(page.locator('#sheet tfoot td[data-team="B"]')).to_have_text("440")
     expect(b.page.locator("#sheet .dealer-line")).to_contain_text("Bob")   # 6th deal: Bob
 
     # Bob bids 160 and his team takes 165: both teams pass 600, the bidders win.
-    play_hand(b.page, "Bob", 160, 85)
+    play_hand(b.page, "Bob", 160, 85, hands_before=5)
     for page in (a.page, b.page):
         banner = page.locator("#game-over")
         expect(banner).to_contain_text("Bob & Dee")
