@@ -11,6 +11,10 @@ from types import SimpleNamespace
 import pytest
 from playwright.sync_api import Page, expect
 
+# A CI machine can be several times slower than a laptop; a live update that takes
+# 2 s there is still correct. Assertions wait up to 10 s before failing.
+expect.set_options(timeout=10_000)
+
 
 def create_table(page: Page, names: list[str], target: int | None = None, me: int = 0) -> str:
     """Start → New table → Score pad → names (and target) → Create. Returns the join URL."""
