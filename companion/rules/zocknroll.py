@@ -24,6 +24,15 @@ mode, where players tap the circles of their boards instead of entering dice):
 - ``{"kind": "end_turn"}`` — ends a turn whose round 3 was tapped by hand (or that nobody
   won: Jörg's turn, or nobody stayed).
 
+The guided turn (the phones follow the table, RULES.md §1.5) adds three more:
+
+- ``{"kind": "roll", "dice": [d, ...]}`` — the dealer's white dice: 3 to open the turn, then
+  the 4th and the 5th once every player still in has decided.
+- ``{"kind": "stay", "player": p}`` — a player stays in this round (drops are ``drop``;
+  once white dice are rolled, a drop must be in the current round and include them).
+- ``{"kind": "reveal", "player": p, "dice": [own dice]}`` — round 3: a player still in (or
+  Jörg) shows their own dice; the last reveal settles the showdown and ends the turn.
+
 functions: :func:`best_hand`, :func:`showdown`, :func:`final_result` (the contract's), and
 :func:`explain_hand`, :func:`hands_present`, :func:`check_mark`, :func:`rows`,
 :func:`row_label`, :func:`row_points`, :func:`dice_count`. Rule IDs are RULES.md §1's
@@ -550,7 +559,38 @@ def _multiplier(settings: Mapping[str, Any], seats: list[str]) -> int:
 def _new_turn(number_: int, seats: list[str]) -> dict:
     return {"turn": number_, "dealer": seats[(number_ - 1) % len(seats)], "dropped": {},
             "dice_drops": [], "checked": {}, "round3": {}, "winner": None, "lines": [],
-            "showdown": None, "ended_by": None}
+            "showdown": None, "ended_by": None, "white": [], "stayed": {}, "revealed": {}}
+
+
+def _order(seats: list[str], dealer: str) -> list[str]:
+    """Decision order: from the dealer's left, clockwise, the dealer last (ZNR-2)."""
+    start = seats.index(dealer) + 1
+    return seats[start:] + seats[:start]
+
+
+def _guided_round(cur: dict) -> int | None:
+    """The round the rolled white dice open (3, 4, 5 dice → 1, 2, 3); None before a roll."""
+    return {3: 1, 4: 2, 5: 3}.get(len(cur["white"]))
+
+
+def _undecided(cur: dict, seats: list[str]) -> list[str]:
+    """Players still in who have not yet said stay or drop in the current round."""
+    round_no = _guided_round(cur)
+    if round_no not in (1, 2):
+        return []
+    return [p for p in _order(seats, cur["dealer"])
+            if p not in cur["dropped"] and cur["stayed"].get(p, 0) < round_no]
+
+
+def _to_reveal(cur: dict, seats: list[str]) -> list[str]:
+    """Round 3 of a guided turn: who still has to show their dice (Jörg last)."""
+    if _guided_round(cur) != 3:
+        return []
+    still_in = [p for p in _order(seats, cur["dealer"]) if p not in cur["dropped"]]
+    waiting = [p for p in still_in if p not in cur["revealed"]]
+    if len(seats) == 3 and still_in and JORG not in cur["revealed"]:
+        waiting.append(JORG)
+    return waiting
 
 
 def _fold(state: dict) -> dict:
@@ -579,6 +619,12 @@ def _fold(state: dict) -> dict:
         elif kind == "showdown":
             cur["showdown"] = {key: entry[key] for key in
                                ("dice", "rows", "best", "holders", "winner")}
+        elif kind == "roll":
+            cur["white"].extend(entry["dice"])
+        elif kind == "stay":
+            cur["stayed"][player] = entry["round"]
+        elif kind == "reveal":
+            cur["revealed"][player] = entry["dice"]
         for who, row, _rule in entry["checks"]:
             marks[who][row] += 1
             cur["checked"].setdefault(who, []).append(row)
@@ -649,6 +695,110 @@ def _not_out_again(cur: dict, player: str, round_no: int) -> None:
                         f"round 3 and cannot drop out.", "ZNR-4")
 
 
+def _check_guided_drop(cur: dict, player: str, round_no: int, dice: list[int]) -> None:
+    """Once white dice are rolled, a drop belongs to the current round and uses them."""
+    current = _guided_round(cur)
+    if current is None:
+        return  # dice not followed on the phones: drops come in any order (RULES-API)
+    rule = "ZNR-2" if round_no == 1 else "ZNR-3"
+    if current != round_no:
+        raise RuleError(f"The dealer has rolled {len(cur['white'])} white dice, so this is "
+                        f"round {current}, not round {round_no}.", rule)
+    if cur["stayed"].get(player, 0) >= round_no:
+        raise RuleError(f"{player} already stayed in for round {round_no}.", rule)
+    missing = list(cur["white"])
+    for die in dice:
+        if die in missing:
+            missing.remove(die)
+    if missing:
+        raise RuleError(f"{player}'s dice must include the white dice {_show(cur['white'])}.",
+                        rule)
+
+
+def _roll_entry(state: dict, sheet: dict, action: dict) -> dict:
+    """The dealer rolls white dice: 3 to open the turn, then one at a time."""
+    cur = sheet["current"]
+    seats = state["seats"]
+    rolled = len(cur["white"])
+    if rolled >= WHITE_DICE[3]:
+        raise RuleError("All 5 white dice are rolled: round 3 is the showdown.", "ZNR-4")
+    waiting = _undecided(cur, seats)
+    if waiting:
+        raise RuleError(f"{join_names(waiting)} must say stay or drop before the dealer "
+                        f"rolls again.", "ZNR-3" if rolled == 4 else "ZNR-2")
+    wanted = WHITE_DICE[1] if rolled == 0 else 1
+    rule = {0: "ZNR-2", 3: "ZNR-3", 4: "ZNR-4"}[rolled]
+    dice = action.get("dice")
+    if isinstance(dice, int) and not isinstance(dice, bool):
+        dice = [dice]
+    if (not isinstance(dice, list) or len(dice) != wanted
+            or any(not _is_int(d) or not 1 <= d <= 6 for d in dice)):
+        what = "3 white dice" if wanted == 3 else f"the {_ordinal(rolled + 1)} white die"
+        raise RuleError(f"The dealer rolls {what}: enter {wanted} number"
+                        f"{'s' if wanted > 1 else ''} from 1 to 6.", rule)
+    if rolled == 0:
+        text = f"{cur['dealer']} rolled the white dice: {_show(dice)}. Round 1."
+    else:
+        text = (f"{cur['dealer']} rolled the {_ordinal(rolled + 1)} white die: {dice[0]}. "
+                f"Round {_guided_round({'white': cur['white'] + dice})}.")
+    return {"kind": "roll", "dice": list(dice), "checks": [], "text": text, "rule": rule}
+
+
+def _stay_entry(state: dict, sheet: dict, action: dict) -> dict:
+    """A player stays in for the current round of a guided turn."""
+    cur = sheet["current"]
+    round_no = _guided_round(cur)
+    if round_no is None:
+        raise RuleError("The dealer rolls the white dice first.", "ZNR-2")
+    if round_no == 3:
+        raise RuleError("In round 3 everyone still in reveals: there is no staying or "
+                        "dropping.", "ZNR-4")
+    rule = "ZNR-2" if round_no == 1 else "ZNR-3"
+    player = _player(state, action.get("player"), rule)
+    if player in cur["dropped"]:
+        raise RuleError(f"{player} already dropped out in round {cur['dropped'][player]} of "
+                        f"this turn.", rule)
+    if cur["stayed"].get(player, 0) >= round_no:
+        raise RuleError(f"{player} already stayed in for round {round_no}.", rule)
+    return {"kind": "stay", "player": player, "round": round_no, "checks": [],
+            "text": f"{player} stays in (round {round_no}).", "rule": rule}
+
+
+def _reveal_entry(state: dict, sheet: dict, action: dict) -> dict:
+    """Round 3 of a guided turn: one player's own dice; the last one settles the showdown."""
+    seats, board = state["seats"], state["settings"]["board"]
+    cur = sheet["current"]
+    if _guided_round(cur) != 3:
+        raise RuleError("Dice are revealed in round 3, once the dealer has rolled all 5 "
+                        "white dice.", "ZNR-4")
+    waiting = _to_reveal(cur, seats)
+    name = action.get("player")
+    if _jorg_key(name) and len(seats) == 3:
+        player = JORG
+    else:
+        player = _player(state, name, "ZNR-4")
+    if player not in waiting:
+        if player in cur["dropped"]:
+            raise RuleError(f"{player} dropped out in round {cur['dropped'][player]} of this "
+                            f"turn, so {player} has no dice in the showdown.", "ZNR-4")
+        raise RuleError(f"{player}'s dice are already in.", "ZNR-4")
+    own = action.get("dice")
+    if (not isinstance(own, list) or len(own) != OWN_DICE[board]
+            or any(not _is_int(d) or not 1 <= d <= 6 for d in own)):
+        raise RuleError(f"On the {board} board {player} has {OWN_DICE[board]} own dice: "
+                        f"enter {OWN_DICE[board]} numbers from 1 to 6.", "ZNR-1")
+    own = sorted(own)
+    revealed = {**cur["revealed"], player: own}
+    if len(waiting) > 1:
+        return {"kind": "reveal", "player": player, "dice": own, "checks": [],
+                "text": f"{player} revealed {_show(own)}.",
+                "rule": "ZNR-6" if player == JORG else "ZNR-4"}
+    hands = {p: sorted(d + cur["white"]) for p, d in revealed.items()}
+    entry = _showdown_entry(state, sheet, {"kind": "showdown", "dice": hands})
+    entry["revealed"] = {"player": player, "dice": own}
+    return entry
+
+
 def _drop_entry(state: dict, sheet: dict, action: dict) -> dict:
     s = state["settings"]
     board = s["board"]
@@ -658,6 +808,7 @@ def _drop_entry(state: dict, sheet: dict, action: dict) -> dict:
     player = _player(state, action.get("player"), rule)
     _not_out_again(cur, player, round_no)
     dice = _action_dice(board, round_no, action.get("dice"), player, rule)
+    _check_guided_drop(cur, player, round_no, dice)
     present = [row for row, _ in _found(dice, board)]
     best = present[0] if present else None
     row = action.get("row")
@@ -879,12 +1030,18 @@ def apply(state: dict, action: dict) -> dict:
         entry = _mark_entry(state, sheet, action)
     elif kind == "end_turn":
         entry = _end_turn_entry(state, sheet)
+    elif kind == "roll":
+        entry = _roll_entry(state, sheet, action)
+    elif kind == "stay":
+        entry = _stay_entry(state, sheet, action)
+    elif kind == "reveal":
+        entry = _reveal_entry(state, sheet, action)
     else:
         named = isinstance(kind, str) and kind
         what = f"'{kind}' is not a Zock'n'Roll action" if named \
             else "That is not a Zock'n'Roll action"
-        raise RuleError(f"{what}: enter a drop, a showdown, a mark or the end of a turn.",
-                        "ZNR-1")
+        raise RuleError(f"{what}: enter a roll, a stay, a drop, a reveal, a showdown, a mark "
+                        f"or the end of a turn.", "ZNR-1")
     fresh = json.loads(json.dumps(state))
     fresh["log"].append(json.loads(json.dumps(entry)))
     return fresh
@@ -897,6 +1054,40 @@ def _end_rule(s: Mapping[str, Any], multiplier: int) -> dict:
     return {"text": text, "rule": "ZNR-8", "rules": ["ZNR-8", "ZNR-9", "Z-A1"]}
 
 
+def _guided_summary(cur: dict | None, seats: list[str], board: str) -> dict:
+    """Where the guided turn stands, for the phones.
+
+    ``phase``: ``roll`` (the dealer rolls ``roll_count`` white dice), ``decide`` (``next``
+    says stay or drop; ``waiting`` lists everyone still to decide), ``reveal`` (``waiting``
+    still show their dice in round 3), ``empty`` (nobody is left in: end the turn) or
+    ``over``. Also ``round`` (None before the first roll), ``white`` (the white dice),
+    ``order`` (decision order), ``stayed`` and ``revealed`` (own dice by player).
+    """
+    if cur is None:
+        return {"phase": "over", "round": None, "white": [], "order": [], "next": None,
+                "waiting": [], "roll_count": 0, "stayed": {}, "revealed": {},
+                "own_dice": OWN_DICE[board]}
+    round_no = _guided_round(cur)
+    still_in = [p for p in seats if p not in cur["dropped"]]
+    waiting = _undecided(cur, seats) if round_no in (1, 2) else _to_reveal(cur, seats)
+    if round_no is None:
+        phase = "roll"
+    elif not still_in:
+        phase = "empty"
+    elif round_no == 3:
+        phase = "reveal"
+    else:
+        phase = "decide" if waiting else "roll"
+    return {"phase": phase, "round": round_no, "white": list(cur["white"]),
+            "order": _order(seats, cur["dealer"]),
+            "next": waiting[0] if phase == "decide" else None,
+            "waiting": waiting if phase in ("decide", "reveal") else [],
+            "roll_count": (3 if round_no is None else 1) if phase == "roll" else 0,
+            "stayed": dict(cur["stayed"]),
+            "revealed": {p: list(d) for p, d in cur["revealed"].items()},
+            "own_dice": OWN_DICE[board]}
+
+
 def summary(state: dict) -> dict:
     """The score sheet.
 
@@ -906,7 +1097,8 @@ def summary(state: dict) -> dict:
     once over), turn (its number; once over, the last turn's), turns_played, dropped (this
     turn: ``{player: round}``), still_in (players who have not dropped this turn),
     showdown_players (still_in plus Jörg), checked (this turn: ``{player: [rows]}``),
-    last_turn (the end was announced), end (the announcement: ``{"player", "row", "label",
+    last_turn (the end was announced), guided (the guided turn: see
+    :func:`_guided_summary`), end (the announcement: ``{"player", "row", "label",
     "turn", "checks", "text", "rule", "triggers"}`` or None), turns (every turn: number,
     dealer, dropped, showdown, ended_by, lines), end_rule, over_reason, result, rules.
     """
@@ -953,6 +1145,7 @@ def summary(state: dict) -> dict:
         result = {"text": text, "rule": "ZNR-9"}
     still_in = [] if cur is None else [p for p in seats if p not in cur["dropped"]]
     jorg = len(seats) == 3
+    guided = _guided_summary(cur, seats, board)
     return {
         "game": SLUG,
         "board": board,
@@ -978,6 +1171,7 @@ def summary(state: dict) -> dict:
         "showdown_players": still_in + ([JORG] if jorg and cur is not None else []),
         "checked": {} if cur is None else {p: list(r) for p, r in cur["checked"].items()},
         "last_turn": bool(triggers) and not over,
+        "guided": guided,
         "end": end,
         "turns": [{"turn": t["turn"], "dealer": t["dealer"], "dropped": dict(t["dropped"]),
                    "showdown": json.loads(json.dumps(t["showdown"])),
