@@ -65,6 +65,8 @@ def create_table(slug: str):
     if error is None:
         try:
             options = {"confirm": game.teams and request.form.get("confirm") == "on"}
+            for name, _label, _hint in getattr(ui_for(game.slug), "TABLE_SWITCHES", ()):
+                options[name] = request.form.get(name) == "on"
             table, secret = tables.create_table(get_db(), game.slug, settings,
                                                 [n for _, n in filled], rows.index(me_row),
                                                 options)

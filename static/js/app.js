@@ -55,6 +55,22 @@
     }
   });
 
+  // Dice pad (Zock'n'Roll): face buttons add a die to the box, ⌫ takes the last one off;
+  // the box can still be typed in ("2 5 6").
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-die], [data-die-back]");
+    var pad = button && button.closest("[data-dice-pad]");
+    var input = pad && pad.querySelector("[data-dice-input]");
+    if (!input) return;
+    var dice = input.value.replace(/[^1-6]/g, "").split("").filter(Boolean);
+    if (button.hasAttribute("data-die-back")) {
+      dice.pop();
+    } else if (dice.length < parseInt(pad.getAttribute("data-max"), 10)) {
+      dice.push(button.getAttribute("data-die"));
+    }
+    input.value = dice.join(" ");
+  });
+
   var body = document.body;
   if (!body.hasAttribute("data-table-page")) return;
 

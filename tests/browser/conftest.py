@@ -6,6 +6,7 @@ CSP forbids eval, so everything here uses locators and `expect`, never `page.eva
 from __future__ import annotations
 
 import re
+import time
 from types import SimpleNamespace
 
 import pytest
@@ -56,8 +57,15 @@ def caught_up(page: Page) -> None:
     types into the old form in between gets a (correct) conflict on saving. No thumb is
     that quick; Playwright is, so tests that mean to type into the fresh form wait here.
     """
-    version = page.locator("#sheet").get_attribute("data-version")
-    expect(page.locator('#entry-form input[name="version"]')).to_have_value(version)
+    # Either fetch can land first, so read both until they agree (never one stale value).
+    deadline = time.monotonic() + 10
+    while True:
+        sheet = page.locator("#sheet").get_attribute("data-version")
+        form = page.locator('#entry-form input[name="version"]').get_attribute("value")
+        if sheet == form:
+            return
+        assert time.monotonic() < deadline, f"sheet at version {sheet}, form at {form}"
+        page.wait_for_timeout(50)
 
 
 def type_round(page: Page, scores: dict[int, int | str], fresh_form: bool = True) -> None:

@@ -11,7 +11,7 @@ def test_a_round_shows_in_every_phones_sheet(table, db_path):
     r = table.host.enter(table.id, {0: 12, 1: -5})  # Cy left empty: scores 0
     assert r.status_code == 200
     body = r.get_data(as_text=True)
-    assert body.lstrip().startswith('<div id="play">') and "<html" not in body
+    assert body.lstrip().startswith('<div id="play"') and "<html" not in body
     assert "Saved as entry #" in text_of(body)
     assert totals(body) == {"Ann": 12, "Bob": -5, "Cy": 0}
     for phone in (table.host, table.bob):

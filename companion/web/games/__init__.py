@@ -5,9 +5,9 @@ new game adds a module here and one line in `UIS`.
 """
 from __future__ import annotations
 
-from . import rook, scorepad
+from . import rook, scorepad, zocknroll
 
-UIS = {"scorepad": scorepad, "rook": rook}
+UIS = {"scorepad": scorepad, "rook": rook, "zocknroll": zocknroll}
 
 
 def ui_for(slug: str):

@@ -1,0 +1,124 @@
+"""Zock'n'Roll through the Flask test client: the guided turn, paper mode, refusals."""
+from __future__ import annotations
+
+import re
+from urllib.parse import urlsplit
+
+import pytest
+
+from web_helpers import Phone, form_block, inputs, text_of
+
+NAMES = ["Ann", "Bob", "Cid"]
+
+
+def create(phone: Phone, names=NAMES, **fields) -> str:
+    data = {f"name_{i}": n for i, n in enumerate(names)}
+    data.update({"me": "0", **{k: str(v) for k, v in fields.items()}})
+    r = phone.post("/new/zocknroll", data)
+    assert r.status_code == 303, text_of(r.get_data(as_text=True))[:500]
+    return re.fullmatch(r"/t/([\w-]+)", urlsplit(r.headers["Location"]).path).group(1)
+
+
+def act(phone: Phone, table_id: str, **fields):
+    """Press a button of the entry form as it stands now (its sid and version)."""
+    form = inputs(form_block(phone.page(table_id), 'id="entry-form"'))
+    data = {"sid": form["sid"], "version": form["version"]}
+    data.update({k: str(v) for k, v in fields.items()})
+    return phone.post(f"/t/{table_id}/actions", data, hx=True)
+
+
+@pytest.fixture
+def ann(new_phone):
+    return new_phone("Ann")
+
+
+def test_a_guided_turn_with_jorg(ann):
+    table_id = create(ann)
+    page = text_of(ann.page(table_id))
+    assert "You deal: roll 3 white dice" in page and "Jörg" in page
+    steps = [dict(kind="roll", white="2 2 5"),
+             dict(kind="drop", player="Bob", own="26"),
+             dict(kind="stay", player="Cid"), dict(kind="stay", player="Ann"),
+             dict(kind="roll", white="4"), dict(kind="stay", player="Cid"),
+             dict(kind="drop", player="Ann", own="5,5"), dict(kind="roll", white="5"),
+             dict(kind="reveal", player="Cid", own="1 3"),
+             dict(kind="reveal", player="Jörg", own="6 6")]
+    for step in steps:
+        r = act(ann, table_id, **step)
+        assert r.status_code == 200, text_of(r.get_data(as_text=True))[:400]
+    page = text_of(ann.page(table_id))
+    assert "Cid wins round 3 with Large Straight" in page
+    assert "Turn 2 · dealer Bob" in page
+    history = text_of(ann.get(f"/t/{table_id}/history").get_data(as_text=True))
+    assert "White dice: 2, 2, 5" in history and "Jörg reveals 6, 6" in history
+
+
+@pytest.mark.parametrize("fields, words", [
+    (dict(kind="roll", white=""), "Tap the white dice"),
+    (dict(kind="roll", white="2 2 9"), "numbers from 1 to 6"),
+    (dict(kind="roll", white="2 2"), "3 white dice"),
+    (dict(kind="roll", white="1" * 50), "numbers from 1 to 6"),
+    (dict(kind="stay", player="Bob"), "rolls the white dice first"),
+    (dict(kind="stay", player="Zed"), "Tap whose turn"),
+    (dict(kind="fly"), "Tap one of the buttons"),
+    (dict(mark="pair", player="Ann", round="1"), None),   # allowed: paper taps still work
+])
+def test_refusals_are_plain_422s_that_change_nothing(ann, fields, words):
+    table_id = create(ann)
+    before = ann.page(table_id)
+    r = act(ann, table_id, **fields)
+    if words is None:
+        assert r.status_code == 200
+        return
+    assert r.status_code == 422, r.status_code
+    assert words in text_of(r.get_data(as_text=True))
+    version = re.search(r'data-version="(\d+)"', before).group(1)
+    assert f'data-version="{version}"' in ann.page(table_id)
+
+
+def test_typed_dice_with_stay_are_not_silently_dropped(ann):
+    table_id = create(ann)
+    act(ann, table_id, kind="roll", white="123")
+    r = act(ann, table_id, kind="stay", player="Bob", own="4 4")
+    assert r.status_code == 422
+    assert "press Drop out" in text_of(r.get_data(as_text=True))
+
+
+def test_rule_refusals_name_the_rule(ann):
+    table_id = create(ann)
+    act(ann, table_id, kind="roll", white="1 2 3")
+    r = act(ann, table_id, kind="roll", white="4")
+    body = text_of(r.get_data(as_text=True))
+    assert r.status_code == 422 and "must say stay or drop" in body and "ZNR-2" in body
+
+
+def test_paper_mode_taps_circles_and_refuses_what_the_rules_forbid(ann):
+    table_id = create(ann, paper="on", board="advanced")
+    page = text_of(ann.page(table_id))
+    assert "paper mode" in page and "Royal Pairs" in page
+    assert act(ann, table_id, mark="dropped_out", player="Bob", round="1").status_code == 200
+    assert act(ann, table_id, mark="two_pair", player="Bob", round="1").status_code == 200
+    r = act(ann, table_id, mark="three_kind", player="Bob", round="2")
+    assert r.status_code == 422 and "at most once per turn" in text_of(r.get_data(as_text=True))
+    r = act(ann, table_id, mark="dropped_out", player="Cid", round="2")
+    assert r.status_code == 422 and "ZNR-3" in text_of(r.get_data(as_text=True))
+    for player in ("Cid", "Ann"):
+        r = act(ann, table_id, mark="full_house", player=player, round="3")
+        assert r.status_code == 200
+    assert act(ann, table_id, kind="end_turn").status_code == 200
+    page = text_of(ann.page(table_id))
+    assert "Turn 2 · dealer Bob" in page
+
+
+def test_the_final_scoring_is_shown(ann):
+    """Six drops by Bob in round 1 end the game (ZNR-8); the final table shows rows × points."""
+    table_id = create(ann, paper="on")
+    for _ in range(6):
+        assert act(ann, table_id, mark="dropped_out", player="Bob", round="1").status_code == 200
+        for player in ("Cid", "Ann"):
+            assert act(ann, table_id, mark="pair", player=player, round="3").status_code == 200
+        assert act(ann, table_id, kind="end_turn").status_code == 200
+    page = text_of(ann.page(table_id))
+    assert "Final scoring" in page and "Game over" in page
+    assert "6×2=12" in page and "6×1=6" in page
+    assert "Ann and Cid share the win with 12" in page
