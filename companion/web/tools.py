@@ -9,6 +9,7 @@ from companion.rules.cards import format_card
 from companion.storage import get_db
 
 from .cookies import phone_secret
+from .games.zocknroll import MAX_DICE_TEXT, parse_dice
 
 bp = Blueprint("tools", __name__)
 
@@ -68,11 +69,13 @@ MAX_PER_FACE = 8
 
 @bp.get("/zocknroll/best")
 def zocknroll_best():
-    """What's my best hand? Dice counts per face on either board, without a table."""
+    """What's my best hand? Dice tapped on a pad (or counted per face), on either board,
+    without a table."""
     board = request.args.get("board", "beginner")
     if board not in ("beginner", "advanced"):
         abort(404)
     counts, error, verdict = {}, None, None
+    typed = request.args.get("dice", "")
     for face in FACES:
         raw = request.args.get(f"d{face}", "0").strip() or "0"
         if not (raw.isascii() and raw.isdigit()) or len(raw) > 2 or int(raw) > MAX_PER_FACE:
@@ -80,10 +83,16 @@ def zocknroll_best():
             break
         counts[face] = int(raw)
     dice = [face for face, n in counts.items() for _ in range(n)]
+    if error is None and typed.strip():
+        try:
+            dice = parse_dice(typed, "Your dice")
+        except ValueError as exc:
+            error = str(exc)
     if error is None and request.args.get("check"):
         try:
             verdict = zocknroll.explain_hand(dice, board)
         except ValueError as exc:
             error = str(exc)
-    return render_template("tools/zocknroll_best.html", board=board, counts=counts,
-                           verdict=verdict, error=error, faces=FACES), 422 if error else 200
+    shown = typed[:MAX_DICE_TEXT] if typed.strip() else " ".join(map(str, dice))
+    return render_template("tools/zocknroll_best.html", board=board, dice=shown,
+                           verdict=verdict, error=error, max_dice=8), 422 if error else 200

@@ -60,7 +60,7 @@ NEW_TABLE_FIELDS = ("name_0", "name_1", "name_2", "name_3", "name_4", "me", "tar
 ENTRY_FIELDS = ("sid", "version", "score_0", "score_1", "score_2", "kind", "bidder", "bid",
                 "trump", "points_A", "points_B", "bad_discard", "not_played")
 TRICK_FIELDS = ("variant", "c1", "c2", "c3", "c4", "trump", "check")
-DICE_FIELDS = ("board", "d1", "d2", "d3", "d4", "d5", "d6", "check")
+DICE_FIELDS = ("board", "dice", "d1", "d2", "d3", "d4", "d5", "d6", "check")
 
 # (rule, method) -> the form fields (POST) or query arguments (GET) the handler reads.
 ROUTES: dict[tuple[str, str], tuple[str, ...]] = {
