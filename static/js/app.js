@@ -71,6 +71,38 @@
     input.value = dice.join(" ");
   });
 
+  // Card picker (every card game): tap a rank, then a suit; the card joins the box. A
+  // joker button adds at once. `data-copies` caps copies of one card (2 with two decks).
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-rank], [data-suit], [data-card], [data-card-back]");
+    var picker = button && button.closest("[data-card-picker]");
+    var input = picker && picker.querySelector("[data-card-input]");
+    if (!input) return;
+    var cards = input.value.trim().toUpperCase().split(/[\s,]+/).filter(Boolean);
+    var pressed = picker.querySelector("[data-rank][aria-pressed=true]");
+    if (button.hasAttribute("data-rank")) {
+      if (pressed) pressed.setAttribute("aria-pressed", "false");
+      if (pressed !== button) button.setAttribute("aria-pressed", "true");
+      return;
+    }
+    var card = null;
+    if (button.hasAttribute("data-card-back")) {
+      cards.pop();
+    } else if (button.hasAttribute("data-card")) {
+      card = button.getAttribute("data-card");
+    } else if (pressed) {
+      card = pressed.getAttribute("data-rank") + button.getAttribute("data-suit");
+      pressed.setAttribute("aria-pressed", "false");
+    }
+    if (card) {
+      var copies = parseInt(picker.getAttribute("data-copies") || "1", 10);
+      var max = parseInt(picker.getAttribute("data-max") || "0", 10);
+      var have = cards.filter(function (c) { return c === card; }).length;
+      if (have < copies && (!max || cards.length < max)) cards.push(card);
+    }
+    input.value = cards.join(" ");
+  });
+
   var body = document.body;
   if (!body.hasAttribute("data-table-page")) return;
 
