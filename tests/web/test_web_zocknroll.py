@@ -120,14 +120,14 @@ def test_the_final_scoring_is_shown(ann):
         assert act(ann, table_id, kind="end_turn").status_code == 200
     page = text_of(ann.page(table_id))
     assert "Final scoring" in page and "Game over" in page
-    assert "6×2=12" in page and "6×1=6" in page
+    assert "6×2" in page and "6×1" in page
     assert "Ann and Cid share the win with 12" in page
 
 
 @pytest.mark.parametrize("query, status, words", [
     ("board=advanced&dice=1+1+2+2+3+3+4+4&check=1", 200, "Royal Pairs"),        # Z1
     ("board=advanced&dice=2,2,2,2,5,5,1,3&check=1", 200, "Large Full House"),    # Z2
-    ("board=beginner&dice=4445522&check=1", 200, "Four of a Kind"),
+    ("board=beginner&dice=4444522&check=1", 200, "Four of a Kind"),
     ("board=beginner&dice=2+9&check=1", 422, "numbers from 1 to 6"),
     ("board=beginner&dice=12&check=1", 422, "5 to 7 dice"),
 ])
