@@ -1,0 +1,473 @@
+"""Tournament standings: points per result, tie-breaks, shared places, a CSV of every result.
+
+Pure and JSON-ready. Shapes:
+
+- **result** (one table of one round)::
+
+      {"round": 2, "table": 3, "entrants": ["Ann", "Bob"], "scores": [320, 180]}
+      {"round": 2, "table": 4, "entrants": ["Cid", "Dan", "Eve"], "places": [1, 2, 2]}
+      {"round": 2, "table": None, "entrants": ["Fay"], "bye": True}
+
+  ``places`` (1 = first; equal values share a place) are what the game decided; without
+  them, places follow ``scores`` (higher is better). ``scores`` are optional but feed the
+  CSV and :func:`score_totals`.
+- **scoring**: :func:`match_scoring` (win / draw / loss / bye points, a table of two
+  entrants) or :func:`place_scoring` (points by finishing place, any table size).
+- **standings row** (one per entrant, best first; see :func:`standings`).
+
+Numbers are kept as exact fractions inside, so shared places and tie-breaks compare
+exactly; they come out as ints, or floats where a share is not whole.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+__all__ = [
+    "TIEBREAKS",
+    "match_scoring",
+    "place_scoring",
+    "places_from_scores",
+    "result_points",
+    "results_csv",
+    "score_totals",
+    "standings",
+]
+
+#: Tie-break names, in the default order for match scoring. "game" is the game's own list.
+TIEBREAKS = ("game", "buchholz", "median_buchholz", "sonneborn_berger")
+
+#: Sonneborn-Berger weighs a result against one opponent; a table of several is no such
+#: result, so place scoring leaves it out by default (the value is then None).
+_PLACE_TIEBREAKS = ("game", "buchholz", "median_buchholz")
+
+
+# Scoring.
+
+def _number(value: Any, what: str) -> Fraction:
+    """A finite int or float as an exact fraction (floats by their decimal text)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) \
+            or (isinstance(value, float) and not math.isfinite(value)):
+        raise ValueError(f"{what} must be a number, not {value!r}.")
+    return Fraction(value) if isinstance(value, int) else Fraction(str(value))
+
+
+def _plain(value: Fraction | None) -> int | float | None:
+    """An exact number back to JSON: an int when whole."""
+    if value is None:
+        return None
+    return int(value) if value.denominator == 1 else float(value)
+
+
+def match_scoring(win: float = 2, draw: float = 1, loss: float = 0,
+                  bye: float | None = None) -> dict[str, Any]:
+    """Scoring for head-to-head and team-against-team tables: points per win, draw, loss.
+
+    A bye scores ``bye``, a win by default. Returns
+    ``{"mode": "match", "win", "draw", "loss", "bye"}``.
+    """
+    for name, value in (("win", win), ("draw", draw), ("loss", loss)):
+        _number(value, f"Points for a {name}")
+    bye = win if bye is None else bye
+    _number(bye, "Points for a bye")
+    return {"mode": "match", "win": win, "draw": draw, "loss": loss, "bye": bye}
+
+
+def place_scoring(points: Sequence[float] | Mapping[Any, Sequence[float]] = (4, 2, 1, 0),
+                  bye: float | None = None) -> dict[str, Any]:
+    """Scoring for table games: points by finishing place.
+
+    ``points`` lists the points for 1st, 2nd, … (places past its end score 0), or maps a
+    table size to such a list when a 5-player table should score differently from a
+    4-player one. Entrants sharing places share those places' points equally (a tie for
+    2nd at a 4-table under 4/2/1/0 gives each 1.5), so a table always hands out the same
+    total. A bye (sitting out) scores ``bye``: by default the points for first place (of the
+    smallest listed table size). Returns ``{"mode": "places", "points", "bye"}``.
+    """
+    if isinstance(points, Mapping):
+        if not points:
+            raise ValueError("Points by table size need at least one table size.")
+        table = {}
+        for size, row in points.items():
+            if isinstance(size, bool) or not str(size).isdigit() or int(size) < 1:
+                raise ValueError(f"{size!r} is not a table size.")
+            table[str(int(size))] = _point_list(row)
+        smallest = table[min(table, key=int)]
+        default_bye = smallest[0] if smallest else 0
+        plain: Any = table
+    else:
+        plain = _point_list(points)
+        default_bye = plain[0] if plain else 0
+    bye = default_bye if bye is None else bye
+    _number(bye, "Points for a bye")
+    return {"mode": "places", "points": plain, "bye": bye}
+
+
+def _point_list(row: Any) -> list:
+    if isinstance(row, (str, bytes)) or not isinstance(row, Sequence):
+        raise ValueError("Points by place are a list: points for 1st, 2nd, and so on.")
+    for value in row:
+        _number(value, "Points for a place")
+    return list(row)
+
+
+def places_from_scores(scores: Sequence[float], higher_wins: bool = True) -> list[int]:
+    """Finishing places from scores, equal scores sharing a place: [5, 9, 5] -> [2, 1, 2]."""
+    values = [_number(s, "A score") for s in scores]
+    sign = -1 if higher_wins else 1
+    return [1 + sum(1 for other in values if sign * other < sign * value) for value in values]
+
+
+# Reading one result.
+
+def _check_result(result: Mapping[str, Any]) -> dict[str, Any]:
+    """Validate one result and return it normalised (scores/places lists or None)."""
+    if not isinstance(result, Mapping):
+        raise ValueError("A result is a dictionary.")
+    rnd = result.get("round")
+    if isinstance(rnd, bool) or not isinstance(rnd, int) or rnd < 1:
+        raise ValueError(f"A result's round is a whole number of at least 1, not {rnd!r}.")
+    entrants = result.get("entrants")
+    if isinstance(entrants, (str, bytes)) or not isinstance(entrants, Sequence) \
+            or not entrants or not all(isinstance(e, str) and e for e in entrants):
+        raise ValueError(f"Round {rnd}: a result lists its entrants by name.")
+    if len(set(entrants)) != len(entrants):
+        raise ValueError(f"Round {rnd}: an entrant appears twice at one table.")
+    table = result.get("table")
+    if table is not None and (isinstance(table, bool) or not isinstance(table, int) or table < 1):
+        raise ValueError(f"Round {rnd}: a table number is a whole number from 1, not {table!r}.")
+    bye = bool(result.get("bye"))
+    scores = result.get("scores")
+    places = result.get("places")
+    for name, values in (("scores", scores), ("places", places)):
+        if values is not None and (isinstance(values, (str, bytes))
+                                   or not isinstance(values, Sequence)
+                                   or len(values) != len(entrants)):
+            raise ValueError(f"Round {rnd}: {name} must list one value per entrant.")
+    if scores is not None:
+        for s in scores:
+            _number(s, f"Round {rnd}: a score")
+    if places is not None:
+        for p in places:
+            if isinstance(p, bool) or not isinstance(p, int) or p < 1:
+                raise ValueError(f"Round {rnd}: places are whole numbers from 1, not {p!r}.")
+    if bye and len(entrants) != 1:
+        raise ValueError(f"Round {rnd}: a bye is for one entrant.")
+    if not bye and len(entrants) < 2:
+        raise ValueError(f"Round {rnd}: a table needs at least two entrants (or a bye).")
+    if not bye and places is None and scores is None:
+        raise ValueError(f"Round {rnd}: a result needs places or scores.")
+    return {"round": rnd, "table": table, "entrants": list(entrants),
+            "scores": None if scores is None else list(scores),
+            "places": None if places is None else list(places), "bye": bye}
+
+
+def _positions(places: Sequence[int]) -> list[tuple[int, int]]:
+    """(first position, how many share it) per entrant: places [1, 1, 2] -> 1st, 1st, 3rd.
+
+    Places are read by their order, not their values, so a dense ranking [1, 1, 2] and a
+    competition ranking [1, 1, 3] mean the same.
+    """
+    start, position = {}, 1
+    for value in sorted(set(places)):
+        start[value] = position
+        position += places.count(value)
+    return [(start[p], places.count(p)) for p in places]
+
+
+def _place_points(scoring: Mapping[str, Any], size: int, start: int, shared: int) -> Fraction:
+    table = scoring["points"]
+    if isinstance(table, Mapping):
+        if str(size) not in table:
+            raise ValueError(f"Place scoring has no points for a table of {size}.")
+        table = table[str(size)]
+    row = [_number(v, "Points for a place") for v in table]
+    taken = [row[i] if i < len(row) else Fraction(0) for i in range(start - 1, start - 1 + shared)]
+    return sum(taken, Fraction(0)) / shared
+
+
+def _seats(result: Mapping[str, Any], scoring: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """What one checked result means for each entrant at its table."""
+    entrants = result["entrants"]
+    if result["bye"]:
+        return [{"entrant": entrants[0], "round": result["round"], "table": result["table"],
+                 "opponents": [], "outcome": "bye", "place": None, "share": {},
+                 "points": _number(scoring["bye"], "Points for a bye")}]
+    places = result["places"] or places_from_scores(result["scores"])
+    positions = _positions(places)
+    mode = scoring.get("mode")
+    if mode == "match" and len(entrants) != 2:
+        raise ValueError(f"Round {result['round']}: match scoring is for tables of two.")
+    if mode not in ("match", "places"):
+        raise ValueError(f"Unknown scoring mode {mode!r}.")
+    seats = []
+    for k, entrant in enumerate(entrants):
+        start, shared = positions[k]
+        # Sonneborn-Berger weight against each table-mate: 1 ahead, 1/2 level, 0 behind.
+        share = {other: Fraction(1) if positions[k][0] < positions[j][0]
+                 else Fraction(1, 2) if positions[k][0] == positions[j][0] else Fraction(0)
+                 for j, other in enumerate(entrants) if j != k}
+        if mode == "match":
+            outcome = "draw" if shared == 2 else "win" if start == 1 else "loss"
+            points = _number(scoring[outcome], f"Points for a {outcome}")
+        else:
+            outcome = "place"
+            points = _place_points(scoring, len(entrants), start, shared)
+        seats.append({"entrant": entrant, "round": result["round"], "table": result["table"],
+                      "opponents": [e for e in entrants if e != entrant], "outcome": outcome,
+                      "place": start, "share": share, "points": points})
+    return seats
+
+
+def result_points(result: Mapping[str, Any], scoring: Mapping[str, Any]) -> dict[str, Any]:
+    """The points each entrant of one result scores: ``{entrant: points}``."""
+    return {seat["entrant"]: _plain(seat["points"])
+            for seat in _seats(_check_result(result), scoring)}
+
+
+def score_totals(results: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+    """Each entrant's own scores summed over all results: a ready-made game tie-break
+    (pass ``{e: [total]}`` as ``game_tiebreaks``). Byes and results without scores add 0."""
+    totals: dict[str, Fraction] = {}
+    for result in map(_check_result, results):
+        for k, entrant in enumerate(result["entrants"]):
+            score = result["scores"][k] if result["scores"] is not None else 0
+            totals[entrant] = totals.get(entrant, Fraction(0)) + _number(score, "A score")
+    return {entrant: _plain(total) for entrant, total in totals.items()}
+
+
+# Standings.
+
+def standings(entrants: Sequence[str], results: Iterable[Mapping[str, Any]],
+              scoring: Mapping[str, Any], *,
+              game_tiebreaks: Mapping[str, Sequence[float]] | None = None,
+              initial_points: Mapping[str, float] | None = None,
+              order: Sequence[str] | None = None) -> list[dict[str, Any]]:
+    """Rank every entrant: points, then the tie-breaks in ``order``; exact ties share a place.
+
+    ``entrants`` are all registered entrants (dropped ones too: they keep their row).
+    ``initial_points`` adds points outside any result (a late arrival granted a score).
+    ``game_tiebreaks`` maps an entrant to the game's own tie-break values, most important
+    first, higher is better (negate a "lower is better" value); a missing list counts as
+    zeros. ``order`` picks from :data:`TIEBREAKS` (default: all of them for match scoring,
+    all but Sonneborn-Berger for place scoring). Tie-breaks:
+
+    - **buchholz**: the sum over rounds of the opponent's points (match scoring) or of the
+      table-mates' average points (place scoring, so a big table weighs no more than a small
+      one). A bye counts as an opponent with the entrant's own points, so a bye neither
+      helps nor hurts; rounds missed by a late arrival count nothing.
+    - **median_buchholz**: the same without the highest and the lowest round (with at
+      least three rounds; with fewer it equals the Buchholz).
+    - **sonneborn_berger**: the points of opponents beaten plus half the points of those
+      drawn, over games played (match scoring only).
+
+    Returns rows best first::
+
+        {"rank": 1, "entrant": "Ann", "points": 6, "played": 3, "byes": 1,
+         "wins": 3, "draws": 0, "losses": 0,          # None under place scoring
+         "game_tiebreaks": [310], "buchholz": 11, "median_buchholz": 5,
+         "sonneborn_berger": 8,                        # None under place scoring
+         "results": [{"round": 1, "table": 2, "opponents": ["Bob"], "outcome": "win",
+                      "place": 1, "points": 2}, ...]}
+
+    ``outcome`` is win / draw / loss / bye (match scoring) or place / bye. Rows that tie on
+    everything keep the order of ``entrants``.
+    """
+    ids = _check_entrants(entrants)
+    mode = scoring.get("mode")
+    order = _check_order(order, mode)
+    initial_points = dict(initial_points or {})
+    unknown = sorted(set(initial_points) - set(ids))
+    if unknown:
+        raise ValueError(f"{unknown[0]!r} is not an entrant.")
+    seats_of = _collect(ids, results, scoring)
+    points = {e: sum((s["points"] for s in seats_of[e]), Fraction(0))
+              + _number(initial_points.get(e, 0), "Initial points") for e in ids}
+    game = _game_values(ids, game_tiebreaks)
+    rows = [_row(e, seats_of[e], points, game[e], mode) for e in ids]
+    keys = [_sort_key(row, points[row["entrant"]], order) for row in rows]
+    ranked = sorted(range(len(ids)), key=lambda i: (keys[i], i))
+    out = []
+    for position, i in enumerate(ranked):
+        first_equal = next(p for p in range(position + 1) if keys[ranked[p]] == keys[i])
+        out.append({"rank": first_equal + 1, **_publish(rows[i])})
+    return out
+
+
+def _check_entrants(entrants: Sequence[str]) -> list[str]:
+    ids = list(entrants)
+    if not all(isinstance(e, str) and e for e in ids):
+        raise ValueError("Entrants are named by non-empty strings.")
+    if len(set(ids)) != len(ids):
+        raise ValueError("An entrant is listed twice.")
+    return ids
+
+
+def _check_order(order: Sequence[str] | None, mode: Any) -> tuple[str, ...]:
+    if order is None:
+        return TIEBREAKS if mode == "match" else _PLACE_TIEBREAKS
+    order = tuple(order)
+    for name in order:
+        if name not in TIEBREAKS:
+            raise ValueError(f"{name!r} is not a tie-break; choose from {', '.join(TIEBREAKS)}.")
+    if mode != "match" and "sonneborn_berger" in order:
+        raise ValueError("Sonneborn-Berger needs match scoring (tables of two).")
+    return order
+
+
+def _collect(ids: Sequence[str], results: Iterable[Mapping[str, Any]],
+             scoring: Mapping[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    """Every entrant's seats in round order; an entrant plays at most once per round."""
+    known = set(ids)
+    seats_of: dict[str, list[dict[str, Any]]] = {e: [] for e in ids}
+    checked = sorted(map(_check_result, results), key=lambda r: r["round"])
+    for result in checked:
+        for seat in _seats(result, scoring):
+            entrant = seat["entrant"]
+            if entrant not in known:
+                raise ValueError(f"Round {result['round']}: {entrant!r} is not an entrant.")
+            if any(s["round"] == seat["round"] for s in seats_of[entrant]):
+                raise ValueError(f"Round {result['round']}: {entrant!r} has two results.")
+            seats_of[entrant].append(seat)
+    return seats_of
+
+
+def _game_values(ids: Sequence[str], given: Mapping[str, Sequence[float]] | None
+                 ) -> dict[str, list[Fraction]]:
+    given = dict(given or {})
+    unknown = sorted(set(given) - set(ids))
+    if unknown:
+        raise ValueError(f"{unknown[0]!r} is not an entrant.")
+    lengths = {len(v) for v in given.values()}
+    if len(lengths) > 1:
+        raise ValueError("Every entrant needs the same number of game tie-break values.")
+    width = lengths.pop() if lengths else 0
+    return {e: [_number(v, "A game tie-break") for v in given.get(e, [0] * width)]
+            for e in ids}
+
+
+def _opponent_values(seats: Sequence[Mapping[str, Any]], points: Mapping[str, Fraction],
+                     own: Fraction) -> list[Fraction]:
+    """Per round: the opponents' average points (one opponent at a pair table); a bye
+    counts as an opponent with the entrant's own points."""
+    values = []
+    for seat in seats:
+        if seat["outcome"] == "bye":
+            values.append(own)
+        else:
+            opponents = seat["opponents"]
+            values.append(sum((points[o] for o in opponents), Fraction(0)) / len(opponents))
+    return values
+
+
+def _row(entrant: str, seats: Sequence[Mapping[str, Any]], points: Mapping[str, Fraction],
+         game: list[Fraction], mode: Any) -> dict[str, Any]:
+    """One entrant's standings row, with exact numbers (see :func:`_publish`)."""
+    own = points[entrant]
+    values = _opponent_values(seats, points, own)
+    buchholz = sum(values, Fraction(0))
+    median = buchholz - max(values) - min(values) if len(values) >= 3 else buchholz
+    played = [s for s in seats if s["outcome"] != "bye"]
+    match = mode == "match"
+    berger = sum((w * points[o] for s in played for o, w in s["share"].items()),
+                 Fraction(0)) if match else None
+    return {
+        "entrant": entrant,
+        "points": own,
+        "played": len(played),
+        "byes": len(seats) - len(played),
+        "wins": sum(s["outcome"] == "win" for s in seats) if match else None,
+        "draws": sum(s["outcome"] == "draw" for s in seats) if match else None,
+        "losses": sum(s["outcome"] == "loss" for s in seats) if match else None,
+        "game_tiebreaks": game,
+        "buchholz": buchholz,
+        "median_buchholz": median,
+        "sonneborn_berger": berger,
+        "results": [{"round": s["round"], "table": s["table"], "opponents": s["opponents"],
+                     "outcome": s["outcome"], "place": s["place"], "points": s["points"]}
+                    for s in seats],
+    }
+
+
+def _sort_key(row: Mapping[str, Any], points: Fraction, order: Sequence[str]) -> tuple:
+    """Smaller is better: negated points, then negated tie-breaks in order."""
+    key = [-points]
+    for name in order:
+        if name == "game":
+            key.extend(-v for v in row["game_tiebreaks"])
+        else:
+            key.append(-row[name])
+    return tuple(key)
+
+
+def _publish(row: Mapping[str, Any]) -> dict[str, Any]:
+    """A row with its exact numbers turned into JSON numbers."""
+    out = dict(row)
+    for name in ("points", "buchholz", "median_buchholz", "sonneborn_berger"):
+        out[name] = _plain(row[name])
+    out["game_tiebreaks"] = [_plain(v) for v in row["game_tiebreaks"]]
+    out["results"] = [{**r, "points": _plain(r["points"])} for r in row["results"]]
+    return out
+
+
+# CSV export.
+
+#: A cell starting with one of these is a formula to a spreadsheet (CSV injection).
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cell(value: Any) -> Any:
+    """Text that a spreadsheet would run as a formula gets a leading apostrophe."""
+    if isinstance(value, str) and value.startswith(_FORMULA_START):
+        return "'" + value
+    return value
+
+
+def _outcome_text(seats: Sequence[Mapping[str, Any]]) -> str:
+    if seats[0]["outcome"] == "bye":
+        return "bye"
+    if len(seats) == 2 and seats[0]["outcome"] in ("win", "loss", "draw"):
+        a, b = seats
+        if a["outcome"] == "draw":
+            return f"{a['entrant']} drew with {b['entrant']}"
+        winner, loser = (a, b) if a["outcome"] == "win" else (b, a)
+        return f"{winner['entrant']} beat {loser['entrant']}"
+    first = [s["entrant"] for s in seats if s["place"] == 1]
+    if len(first) == 1:
+        return f"{first[0]} won"
+    return f"{', '.join(first[:-1])} and {first[-1]} shared first"
+
+
+def results_csv(results: Iterable[Mapping[str, Any]], scoring: Mapping[str, Any]) -> str:
+    """Every result as CSV text, one row per table, rounds and tables in order.
+
+    Columns: ``round, table, outcome`` then, per seat, ``entrant N, score N, place N,
+    points N`` for as many seats as the largest table (smaller tables leave them empty).
+    ``outcome`` is a sentence ("Ann beat Bob", "Cid won", "bye"). Names that a spreadsheet
+    would read as a formula are prefixed with an apostrophe.
+    """
+    checked = [_check_result(r) for r in results]
+    checked.sort(key=lambda r: (r["round"], r["table"] is None, r["table"] or 0))
+    width = max((len(r["entrants"]) for r in checked), default=2)
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    header = ["round", "table", "outcome"]
+    for n in range(1, width + 1):
+        header += [f"entrant {n}", f"score {n}", f"place {n}", f"points {n}"]
+    writer.writerow(header)
+    for result in checked:
+        seats = _seats(result, scoring)
+        row = [result["round"], "" if result["table"] is None else result["table"],
+               _cell(_outcome_text(seats))]
+        for k, seat in enumerate(seats):
+            score = result["scores"][k] if result["scores"] is not None else ""
+            row += [_cell(seat["entrant"]), score,
+                    "" if seat["place"] is None else seat["place"], _plain(seat["points"])]
+        row += [""] * (3 + 4 * width - len(row))
+        writer.writerow(row)
+    return buffer.getvalue()
