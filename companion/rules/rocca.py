@@ -37,7 +37,10 @@ actions (``player`` is a seat name):
 
 functions: :func:`placements`, :func:`is_start_card` (the contract's), :func:`start_card`,
 :func:`check_start_card` and :func:`check_placement` (the placement checker). Player-facing
-sentences are the format strings in :data:`MESSAGES` (kept in one table for translation).
+sentences are the format strings in :data:`MESSAGES` (kept in one table for translation);
+each comes out as a :class:`~companion.rules.said.Said`, an ordinary ``str`` that also keeps
+its key's template and values (context ``"rocca"``), so the web can say it in Japanese. A
+RuleError's ``args[0]`` and the summary's ``status``/``last``/``lines`` texts are Saids.
 Rule IDs are RULES.md §5's (:data:`RULES`); the choices made are in docs/RULES-NOTES.md.
 """
 
@@ -50,6 +53,7 @@ from typing import Any
 
 from .cards import format_card, parse_card, split_card
 from .game import Game, Setting, check_seats, check_settings, describe_settings
+from .said import joined, listing, message
 from .verdict import RuleError, Verdict
 
 __all__ = [
@@ -267,8 +271,10 @@ MESSAGES: dict[str, str] = {
 
 
 def _say(key: str, **values: Any) -> str:
-    """Fill in one of :data:`MESSAGES` (the single place sentences are built)."""
-    return MESSAGES[key].format(**values)
+    """Fill in one of :data:`MESSAGES` (the single place sentences are built).
+
+    The result is a Said: plain English text that remembers the template and values."""
+    return message(SLUG, MESSAGES[key], **values)
 
 
 def _refuse(key: str, rule: str, **values: Any) -> RuleError:
@@ -361,10 +367,8 @@ def _suit(value: Any) -> str:
 
 
 def _parts_text(parts: Iterable[str]) -> str:
-    names = [_say("part_" + part) for part in PARTS if part in parts]
-    if len(names) == 1:
-        return names[0]
-    return ", ".join(names[:-1]) + " " + _say("or") + " " + names[-1]
+    """The parts in words, "head, face or profile" (a listing, so each word translates)."""
+    return listing([_say("part_" + part) for part in PARTS if part in parts], _say("or"))
 
 
 def _why_not(card: str, onto: str, part: str | None) -> str:
@@ -377,7 +381,7 @@ def _why_not(card: str, onto: str, part: str | None) -> str:
                     needs=_say("needs_" + part))
     ranks = {_rank(card), _rank(onto)}
     if "A" in ranks and ranks & NUMBERS:
-        text += _say("ace_note")
+        text = joined([text, _say("ace_note")], sep="")
     return text
 
 
@@ -570,7 +574,7 @@ def _finish(state: dict, winner: str, how: str) -> None:
 
 def _log(state: dict, kind: str, player: str | None, lines: list[str], rule: str,
          card: str | None = None, cards: list[str] | None = None) -> None:
-    entry: dict[str, Any] = {"kind": kind, "player": player, "text": " ".join(lines),
+    entry: dict[str, Any] = {"kind": kind, "player": player, "text": joined(lines),
                              "rule": rule}
     if card is not None:
         entry["card"] = card
@@ -736,7 +740,7 @@ def _play(state: dict, action: Mapping) -> None:
         try:
             declared = _suit(action.get("suit"))
         except ValueError as error:
-            raise RuleError(str(error), "ROC-3") from None
+            raise RuleError(error.args[0], "ROC-3") from None    # args[0]: the Said
     if rank == "Q" and not answer:
         target = _target(state, player, action.get("to"))
 

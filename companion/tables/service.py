@@ -29,6 +29,9 @@ UNDO = "undo"
 CONFIRM = "confirm"     # the other team accepts a pending entry
 SEAT = "seat"          # audit entries for seat and host changes; never folded
 UNDOABLE = (GAME, REMATCH)
+# A game that plays a match inside one state (Rocca: a tally, the biggest loser starts the
+# next game) deals the next game with this action; it is the one entry a won game takes.
+NEXT_GAME = "new_game"
 STATE_KINDS = (GAME, REMATCH, UNDO, CONFIRM)
 
 
@@ -524,13 +527,16 @@ def enter(db: sqlite_utils.Database, table_id: str, phone: Phone, payload: dict,
         current = _sheet(db, table, actions)
         if current.waiting is not None:
             raise Conflict(_waiting_message(current))
-        if current.summary.get("over"):
+        if current.summary.get("over") and payload.get("kind") != NEXT_GAME:
             raise TableError("This game is over. Start a rematch to play again.", status=409,
                              rule=(current.summary.get("over_reason") or {}).get("rule"))
         try:
             new_state = table.game.apply(current.state, payload)
         except RuleError as exc:
-            raise TableError(str(exc), rule=exc.rule, status=422) from None
+            # args[0] rather than str(): a rules sentence may be a Said that the web
+            # translates (companion.rules.said); it is still a plain str for everyone else.
+            raise TableError(exc.args[0] if exc.args else str(exc), rule=exc.rule,
+                             status=422) from None
         except ValueError as exc:
             raise TableError(str(exc), status=422) from None
         pending = table.confirms

@@ -23,3 +23,9 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(home_bp)
     app.register_blueprint(table_bp)
     app.register_blueprint(tools_bp)
+    from .rainbow_rummy_tools import bp as rainbow_rummy_tools_bp
+    app.register_blueprint(rainbow_rummy_tools_bp)
+    from . import i18n
+    i18n.init_app(app)
+    from .rocca_tools import bp as rocca_tools_bp
+    app.register_blueprint(rocca_tools_bp)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import sqlite3
 
 from flask import Flask, render_template, request
+from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
@@ -11,14 +12,20 @@ from companion.tables import TableError
 
 from .htmx import is_fragment_request
 
+
+def N_(text: str) -> str:
+    """Mark a sentence for the translation catalogue; it is translated where it is used."""
+    return text
+
+
 MESSAGES = {
-    400: "That request didn't make sense to the app. Go back and try again.",
-    403: "This phone isn't allowed to do that.",
-    404: "There's nothing here. Check the link, or scan the table's QR code again.",
-    405: "That page can't be used that way. Go back and use the buttons on the page.",
-    413: "That was far too much text to send.",
-    429: "Too many tries in a short time. Wait a minute, then try again.",
-    500: "Something went wrong on the server. Your entries are safe; reload the page.",
+    400: N_("That request didn't make sense to the app. Go back and try again."),
+    403: N_("This phone isn't allowed to do that."),
+    404: N_("There's nothing here. Check the link, or scan the table's QR code again."),
+    405: N_("That page can't be used that way. Go back and use the buttons on the page."),
+    413: N_("That was far too much text to send."),
+    429: N_("Too many tries in a short time. Wait a minute, then try again."),
+    500: N_("Something went wrong on the server. Your entries are safe; reload the page."),
 }
 
 
@@ -72,15 +79,14 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(CSRFError)
     def _csrf_error(_exc: CSRFError):
-        return error_response("This form has expired or came from another site. Reload the page "
-                              "and try again; nothing was saved.", 400)
+        return error_response(gettext("This form has expired or came from another site. Reload "
+                                      "the page and try again; nothing was saved."), 400)
 
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException):
         status = exc.code or 500
-        message = MESSAGES.get(status) or exc.description or "That didn't work."
-        if status == 429:
-            message = MESSAGES[429]
+        message = (gettext(MESSAGES[status]) if status in MESSAGES
+                   else exc.description or gettext("That didn't work."))
         return error_response(message, status)
 
     @app.errorhandler(sqlite3.Error)
@@ -96,4 +102,4 @@ def init_app(app: Flask) -> None:
         if isinstance(exc, HTTPException):
             return _http_error(exc)
         app.logger.exception("Unhandled error on %s %s", request.method, request.path)
-        return error_response(MESSAGES[500], 500)
+        return error_response(gettext(MESSAGES[500]), 500)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask_babel import gettext
 
 from companion import tables
 from companion.rules import GAMES, find_game
@@ -61,15 +62,22 @@ def create_table(slug: str):
     if error is None:
         rows = [i for i, _ in filled]
         if me_row not in rows:
-            error = "Mark which player you are (the 'me' button beside your name)."
+            error = gettext("Mark which player you are (the 'me' button beside your name).")
     if error is None:
         try:
             options = {"confirm": game.teams and request.form.get("confirm") == "on"}
             for name, _label, _hint in getattr(ui_for(game.slug), "TABLE_SWITCHES", ()):
                 options[name] = request.form.get(name) == "on"
+            # A game may ask who starts (STARTER_CHOICE): its rules start with the first
+            # seat, so the rows turn round to put that player first, in the same order.
+            first = getattr(ui_for(game.slug), "first_seat", lambda form, rows: 0)(
+                request.form, rows)
+            rows = rows[first:] + rows[:first]
             table, secret = tables.create_table(get_db(), game.slug, settings,
-                                                [n for _, n in filled], rows.index(me_row),
+                                                [names[i] for i in rows], rows.index(me_row),
                                                 options)
+        except ValueError as exc:       # the starter is not a row with a name
+            error = str(exc)
         except tables.TableError as exc:
             error = exc.message
     if error is not None:

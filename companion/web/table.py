@@ -2,12 +2,14 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Hashable
 from dataclasses import dataclass
 from functools import cached_property
 from urllib.parse import urlsplit
 
-from flask import (Blueprint, Response, abort, current_app, redirect, render_template, request,
-                   url_for)
+from flask import (Blueprint, Response, abort, current_app, make_response, redirect,
+                   render_template, request, url_for)
+from flask_babel import gettext
 
 from companion import tables
 from companion.storage import get_db
@@ -16,7 +18,8 @@ from companion.tables.tokens import new_submission_id
 
 from .cookies import phone_secret
 from .games import ui_for
-from .htmx import is_fragment_request, render
+from . import fragments
+from .htmx import csrf_token, is_fragment_request, render
 from .qr import qr_svg, qr_url
 
 bp = Blueprint("table", __name__, url_prefix="/t/<table_id>")
@@ -116,13 +119,40 @@ def entry_fragment(table_id: str):
     return _fragment(table_id, "tables/_entry.html")
 
 
+@bp.get("/play")
+def play_fragment(table_id: str):
+    """The sheet and a fresh entry form in one answer: what a phone whose form is
+    untouched fetches after a change; 204 when `since` is already the current version."""
+    return _fragment(table_id, "tables/_play.html")
+
+
 def _fragment(table_id: str, template: str):
     view = _view(table_id)
     if request.args.get("since") == str(view.table.version):
         return Response(status=204)
     if not is_fragment_request():
         return redirect(url_for(".show", table_id=table_id), 303)
-    return render("tables/table.html", template, **_page_context(view))
+    # Every phone at the table asks for this right after a change: render it once per
+    # version and viewer (see fragments.py), with this phone's own token and form id.
+    context = _page_context(view)
+    key = (view.table.id, view.table.version, template, _viewer(view))
+    html = fragments.shared(key, csrf_token(), context["sid"],
+                            lambda: render_template(template, **context))
+    response = make_response(html)
+    response.headers["Vary"] = "HX-Request, Cookie"
+    return response
+
+
+def _viewer(view: View) -> Hashable:
+    """What a game's live fragments depend on besides the table's version.
+
+    A game's web module may say (``viewer_key``); otherwise each seat gets its own copy,
+    which is always safe.
+    """
+    viewer_key = getattr(view.ui, "viewer_key", None)
+    if viewer_key is not None:
+        return viewer_key(view)
+    return ("seat", view.phone.seat)
 
 
 @bp.get("/version")
@@ -221,7 +251,8 @@ def enter(table_id: str):
         version = int(request.form.get("version", ""))
     except ValueError:
         return _play_response(view, status=400, kind="error", values=values,
-                              message="The form was missing its sheet version. Reload the page.")
+                              message=gettext("The form was missing its sheet version. "
+                                                      "Reload the page."))
     try:
         payload = view.ui.parse_entry(request.form, names, view.sheet.summary)
     except ValueError as exc:
@@ -234,8 +265,8 @@ def enter(table_id: str):
     except tables.TableError as exc:
         return _play_response(_refresh(view), status=exc.status, kind="error", values=values,
                               message=exc.message, rule=exc.rule)
-    note = ("That was already saved (a repeated tap); nothing was entered twice."
-            if outcome.duplicate else f"Saved as entry #{outcome.action.seq}.")
+    note = (gettext("That was already saved (a repeated tap); nothing was entered twice.")
+            if outcome.duplicate else gettext("Saved as entry #%(seq)s.", seq=outcome.action.seq))
     return _play_response(_refresh(view, outcome), message=note)
 
 
@@ -249,8 +280,8 @@ def undo(table_id: str):
         outcome = tables.undo(get_db(), table_id, view.phone, target, sid)
     except tables.TableError as exc:
         return _after_undo(_refresh(view), exc.status, exc.message, "error")
-    note = (f"Entry #{target} was struck." if not outcome.duplicate
-            else f"Entry #{target} was already struck (a repeated tap).")
+    note = (gettext("Entry #%(seq)s was struck.", seq=target) if not outcome.duplicate
+            else gettext("Entry #%(seq)s was already struck (a repeated tap).", seq=target))
     return _after_undo(_refresh(view, outcome), 200, note, "ok")
 
 
@@ -273,7 +304,8 @@ def confirm(table_id: str):
         outcome = tables.confirm(get_db(), table_id, view.phone, target, sid)
     except tables.TableError as exc:
         return _play_response(_refresh(view), status=exc.status, kind="error", message=exc.message)
-    return _play_response(_refresh(view, outcome), message=f"Entry #{target} confirmed.")
+    return _play_response(_refresh(view, outcome), message=gettext("Entry #%(seq)s confirmed.",
+                                                                          seq=target))
 
 
 @bp.post("/rematch")
@@ -288,7 +320,8 @@ def rematch(table_id: str):
         return _play_response(_refresh(view), status=409, kind="conflict", message=exc.message)
     except tables.TableError as exc:
         return _play_response(_refresh(view), status=exc.status, kind="error", message=exc.message)
-    return _play_response(_refresh(view, outcome), message="A new game has started. Good luck!")
+    return _play_response(_refresh(view, outcome), message=gettext("A new game has started. "
+                                                                          "Good luck!"))
 
 
 # ---------------------------------------------------------------- seats

@@ -175,6 +175,16 @@
   function onVersion(version) {
     if (version > latest) latest = version;
     if (!(version > currentVersion())) return;
+    // One fetch for the sheet and the form together when the form may be replaced (the
+    // usual case: half the requests a change costs the server); else the sheet alone.
+    var play = document.getElementById("play");
+    var entry = document.getElementById("entry");
+    var v = formVersion();
+    if (play && entry && v !== null && v < latest && pristine() && !typingIn(entry)) {
+      entryStale = false;
+      htmx.trigger(play, "refresh");
+      return;
+    }
     var sheet = document.getElementById("sheet");
     if (sheet) htmx.trigger(sheet, "refresh");
     refreshEntry();
@@ -184,10 +194,14 @@
   // after the player started typing: then keep the form, and refresh it later.
   document.addEventListener("htmx:before:swap", function (event) {
     var entry = document.getElementById("entry");
-    if (!entry || event.target !== entry) return;
+    var play = document.getElementById("play");
+    var refreshing = event.target === entry || (play && event.target === play);
+    if (!entry || !refreshing) return;   // (a save's answer comes from the form: let it in)
     if (!pristine() || typingIn(entry)) {
       event.preventDefault();
       entryStale = true;
+      var sheet = document.getElementById("sheet");
+      if (event.target === play && sheet) htmx.trigger(sheet, "refresh");
     }
   });
 
@@ -209,7 +223,8 @@
   function setDot(state, text) {
     if (!dot) return;
     dot.className = "live-dot " + state;
-    dot.textContent = text;
+    // The page carries the word in its language (data-live, data-polling, ...).
+    dot.textContent = dot.getAttribute("data-" + text) || text;
   }
 
   if (live) {

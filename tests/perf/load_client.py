@@ -229,9 +229,10 @@ class Phone:
     """One simulated phone: its own cookie jar, its live stream, its fragment fetches.
 
     It behaves like static/js/app.js: on `changed` with a version newer than its sheet it
-    re-fetches /sheet, and /entry when its form is older than that version (the form is
-    never being typed in here); after a fetch it catches up if a newer version was
-    announced meanwhile. Each request opens a new connection, as a browser does after
+    fetches /play (the sheet and a fresh form in one answer) when its form is older than that
+    version too (the form is never being typed in here, but the phone whose own entry is on
+    the way leaves its form alone), else /sheet alone; after a fetch it catches up if a
+    newer version was announced meanwhile. Each request opens a new connection, as a browser does after
     30 s of silence (gunicorn closes idle keep-alive connections after 2 s).
     """
 
@@ -389,12 +390,41 @@ class Phone:
             return
         if version > self.latest:
             self.latest = version
-        if version > self.sheet_version and not self.sheet_busy:
+        need_sheet = version > self.sheet_version and not self.sheet_busy
+        need_form = version > self.form_version and not self.entry_busy and not self.posting
+        if need_sheet and need_form:
+            # The page fetches /play (sheet and form together) when its form is untouched.
+            self.sheet_busy = self.entry_busy = True
+            gevent.spawn(self._fetch_play)
+            return
+        if need_sheet:
             self.sheet_busy = True
             gevent.spawn(self._fetch_sheet)
-        if version > self.form_version and not self.entry_busy and not self.posting:
+        if need_form:
             self.entry_busy = True
             gevent.spawn(self._fetch_entry)
+
+    def _fetch_play(self) -> None:
+        try:
+            for _ in range(20):
+                r = self.call("play", "GET", f"/t/{self.table.id}/play", hx=True)
+                text = r.text()
+                sheet, form = VERSION_RE.search(text), FORM_VERSION_RE.search(text)
+                if sheet is None or form is None:
+                    REC.error("bad_play", text[:200].decode(errors="replace"))
+                    return
+                v = int(sheet.group(1))
+                if v < self.sheet_version:
+                    REC.error("stale_sheet", f"{v} < {self.sheet_version}")
+                self.sheets.append((v, r.done))
+                self.sheet_version = max(self.sheet_version, v)
+                self.form_version = max(self.form_version, int(form.group(1)))
+                if self.latest <= min(self.sheet_version, self.form_version):
+                    return
+        except HTTPFailure as exc:
+            REC.error(exc.kind, exc.detail)
+        finally:
+            self.sheet_busy = self.entry_busy = False
 
     def _fetch_sheet(self) -> None:
         try:

@@ -61,6 +61,36 @@ ENTRY_FIELDS = ("sid", "version", "score_0", "score_1", "score_2", "kind", "bidd
                 "trump", "points_A", "points_B", "bad_discard", "not_played")
 TRICK_FIELDS = ("variant", "c1", "c2", "c3", "c4", "trump", "check")
 DICE_FIELDS = ("board", "dice", "d1", "d2", "d3", "d4", "d5", "d6", "check")
+RR_CHECK_FIELDS = ("q", "t", "card", "onto", "empty", "top", "down", "column", "pickup",
+                   "board", "stage", "nopile", "first", "second", "first_turn", "in_hand",
+                   "last", "earlier", "building", "empty_space", "last_card_elsewhere",
+                   "going_out_exempt", "second_card_team", "check")
+
+# What the Rainbow Rummy checker's form sends (or nearly).
+RR_CARDS = ["5J", "6S", "GS", "7M 6N 5E", "MS", "1V", "", "", "9E", "5j", "6S 6J"]
+RR_PLACES = ["team", "opponents", "bar", "none", "", "moon"]
+RR_LIKELY = {
+    "q": ["build", "slip", "move", "bar", "turn", "out", "build", "", "teleport"],
+    "t": ["AAAAAAAAAAAA", "", "../x"], "card": RR_CARDS, "onto": RR_CARDS, "top": RR_CARDS,
+    "column": RR_CARDS, "pickup": RR_CARDS, "empty": ["", "", "on"], "down": ["", "on"],
+    "nopile": ["", "on"], "first_turn": ["", "on"], "board": ["same", "other", "not_own", "x"],
+    "stage": ["", "before", "between", "after", "x"], "first": RR_PLACES,
+    "second": RR_PLACES, "last": RR_PLACES, "earlier": RR_PLACES,
+    "in_hand": ["", "1", "7", "8", "x"], "building": ["", "between", "before_too", "x"],
+    "empty_space": ["", "either", "hand", "move", "x"],
+    "last_card_elsewhere": ["", "on", "x"], "going_out_exempt": ["", "on"],
+    "second_card_team": ["", "on"],
+}
+ROCCA_CHECK_FIELDS = ("card", "onto", "part", "blocked", "suit", "lock", "inactive", "start",
+                      "table", "check")
+ROCCA_CARDS = ["7H", "7S", "KS", "JK", "AH", "0C", "10D", "", "", "1H", "7h", "7H 8H"]
+ROCCA_LIKELY = {
+    "card": ROCCA_CARDS, "onto": ROCCA_CARDS, "start": ROCCA_CARDS,
+    "part": ["", "head", "face", "profile", "hat"], "blocked": ["", "head", "face", "x"],
+    "suit": ["", "S", "H", "D", "C", "x"], "lock": ["", "", "H", "S", "x"],
+    "inactive": ["", "on"], "table": ["", "AAAAAAAAAAAA", "../x"],
+    "to": ["en", "ja", "ja", "fr", ""], "next": ["/", "/rocca/check", "//evil.example", ""],
+}
 
 # (rule, method) -> the form fields (POST) or query arguments (GET) the handler reads.
 ROUTES: dict[tuple[str, str], tuple[str, ...]] = {
@@ -75,6 +105,7 @@ ROUTES: dict[tuple[str, str], tuple[str, ...]] = {
     (TABLE, "GET"): (),
     (TABLE + "/sheet", "GET"): ("since",),
     (TABLE + "/entry", "GET"): ("since",),
+    (TABLE + "/play", "GET"): ("since",),
     (TABLE + "/version", "GET"): ("since",),
     (TABLE + "/events", "GET"): (),
     (TABLE + "/actions", "POST"): ENTRY_FIELDS,
@@ -90,6 +121,9 @@ ROUTES: dict[tuple[str, str], tuple[str, ...]] = {
     ("/rook/trick", "GET"): TRICK_FIELDS,
     (TABLE + "/trick", "GET"): TRICK_FIELDS,
     ("/zocknroll/best", "GET"): DICE_FIELDS,
+    ("/rainbow-rummy/check", "GET"): RR_CHECK_FIELDS,
+    ("/rocca/check", "GET"): ROCCA_CHECK_FIELDS,
+    ("/language", "GET"): ("to", "next"),
 }
 PATH_PARAMETERS = ("table_id", "slug", "token")
 JOIN_ENDPOINTS = ("home.join_by_token",)
@@ -216,6 +250,10 @@ def likely(name: str, endpoint: str = ""):
     if name == "variant":
         return st.sampled_from(["family", "kentucky", "ones_180", "ones_200", "game_140",
                                 "", "nope"])
+    if endpoint == "rainbow_rummy_tools.check" and name in RR_LIKELY:
+        return st.sampled_from(RR_LIKELY[name])
+    if endpoint in ("rocca_tools.check", "i18n.choose") and name in ROCCA_LIKELY:
+        return st.sampled_from(ROCCA_LIKELY[name])
     if re.fullmatch(r"c[1-6]", name):
         return st.sampled_from(["14R", "5Y", "ROOK", "1B", "10G", "13b", "", "", "XX", "14R"])
     if name == "check":
@@ -775,6 +813,7 @@ SEEDS = [  # in order: the confirmation needs B's pending hand, the rematch a fi
     seed(TABLE, "GET", "table.show", "ann", hx=False),
     seed(TABLE + "/sheet", "GET", "table.sheet_fragment", "bob", query=[("since", "0")]),
     seed(TABLE + "/entry", "GET", "table.entry_fragment", "spectator", query=[("since", "0")]),
+    seed(TABLE + "/play", "GET", "table.play_fragment", "ann", query=[("since", "0")]),
     seed(TABLE + "/version", "GET", "table.version", "ann", query=[("since", VERSION)]),
     seed(TABLE + "/events", "GET", "table.events", "bob"),
     seed(TABLE + "/seats", "GET", "table.seats", "spectator"),
@@ -783,6 +822,11 @@ SEEDS = [  # in order: the confirmation needs B's pending hand, the rematch a fi
     seed(TABLE + "/trick", "GET", "tools.table_trick", "yan", table=TABLE_B, query=TRICK),
     seed("/zocknroll/best", "GET", "tools.zocknroll_best", "nobody",
          query=[("board", "beginner"), ("d3", "3"), ("d5", "2"), ("check", "1")]),
+    seed("/rainbow-rummy/check", "GET", "rainbow_rummy_tools.check", "nobody",
+         query=[("q", "build"), ("card", "5J"), ("onto", "6S"), ("check", "1")]),
+    seed("/rocca/check", "GET", "rocca_tools.check", "nobody",
+         query=[("card", "7H"), ("onto", "7S"), ("check", "1"), ("start", "5D")]),
+    seed("/language", "GET", "i18n.choose", "nobody", query=[("to", "ja"), ("next", "/")]),
     seed("/new/<slug>", "POST", "home.create_table", "ann", NEW_SCOREPAD,
          params={"slug": "scorepad"}),
     seed("/new/<slug>", "POST", "home.create_table", "stranger", NEW_ROOK, params={"slug": "rook"}),

@@ -120,3 +120,10 @@ def chart(summary: dict, width: int = 340, height: int = 150) -> Markup:
                  f'text-anchor="end">{escape(target)}</text>')
     parts.append("</svg>")
     return Markup("".join(parts))
+
+
+def viewer_key(view) -> tuple:
+    """What Rook's live fragments show differently per phone: seated or not, and, with
+    opponents confirming, which team (only the other team gets the Confirm button)."""
+    team = view.sheet.team_of(view.phone.seat) if view.phone.seated else None
+    return ("seated", view.phone.seated, team)

@@ -1,0 +1,71 @@
+"""Live fragments rendered once per table version and shared by the phones at the table.
+
+When one phone saves a round, every other phone at the table fetches the same sheet and a
+fresh entry form within the same second (a tournament's burst is hundreds of them). What
+they get differs only in two per-request strings — the phone's CSRF token and the form's
+one-time submission id — and in what the game's screen shows to this particular phone
+(seated or watching, which team, which player's board). So the first phone renders, the
+others reuse its HTML with their own token and id put back in.
+
+A table's version changes on every write (entries, undo, seats, host moves), so an entry
+for one version never goes stale; old versions just age out of the LRU.
+"""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+
+from flask import has_request_context
+
+MAX_ENTRIES = 2048
+_TOKEN_MARK = "\x00csrf\x00"
+_SID_MARK = "\x00sid\x00"
+
+_cache: OrderedDict[Hashable, str] = OrderedDict()
+_lock = threading.Lock()
+stats = {"hits": 0, "misses": 0}
+
+
+def _locale() -> str:
+    """The active UI language, part of every key (a Japanese phone gets Japanese HTML)."""
+    try:
+        from flask_babel import get_locale
+    except ImportError:  # translations not installed: one language
+        return ""
+    if not has_request_context():
+        return ""
+    return str(get_locale() or "")
+
+
+def shared(key: Hashable, token: str, sid: str, render: Callable[[], str]) -> str:
+    """The fragment for `key`, rendered by `render()` on a miss.
+
+    `render()` must put exactly this request's `token` and `sid` into the HTML; they are
+    swapped for marks in the stored copy and for the next phone's own values on a hit.
+    Both are long random strings, so they never collide with other text in the page.
+    """
+    full_key = (key, _locale())
+    with _lock:
+        stored = _cache.get(full_key)
+        if stored is not None:
+            _cache.move_to_end(full_key)
+            stats["hits"] += 1
+    if stored is not None:
+        return stored.replace(_TOKEN_MARK, token).replace(_SID_MARK, sid)
+    html = render()
+    template = html.replace(token, _TOKEN_MARK) if token else html
+    template = template.replace(sid, _SID_MARK)
+    with _lock:
+        stats["misses"] += 1
+        _cache[full_key] = template
+        while len(_cache) > MAX_ENTRIES:
+            _cache.popitem(last=False)
+    return html
+
+
+def clear() -> None:
+    """Forget every stored fragment (tests)."""
+    with _lock:
+        _cache.clear()
+        stats.update(hits=0, misses=0)

@@ -1,0 +1,228 @@
+"""Rainbow Rummy 333 on the phone: the cut for deal, the end-of-hand sheet, the totals to 100.
+
+One phone usually enters the whole hand for all four players (a kitchen table), so each
+player gets a compact block: two quick point boxes (cards in hand, cards still face down)
+and, folded away, the Universal Card Deck picker for those who would rather tap the cards.
+The rules (``companion.rules.rainbow_rummy``) check and score everything; this module only
+turns the form into a rules action and back.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from companion.rules import rainbow_rummy as rules
+from companion.rules.cards import parse_cards
+
+SHEET_TEMPLATE = "games/rainbow_rummy/_sheet.html"
+ENTRY_TEMPLATE = "games/rainbow_rummy/_entry_fields.html"
+FINISH_TEMPLATE = None
+NEW_TABLE_HELP = None
+
+PARTS = ("hand", "down")
+#: What each part is called on the form, and its quick-points box's upper bound (RR-3).
+PART_WORDS = {"hand": "cards in hand", "down": "face-down cards"}
+MAX_POINTS = {"hand": 10 * rules.HAND_SIZE, "down": 10 * rules.STACKS}
+MAX_CARDS = {"hand": rules.HAND_SIZE, "down": rules.STACKS}
+MAX_CARD_TEXT = 400
+BLOCKED = "blocked"
+_POINTS = re.compile(r"[0-9]{1,3}", re.ASCII)
+
+#: The house rules that change a play check (the checker page takes them as query args).
+CHECK_SETTINGS = ("building", "empty_space", "last_card_elsewhere", "going_out_exempt",
+                  "second_card_team")
+
+
+# ---------------------------------------------------------------- form -> rules action
+
+def _seat(form: Mapping[str, str], key: str, names: list[str]) -> int | None:
+    """A seat number from a radio value "0".."3" (None when not a seat)."""
+    raw = (form.get(key) or "").strip()
+    if raw.isascii() and raw.isdigit() and int(raw) < len(names):
+        return int(raw)
+    return None
+
+
+def _points(raw: str, player: str, part: str) -> int:
+    """A quick point total typed in a box: a whole number within the part's range."""
+    top = MAX_POINTS[part]
+    if not _POINTS.fullmatch(raw) or int(raw) > top:
+        raise ValueError(f"{player}'s points for {PART_WORDS[part]} must be a whole number "
+                         f"from 0 to {top}.")
+    return int(raw)
+
+
+def _part(form: Mapping[str, str], seat: int, player: str, part: str,
+          went_out: bool) -> dict:
+    """One player's hand or face-down cards: as cards, as points, or (went out) nothing.
+
+    Both boxes may be filled only when they agree, so a point total typed before the cards
+    were tapped is never silently dropped.
+    """
+    cards_text = (form.get(f"{part}_{seat}") or "").strip()
+    points_text = (form.get(f"{part}_pts_{seat}") or "").strip()
+    try:
+        cards = parse_cards(cards_text, rules.DECK) if cards_text else None
+    except ValueError as error:
+        raise ValueError(f"{player}'s {PART_WORDS[part]}: {error}") from None
+    points = _points(points_text, player, part) if points_text else None
+    if cards is not None and points is not None:
+        counted = rules.count_points(cards)
+        if counted != points:
+            raise ValueError(f"{player}'s {PART_WORDS[part]} add up to {counted}, but the "
+                             f"points box says {points}: clear one of the two.")
+        points = None
+    if cards is not None:
+        return {part: cards}
+    if points is not None:
+        return {f"{part}_points": points}
+    if part == "hand" and went_out:
+        return {}
+    raise ValueError(f"Enter {player}'s {PART_WORDS[part]}: their points (0 if none), or tap "
+                     f"the cards.")
+
+
+def _hand(form: Mapping[str, str], names: list[str], summary: dict) -> dict:
+    choice = (form.get("went_out") or "").strip()
+    out_seat = _seat(form, "went_out", names)
+    if out_seat is None and choice != BLOCKED:
+        raise ValueError("Tap who went out, or Blocked if nobody could.")
+    if summary.get("cut") is None and not summary.get("hands") and _cut_typed(form, names):
+        raise ValueError("You entered cut cards but did not save the cut: tap Who deals? "
+                         "first, or clear the cut cards.")
+    went_out = None if out_seat is None else names[out_seat]
+    cards = {}
+    for seat, player in enumerate(names):
+        entry = {}
+        for part in PARTS:
+            entry.update(_part(form, seat, player, part, player == went_out))
+        cards[player] = entry
+    return {"kind": "hand", "went_out": went_out, "cards": cards}
+
+
+def _cut_typed(form: Mapping[str, str], names: list[str]) -> bool:
+    return any((form.get(f"cut_{seat}") or "").strip() for seat in range(len(names)))
+
+
+def _cut(form: Mapping[str, str], names: list[str]) -> dict:
+    cards = {}
+    for seat, player in enumerate(names):
+        try:
+            typed = parse_cards((form.get(f"cut_{seat}") or "").strip(), rules.DECK)
+        except ValueError as error:
+            raise ValueError(f"{player}'s cut card: {error}") from None
+        if len(typed) != 1:
+            what = "no card" if not typed else f"{len(typed)} cards"
+            raise ValueError(f"Each player cuts one card: {player} has {what}.")
+        cards[player] = typed[0]
+    return {"kind": "cut", "cards": cards}
+
+
+def parse_entry(form: Mapping[str, str], names: list[str], summary: dict) -> dict:
+    """Turn the pressed button (``kind``) and the form into a rules action.
+
+    ``hand``: who went out (a seat, or "blocked") and each player's cards in hand and face
+    down, as cards or quick points. ``cut``: each player's cut card (RR-2). ``dealer``: the
+    first dealer chosen without cutting.
+    """
+    kind = form.get("kind") or ""
+    if kind == "hand":
+        return _hand(form, names, summary)
+    if kind == "cut":
+        return _cut(form, names)
+    if kind == "dealer":
+        seat = _seat(form, "dealer", names)
+        if seat is None:
+            raise ValueError("Tap who deals the first hand.")
+        return {"kind": "cut", "dealer": names[seat]}
+    raise ValueError("Tap one of the buttons: save the hand, or the cut for deal.")
+
+
+# ---------------------------------------------------------------- history and refills
+
+def _part_text(entry: Mapping, part: str) -> str:
+    if f"{part}_points" in entry:
+        return str(entry[f"{part}_points"])
+    cards = entry.get(part)
+    if isinstance(cards, list):
+        try:
+            return f"{rules.count_points(cards)} ({' '.join(cards) or 'none'})"
+        except ValueError:  # a stored payload is shown, never re-judged here
+            return " ".join(map(str, cards))
+    return "—"
+
+
+def describe(payload: dict, names: list[str]) -> str:
+    """One line for the history page."""
+    if payload.get("kind") == "cut":
+        if payload.get("dealer") is not None:
+            return f"First dealer: {payload.get('dealer')}"
+        cards = payload.get("cards") or {}
+        shown = ", ".join(f"{name} {cards.get(name)}" for name in names if name in cards)
+        return f"Cut for deal: {shown}"
+    if payload.get("kind") != "hand":
+        return str(payload.get("kind"))
+    went_out = payload.get("went_out")
+    opening = f"Hand: {went_out} went out" if went_out else "Hand: blocked"
+    cards = payload.get("cards") or {}
+    players = []
+    for name in names:
+        entry = cards.get(name)
+        if isinstance(entry, Mapping):
+            hand = "out" if name == went_out and "hand" not in entry else _part_text(entry, "hand")
+            players.append(f"{name} hand {hand}, down {_part_text(entry, 'down')}")
+    return opening + ("; " + "; ".join(players) if players else "")
+
+
+def form_values(form: Mapping[str, str], names: list[str]) -> dict[str, str]:
+    """What the player had entered, to put back in the form after a refusal."""
+    keys = ["went_out", "dealer"]
+    for seat in range(len(names)):
+        keys += [f"hand_{seat}", f"down_{seat}", f"hand_pts_{seat}", f"down_pts_{seat}",
+                 f"cut_{seat}"]
+    return {key: (form.get(key) or "")[:MAX_CARD_TEXT] for key in keys}
+
+
+# ---------------------------------------------------------------- what the templates ask
+
+def cards_typed(values: Mapping[str, str], seat: int) -> bool:
+    """Whether the refilled form holds tapped cards for this seat (its picker opens)."""
+    return any((values.get(f"{part}_{seat}") or "").strip() for part in PARTS)
+
+
+def check_args(settings: Mapping) -> dict[str, str]:
+    """The table's house rules as the checker page's query arguments."""
+    args = {}
+    for name in CHECK_SETTINGS:
+        value = settings.get(name)
+        if isinstance(value, bool):
+            if value:
+                args[name] = "on"
+        elif value is not None:
+            args[name] = str(value)
+    return args
+
+
+def latest_first(hands: list[dict]) -> list[dict]:
+    """The hands newest first: the one just entered is what the table looks at."""
+    return list(reversed(hands))
+
+
+def team_rows(hand: dict) -> dict[str, list[dict]]:
+    """A hand's player rows by team ("A": seats 0 and 2, "B": seats 1 and 3)."""
+    return {team: [p for p in hand["players"] if p["team"] == team] for team in rules.TEAMS}
+
+
+def cut_reason(summary: dict) -> str | None:
+    """Why the first dealer deals: the cut's verdict (RR-2), or that the table chose them."""
+    cut = summary.get("cut")
+    if not cut:
+        return None
+    if cut.get("cards"):
+        return rules.cut_for_deal(cut["cards"]).reason
+    return f"The table chose {cut['dealer']} to deal the first hand."
+
+
+def other_team(team: str) -> str:
+    """The team that is not ``team``."""
+    return "B" if team == "A" else "A"

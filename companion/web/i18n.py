@@ -1,0 +1,130 @@
+"""Languages: English and Japanese through Flask-Babel and gettext catalogues.
+
+The catalogues live in ``companion/translations/<lang>/LC_MESSAGES/messages.po`` (compiled
+to ``messages.mo`` beside it, shipped in the wheel); docs/I18N.md says how to add strings.
+
+The language of a request: the one chosen with the English/日本語 switch (a cookie), else
+the best match of the browser's Accept-Language among :data:`LANGUAGES`, else English.
+
+Templates get ``_()`` (gettext, for literal strings written in the template), ``tr(text)``
+for a string that comes from code (a setting's label: translated if the catalogue has it,
+never %-formatted, always escaped) and ``say(text)`` for a rules sentence (a
+:class:`~companion.rules.said.Said`), which is remade from its translated template.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Flask, Response, redirect, request
+from flask_babel import Babel, get_locale, gettext, pgettext
+
+from companion.rules.said import rebuild
+
+LANGUAGES = ("en", "ja")
+LANGUAGE_NAMES = (("en", "English"), ("ja", "日本語"))
+COOKIE = "lang"
+COOKIE_MAX_AGE = 60 * 60 * 24 * 365
+MAX_NEXT = 2000
+
+
+def N_(text: str) -> str:
+    """Mark a string for the catalogue; it is translated where it is shown (``tr``)."""
+    return text
+
+
+#: Strings shown through tr() that no _() call names: the card picker's rank and suit
+#: names (templates/_cards.html) and the score pad's name (the game chooser).
+SHOWN_THROUGH_TR = (N_("Ace"), N_("Jack"), N_("Queen"), N_("King"), N_("spades"),
+                    N_("hearts"), N_("diamonds"), N_("clubs"), N_("Score pad"))
+
+babel = Babel()
+bp = Blueprint("i18n", __name__)
+
+
+def select_locale() -> str:
+    """The switch's choice (cookie), else the browser's best match, else English."""
+    chosen = request.cookies.get(COOKIE)
+    if chosen in LANGUAGES:
+        return chosen
+    return request.accept_languages.best_match(LANGUAGES, default=LANGUAGES[0])
+
+
+def current_language() -> str:
+    """The language code of this request ("en" or "ja"), for <html lang>."""
+    locale = get_locale()
+    return locale.language if locale is not None else LANGUAGES[0]
+
+
+def _lookup(context: str, template: str) -> str:
+    # No keyword arguments: Flask-Babel then returns the template without %-formatting.
+    return pgettext(context, template) if context else gettext(template)
+
+
+def say(text: Any) -> Any:
+    """A rules sentence in the active language (anything but a Said comes back as it is)."""
+    return rebuild(text, _lookup)
+
+
+def tr(text: Any) -> Any:
+    """A string from code (a label, a game name) in the active language, if the catalogue
+    has it. Unlike the templates' ``_()``, it never %-formats and never marks text safe."""
+    if not isinstance(text, str) or not text:
+        return text
+    return gettext(str(text))
+
+
+def said_of(error: BaseException) -> Any:
+    """An exception's sentence, keeping a Said (``str(error)`` would lose its recipe)."""
+    first = error.args[0] if error.args else None
+    return first if isinstance(first, str) else str(error)
+
+
+def _here() -> str:
+    """This page's path, for the language switch to come back to."""
+    if request.method == "GET":
+        return request.full_path.rstrip("?")
+    return request.path
+
+
+def _safe_next(value: str | None) -> str:
+    """A path on this site to go back to; anything else (another site, junk) is the start page."""
+    if (not value or len(value) > MAX_NEXT or not value.startswith("/")
+            or value.startswith(("//", "/\\")) or any(ord(c) < 32 or c == "\x7f" for c in value)):
+        return "/"
+    return value
+
+
+@bp.get("/language")
+def choose():
+    """The English/日本語 switch: remember the choice in a cookie and go back."""
+    from .errors import error_response
+
+    language = request.args.get("to", "")
+    if language not in LANGUAGES:
+        return error_response(gettext("Pick English or 日本語 (Japanese)."), 400)
+    response = redirect(_safe_next(request.args.get("next")), 303)
+    response.set_cookie(COOKIE, language, max_age=COOKIE_MAX_AGE, httponly=True,
+                        samesite="Lax", secure=request.is_secure, path="/")
+    return response
+
+
+def init_app(app: Flask) -> None:
+    """Set up Flask-Babel, the template helpers and the switch's route."""
+    babel.init_app(app, locale_selector=select_locale)
+    app.add_template_global(say, "say")
+    app.add_template_global(tr, "tr")
+    app.add_template_global(_here, "here")
+
+    @app.context_processor
+    def _language() -> dict:
+        return {"page_lang": current_language(), "languages": LANGUAGE_NAMES}
+
+    @app.after_request
+    def _vary(response: Response) -> Response:
+        # The same URL answers in English or Japanese depending on these headers.
+        if response.mimetype == "text/html":
+            response.vary.add("Accept-Language")
+            response.vary.add("Cookie")
+        return response
+
+    app.register_blueprint(bp)

@@ -1,0 +1,461 @@
+"""Rocca Card Tower through the Flask test client: the referee screen, the turn flow (reverse,
+ace, K stacks, queen exchanges, joker lock, One, the stock running out, the next game),
+refusals (422, nothing changed), the placement checker, and Japanese (Accept-Language and
+the English/日本語 switch)."""
+from __future__ import annotations
+
+import copy
+import html
+import pickle
+import re
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from babel.messages.mofile import read_mo
+from babel.messages.pofile import read_po
+
+from companion.rules import rocca
+from companion.rules.said import Said, fields_of, rebuild
+from web_helpers import Phone, form_block, inputs, snapshot, text_of
+
+NAMES = ["Ann", "Bob", "Cy"]
+JA = {"Accept-Language": "ja-JP,ja;q=0.9,en;q=0.5"}
+CATALOGUE = Path(rocca.__file__).resolve().parent.parent / "translations" / "ja" / "LC_MESSAGES"
+
+
+def create(phone: Phone, names=NAMES, **fields) -> str:
+    data = {f"name_{i}": n for i, n in enumerate(names)}
+    data.update({"me": "0", **{k: str(v) for k, v in fields.items()}})
+    r = phone.post("/new/rocca", data)
+    assert r.status_code == 303, text_of(r.get_data(as_text=True))[:500]
+    return re.fullmatch(r"/t/([\w-]+)", urlsplit(r.headers["Location"]).path).group(1)
+
+
+def act(phone: Phone, table_id: str, form_id: str = "entry-form", headers=None, **fields):
+    """Press a button of a form as it stands now (its sid and version)."""
+    form = inputs(form_block(phone.page(table_id), f'id="{form_id}"'))
+    data = {k: form[k] for k in ("sid", "version", "player") if k in form}
+    data.update({k: str(v) for k, v in fields.items()})
+    return phone.post(f"/t/{table_id}/actions", data, hx=True, headers=headers)
+
+
+def ok(response) -> str:
+    body = response.get_data(as_text=True)
+    assert response.status_code == 200, (response.status_code, text_of(body)[:600])
+    return body
+
+
+def hands(page: str) -> dict[str, int]:
+    return {html.unescape(name): int(n)
+            for name, n in re.findall(r'data-hand="([^"]*)">(\d+)</b>', page)}
+
+
+def turn(page: str) -> str:
+    return text_of(re.search(r'id="turn">(.*?)</p>', page, re.S).group(1))
+
+
+@pytest.fixture
+def ann(new_phone):
+    return new_phone("Ann")
+
+
+def test_the_starter_chosen_on_the_form_starts_and_seating_order_is_kept(ann):
+    table_id = create(ann, starter="2")         # Cy (row 3) starts the first game
+    page = ann.page(table_id)
+    assert turn(page) == "Cy’s turn"
+    assert text_of(re.search(r'id="turn-order"[^>]*>(.*?)</p>', page, re.S).group(1)) == \
+        "Cy → Ann → Bob"
+    assert "You are Ann" in text_of(page)        # this phone is still Ann (the host)
+    seats = text_of(ann.get(f"/t/{table_id}/seats").get_data(as_text=True))
+    assert seats.index("Cy") < seats.index("Ann") < seats.index("Bob")
+
+
+@pytest.mark.parametrize("starter", ["9", "x", "4", "9" * 5000, "٢"])
+def test_a_starter_without_a_name_is_refused_on_the_form(ann, starter, db_path):
+    before = snapshot(db_path)
+    r = ann.post("/new/rocca", {"name_0": "Ann", "name_1": "Bob", "me": "0", "starter": starter})
+    assert r.status_code == 422
+    assert "beside the player who starts" in text_of(r.get_data(as_text=True))
+    assert 'name="name_1" value="Bob"' in r.get_data(as_text=True)   # nothing typed is lost
+    assert snapshot(db_path) == before
+
+
+def test_a_turn_flow_reverse_ace_k_stack_queen_exchange_one_and_the_next_game(ann):
+    table_id = create(ann)
+    page = ann.page(table_id)
+    assert turn(page) == "Your turn" and hands(page) == {"Ann": 5, "Bob": 5, "Cy": 5}
+    assert "44 cards in the stock" in text_of(page) and 'data-direction="1"' in page
+    assert 'id="start-card-hint"' in page                          # ROC-2, before any card
+
+    page = ok(act(ann, table_id, kind="play", card="5H"))          # Ann → Bob
+    assert 'id="start-card-hint"' not in page
+    page = ok(act(ann, table_id, kind="play", card="0h"))          # Bob reverses: back to Ann
+    assert 'data-direction="-1"' in page and "counter-clockwise" in text_of(page)
+    assert turn(page) == "Your turn"
+    page = ok(act(ann, table_id, kind="play", card="AH"))          # the ace plays again
+    assert turn(page) == "Your turn" and "Ann plays again." in text_of(page)
+
+    page = ok(act(ann, table_id, kind="play", card="KH"))          # K +2 for Cy
+    stack = text_of(re.search(r'id="stack".*?</div>', page, re.S).group(0))
+    assert "K +2" in stack and "Cy answers with a K" in stack
+    page = ok(act(ann, table_id, kind="play", card="KS"))          # Cy stacks: K +4 for Bob
+    assert "K +4" in text_of(page) and turn(page) == "Bob’s turn"
+    assert 'value="draw" id="draw-card">Drew 4 cards' in page
+    page = ok(act(ann, table_id, kind="draw"))                     # Bob takes the stack
+    assert 'id="stack"' not in page and hands(page)["Bob"] == 8
+    assert turn(page) == "Your turn"
+
+    page = ok(act(ann, table_id, kind="play", card="7H"))          # Ann is down to 1 card
+    assert hands(page)["Ann"] == 1 and "say One!" in text_of(page)
+    page = ok(act(ann, table_id, kind="play", card="QC", to="Bob"))   # Cy's queen to Bob
+    queen = text_of(re.search(r'id="queen".*?</div>', page, re.S).group(0))
+    assert "Cy gave Bob 1 card." in queen and "giving 2 cards back" in queen
+    assert turn(page) == "Bob’s turn" and 'id="take-cards"' in page and 'name="to"' not in page
+    page = ok(act(ann, table_id, kind="play", card="QD"))          # Bob answers: 2 back to Cy
+    assert "Bob gave Cy 2 cards." in text_of(page) and turn(page) == "Cy’s turn"
+    assert hands(page) == {"Ann": 1, "Bob": 6, "Cy": 4}
+    page = ok(act(ann, table_id, kind="accept"))                   # Cy takes them
+    assert 'id="queen"' not in page and turn(page) == "Your turn"  # after Bob, going back
+
+    page = ok(act(ann, table_id, form_id="one-form", one="Ann"))
+    assert "One ✓" in text_of(page) and "Ann says One." in text_of(page)
+    page = ok(act(ann, table_id, kind="play", card="9H"))          # Ann goes out
+    assert "Ann won!" in text_of(page) and "1 win" in text_of(page)
+    assert "Bob starts: the biggest loser" in text_of(page)        # 6 cards (ROC-A6)
+    assert 'id="rematch"' not in page
+    page = ok(act(ann, table_id, kind="new_game"))
+    assert "Game 2" in text_of(page) and turn(page) == "Bob’s turn"
+    assert hands(page) == {"Ann": 5, "Bob": 5, "Cy": 5}
+    assert "Games won: Ann 1 · Bob 0 · Cy 0" in text_of(page)
+
+    history = text_of(ann.get(f"/t/{table_id}/history").get_data(as_text=True))
+    for line in ("Ann placed 5♥", "Bob drew", "Cy placed Q♣ → Bob", "Cy took the queen's cards",
+                 "Ann said One", "The next game was dealt"):
+        assert line in history, line
+
+
+def test_going_out_without_one_draws_three(ann):
+    table_id = create(ann, names=["Ann", "Bob"])
+    for card in ("2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H"):
+        ok(act(ann, table_id, kind="play", card=card))
+    page = ok(act(ann, table_id, kind="play", card="10H"))         # Ann's last card, no One
+    assert hands(page)["Ann"] == 3 and "won" not in turn(page)
+    assert "had not said One" in text_of(page) and "ROC-8" in text_of(page)
+
+
+def test_the_joker_lock_and_its_refusal(ann, db_path):
+    table_id = create(ann)
+    page = ok(act(ann, table_id, kind="play", card="JK", suit="S"))
+    assert 'id="lock"' in page and "a ♠ card or another joker" in text_of(page)
+    assert "lock=S" in page                                        # the checker link knows it
+    before = snapshot(db_path)
+    r = act(ann, table_id, kind="play", card="7H")
+    assert r.status_code == 422 and "ROC-5" in text_of(r.get_data(as_text=True))
+    assert snapshot(db_path) == before
+    ok(act(ann, table_id, kind="play", card="7S"))
+
+
+def test_the_stock_runs_out_players_are_eliminated_and_the_last_one_wins(ann):
+    table_id = create(ann)
+    page = ok(act(ann, table_id, kind="stock_out"))
+    assert 'id="stock-out"' not in page and 'id="cannot-play"' in page
+    assert "stock empty" in text_of(page) and 'id="draw-card"' not in page
+    page = ok(act(ann, table_id, kind="cannot_play"))              # Ann is out
+    assert "Ann cannot play and is out of this game." in text_of(page)
+    assert turn(page) == "Bob’s turn"
+    page = ok(act(ann, table_id, kind="cannot_play"))              # Bob too: Cy is left
+    assert "Cy won!" in text_of(page)
+    assert "Ann starts: the biggest loser" in text_of(page)        # the first one out
+
+
+@pytest.mark.parametrize("fields, words", [
+    (dict(kind="play", card=""), "Tap the card Ann placed"),
+    (dict(kind="play", card="ZZ"), "is not a Rocca card"),
+    (dict(kind="play", card="7H 8H"), "Tap one card"),
+    (dict(kind="play", card="1" * 40), "Tap one card"),
+    (dict(kind="play", card="JK"), "Tap the suit Ann declared for the joker"),
+    (dict(kind="play", card="JK", suit="X"), "Tap the suit Ann declared for the joker"),
+    (dict(kind="play", card="QH"), "Tap who gets a card from Ann's queen"),
+    (dict(kind="play", card="QH", to="Ann"), "Tap who gets a card from Ann's queen"),
+    (dict(kind="draw", card="7H"), "You tapped a card"),
+    (dict(kind="fly"), "Tap one of the buttons"),
+    (dict(one="Zed"), "Tap the “One!” button"),
+    (dict(kind="bon", bon_player="Bob", bon_cards="7H 7D", bon_onto="7S"), "Bon is not among"),
+    (dict(kind="new_game"), "A new game starts only after someone has won"),
+    (dict(one="Ann"), "Say One with exactly 1 card in hand: Ann has 5 cards."),
+    (dict(kind="play", card="7H", player="Bob"), "It is Ann's turn, not Bob's."),
+    (dict(kind="accept"), "There is no queen to answer"),
+    (dict(kind="cannot_play"), "A player is out only when the stock is empty"),
+])
+def test_refusals_are_plain_422s_that_change_nothing(ann, db_path, fields, words):
+    table_id = create(ann)
+    before = snapshot(db_path)
+    r = act(ann, table_id, **fields)
+    body = r.get_data(as_text=True)
+    assert r.status_code == 422, (r.status_code, text_of(body)[:300])
+    assert words in text_of(body)
+    assert snapshot(db_path) == before
+    if fields.get("card"):                                         # what was typed comes back
+        assert f'value="{html.escape(fields["card"])}"' in body
+
+
+def test_rule_refusals_name_the_rule_and_keep_the_card(ann, db_path):
+    table_id = create(ann)
+    ok(act(ann, table_id, kind="play", card="KH"))                 # Bob owes K +2
+    before = snapshot(db_path)
+    r = act(ann, table_id, kind="play", card="7H")
+    body = r.get_data(as_text=True)
+    assert r.status_code == 422 and "ROC-A8" in text_of(body)
+    assert "Bob can only answer the K with a K or draw 2 cards, not play 7♥." in text_of(body)
+    assert 'value="7H"' in body and snapshot(db_path) == before
+    r = act(ann, table_id, kind="play", card="KH")                 # KH is on the tower already
+    assert r.status_code == 422 and "already on the tower" in text_of(r.get_data(as_text=True))
+
+
+def test_bon_when_the_table_plays_it(ann):
+    table_id = create(ann, bon="on")
+    page = ann.page(table_id)
+    assert 'id="bon"' in page and "Bon (optional rule): Yes" in text_of(page)
+    ok(act(ann, table_id, kind="play", card="7S"))                 # Ann → Bob
+    page = ok(act(ann, table_id, kind="bon", bon_player="Cy", bon_cards="7H 7D", bon_onto="7S"))
+    assert "Cy called Bon: 7♥, 7♦ on 7♠." in text_of(page) and hands(page)["Cy"] == 3
+    assert turn(page) == "Your turn"                               # play goes on after Cy
+    r = act(ann, table_id, kind="bon", bon_player="Bob", bon_cards="7C", bon_onto="7S")
+    assert r.status_code == 422 and "2 or 3 cards" in text_of(r.get_data(as_text=True))
+
+
+def test_another_players_move_is_folded_on_this_phone_when_they_have_a_phone(ann, new_phone):
+    table_id = create(ann)
+    path = urlsplit(re.search(r'<a href="([^"]+)" id="join-url"',
+                              ann.page(table_id)).group(1)).path
+    bob = new_phone("Bob")
+    assert bob.join(path).status_code == 303 and bob.claim(table_id, 1).status_code == 303
+    ok(act(ann, table_id, kind="play", card="5H"))                 # Bob's turn now
+    folded = re.search(r'<details class="rocca-move" id="rocca-move"([^>]*)>', ann.page(table_id))
+    assert folded and "open" not in folded.group(1)
+    assert "Bob’s move: tap to enter it for them" in text_of(ann.page(table_id))
+    assert '<div class="rocca-move" id="rocca-move">' in bob.page(table_id)
+    ok(act(ann, table_id, kind="draw"))                            # Ann may still enter it
+    ann_page = ann.page(table_id)                                  # Cy has no phone: open
+    assert re.search(r'<details class="rocca-move" id="rocca-move" open>', ann_page)
+    assert turn(ann_page) == "Cy’s turn" and hands(ann_page)["Bob"] == 6
+
+
+def test_spectators_see_the_referee_screen_without_buttons(ann, new_phone):
+    table_id = create(ann)
+    path = urlsplit(re.search(r'<a href="([^"]+)" id="join-url"',
+                              ann.page(table_id)).group(1)).path
+    sam = new_phone("Sam")
+    assert sam.join(path).status_code == 303
+    page = sam.page(table_id)
+    assert "Ann’s turn" in text_of(page) and 'data-hand="Bob"' in page
+    assert 'name="one"' not in page and 'id="entry-form"' not in page
+
+
+# ---------------------------------------------------------------- the placement checker
+
+@pytest.mark.parametrize("query, state, words, rule", [
+    ("card=7H&onto=7S", {"profile": "free", "head": "no"}, "7♥ may go on the profile of 7♠.",
+     "ROC-3"),
+    ("card=kh&onto=KS", {"face": "free"}, "K♥ may go on the face of K♠.", "ROC-3"),
+    ("card=7H&onto=9H", {"head": "free"}, "7♥ may go on the head of 9♥.", "ROC-3"),
+    ("card=AH&onto=7S&part=profile", {"profile": "no"},
+     "does not fit the profile of 7♠: the profile takes the same number (0 or 2–10). "
+     "The A is a letter", "ROC-3"),
+    ("card=9H&onto=9S&blocked=profile", {"profile": "blocked"},
+     "but the table marked that blocked", "ROC-4"),
+    ("card=9H&onto=9S&inactive=on", {}, "has a card on its head", "ROC-4"),
+    ("card=7S&onto=9D&lock=H", {}, "A joker declared ♥ was played", "ROC-5"),
+    ("card=7H&onto=JK&suit=H", {"head": "free"}, "it is the declared suit, ♥", "ROC-5"),
+    ("card=JK&onto=QC", {"head": "free"}, "A joker may go on the head of any active card",
+     "ROC-5"),
+    ("card=7S&onto=JK&suit=H", {}, "Only a ♥ card or another joker", "ROC-5"),
+])
+def test_the_placement_checker_says_which_part_or_why_not(ann, query, state, words, rule):
+    r = ann.get(f"/rocca/check?{query}&check=1")
+    body = r.get_data(as_text=True)
+    assert r.status_code == 200
+    verdict = text_of(re.search(r'id="verdict".*?</div>\s*</div>', body, re.S).group(0))
+    assert words in verdict and rule in verdict
+    for part, expected in state.items():
+        assert f'data-part="{part}" data-state="{expected}"' in body
+    if "lock=" in query:
+        assert "Every other card on the tower is retired." in text_of(body)
+
+
+@pytest.mark.parametrize("query, words", [
+    ("card=ZZ&onto=7S&check=1", "“ZZ” is not a Rocca card"),
+    ("card=7H&check=1", "Tap the card in your hand and the active card"),
+    ("card=7H&onto=7S&part=hat&check=1", "Tap head, face or profile"),
+    ("card=7H&onto=7S&blocked=hat&check=1", "Blocked parts are head, face or profile"),
+    ("card=7H&onto=JK&check=1", "tap the suit it declared"),
+    ("card=7H&onto=7S&lock=Z&check=1", "tap ♠, ♥, ♦ or ♣"),
+    ("card=" + "7" * 5000 + "&onto=7S&check=1", "tap one card"),
+    ("start=0H%200S", "tap one card"),
+])
+def test_the_checker_refuses_bad_input_with_a_plain_422(ann, query, words):
+    r = ann.get(f"/rocca/check?{query}")
+    body = r.get_data(as_text=True)
+    assert r.status_code == 422
+    alert = text_of(re.search(r'role="alert".*?</div>', body, re.S).group(0))
+    assert words in alert and len(alert) < 300                     # no echo of a huge input
+
+
+def test_the_start_card_check_and_the_rule_sheet(ann):
+    body = text_of(ann.get("/rocca/check?start=KH").get_data(as_text=True))
+    assert "K♥ is a letter card: shuffle again" in body and "ROC-2" in body
+    body = text_of(ann.get("/rocca/check?start=7d").get_data(as_text=True))
+    assert "7♦ is a number card: it is the start card." in body
+    assert "Rule sheet" in body and rocca.RULES["ROC-A6"] in body
+
+
+def test_the_checker_links_back_to_the_table_only_with_a_plausible_id(ann):
+    table_id = create(ann)
+    body = ann.get(f"/rocca/check?table={table_id}").get_data(as_text=True)
+    assert f'href="/t/{table_id}" id="back-to-table"' in body
+    body = ann.get("/rocca/check?table=../../x").get_data(as_text=True)
+    assert 'id="back-to-table"' not in body
+
+
+# ---------------------------------------------------------------- Japanese
+
+def test_japanese_by_accept_language(ann, db_path):
+    table_id = create(ann)
+    page = ann.page(table_id, headers=JA)
+    assert '<html lang="ja">' in page
+    shown = text_of(page)
+    for words in ("ロッカ・カードタワー", "あなたの番", "Annがカードを出すか、1枚引きます。",
+                  "山札44枚", "ワン！", "このカードを置いた", "1枚引いた", "ハウスルール",
+                  'aria-current="true">日本語'):
+        assert words in shown or words in page, words
+    ok(act(ann, table_id, kind="play", card="KH", headers=JA))
+    page = ok(act(ann, table_id, kind="play", card="KS", headers=JA))   # Bob stacks
+    assert "合計4枚です。CyはKで応じるか、それを引かなければなりません。" in text_of(page)
+    assert "K +4" in text_of(page) and "Cyの番" in text_of(page)
+    before = snapshot(db_path)
+    r = act(ann, table_id, kind="play", card="7H", headers=JA)
+    assert r.status_code == 422 and snapshot(db_path) == before
+    assert "CyはKにKで応じるか4枚引くことしかできず、7♥は出せません。" in text_of(
+        r.get_data(as_text=True))
+    r = act(ann, table_id, kind="play", card="", headers=JA)       # the adapter's own words
+    assert r.status_code == 422 and "Cyが置いたカードをタップしてください" in text_of(
+        r.get_data(as_text=True))
+    history = text_of(ann.get(f"/t/{table_id}/history", headers=JA).get_data(as_text=True))
+    assert "AnnがK♥を置いた" in history and "履歴" in history
+    seats = ann.get(f"/t/{table_id}/seats", headers=JA).get_data(as_text=True)
+    assert "あなたは誰？" in text_of(seats) and '<html lang="ja">' in seats
+
+
+def test_japanese_placement_checker_and_rule_sheet(ann):
+    body = text_of(ann.get("/rocca/check?card=AH&onto=7S&part=profile&check=1",
+                           headers=JA).get_data(as_text=True))
+    assert "A♥は7♠の横顔に合いません。横顔には同じ数字（0または2〜10）が必要です。" \
+           "Aは文字で、数字の1ではありません。" in body
+    body = text_of(ann.get("/rocca/check?card=9H&onto=9S&blocked=profile&check=1",
+                           headers=JA).get_data(as_text=True))
+    assert "9♥は9♠の横顔に合いますが" in body
+    body = text_of(ann.get("/rocca/check?card=KH&onto=KS&check=1",
+                           headers=JA).get_data(as_text=True))
+    assert "K♥はK♠の顔に置けます。" in body and "ルール表" in body
+
+
+def test_the_language_switch_sets_a_cookie_and_wins_over_the_browser(ann):
+    table_id = create(ann)
+    r = ann.get(f"/language?to=ja&next=/t/{table_id}")
+    assert r.status_code == 303 and urlsplit(r.headers["Location"]).path == f"/t/{table_id}"
+    assert ann.cookie("lang") == "ja"
+    page = ann.page(table_id)                                      # no Accept-Language at all
+    assert '<html lang="ja">' in page and "あなたの番" in text_of(page)
+    switch = re.search(r'id="lang-switch".*?</nav>', page, re.S).group(0)
+    assert f"to=en&amp;next=/t/{table_id}" in switch
+    ann.get("/language?to=en&next=/")
+    page = ann.page(table_id, headers=JA)                          # the choice beats the browser
+    assert '<html lang="en">' in page and "Your turn" in text_of(page)
+
+
+@pytest.mark.parametrize("query, status, location", [
+    ("to=fr&next=/", 400, None),
+    ("to=ja&next=//evil.example/x", 303, "/"),
+    ("to=ja&next=https://evil.example/", 303, "/"),
+    ("to=ja&next=/\\evil.example", 303, "/"),
+    ("to=ja", 303, "/"),
+])
+def test_the_language_switch_refuses_odd_input(ann, query, status, location):
+    r = ann.get(f"/language?{query}")
+    assert r.status_code == status
+    if location is None:
+        assert "Pick English or 日本語" in text_of(r.get_data(as_text=True))
+        assert ann.cookie("lang") is None
+    else:
+        assert r.headers["Location"] in (location, "http://localhost" + location)
+
+
+def test_vary_says_the_language_comes_from_headers(ann):
+    r = ann.get("/")
+    assert "Accept-Language" in r.headers["Vary"] and "Cookie" in r.headers["Vary"]
+
+
+# ---------------------------------------------------------------- the catalogue
+
+def _catalogue():
+    with open(CATALOGUE / "messages.po", "rb") as fh:
+        return read_po(fh, locale="ja")
+
+
+def test_every_rocca_sentence_and_rule_has_a_japanese_translation_with_the_same_fields():
+    catalogue = _catalogue()
+    for context, table in (("rocca", rocca.MESSAGES), ("rocca-rule", rocca.RULES)):
+        for key, english in table.items():
+            message = catalogue.get(english, context=context)
+            assert message is not None and message.string, (context, key)
+            assert fields_of(message.string) == fields_of(english), key
+
+
+def test_the_rocca_words_shown_through_tr_are_in_the_catalogue():
+    """The game's name and its house rule come from the rules library (tr() in templates)."""
+    catalogue = _catalogue()
+    for text in [rocca.NAME] + [t for s in rocca.SETTINGS for t in (s.label, s.help)]:
+        message = catalogue.get(text)
+        assert message is not None and message.string, text
+
+
+def _flat(value):
+    """An id or string of a catalogue entry, singular or plural, as one hashable value."""
+    return tuple(value) if isinstance(value, (list, tuple)) else value
+
+
+def _text(context):
+    return context.decode() if isinstance(context, bytes) else context   # read_mo gives bytes
+
+
+def test_the_compiled_catalogue_matches_the_po_file():
+    """messages.mo ships in the wheel: it must be compiled from the current messages.po."""
+    with open(CATALOGUE / "messages.mo", "rb") as fh:
+        compiled = {(_text(m.context), _flat(m.id)): _flat(m.string) for m in read_mo(fh)
+                    if m.id}
+    written = {(m.context, _flat(m.id)): _flat(m.string) for m in _catalogue() if m.id}
+    assert compiled == written
+    assert not any("fuzzy" in m.flags for m in _catalogue() if m.id)
+
+
+def test_rules_sentences_are_saids_that_rebuild_to_the_same_english():
+    state = rocca.new({"bon": True}, NAMES)
+    for action in ({"kind": "play", "player": "Ann", "card": "AH"},
+                   {"kind": "play", "player": "Ann", "card": "KH"},
+                   {"kind": "play", "player": "Bob", "card": "KS"},
+                   {"kind": "draw", "player": "Cy"},
+                   {"kind": "play", "player": "Ann", "card": "QH", "to": "Bob"}):
+        state = rocca.apply(state, action)
+    summary = rocca.summary(state)
+    texts = [line["text"] for line in summary["lines"]] + [summary["status"]["text"]]
+    texts.append(rocca.check_placement("AH", "7S", "profile").reason)
+    texts.append(rocca.check_placement("9H", "9S", blocked=["face"]).reason)
+    for text in texts:
+        assert isinstance(text, Said)
+        assert rebuild(text, lambda context, template: template) == str(text)
+        assert copy.deepcopy(text) is text and pickle.loads(pickle.dumps(text)) == text
+        assert rebuild(pickle.loads(pickle.dumps(text)), lambda c, t: t) == str(text)
+    with pytest.raises(rocca.RuleError) as refused:
+        rocca.apply(state, {"kind": "draw", "player": "Cy"})
+    assert isinstance(refused.value.args[0], Said)

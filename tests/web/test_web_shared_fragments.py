@@ -1,0 +1,85 @@
+"""Live fragments are rendered once per table version and viewer, then shared (issue 3).
+
+Sharing must never leak one phone's CSRF token or form id to another, nor show a phone
+what belongs to another viewer (a spectator has no undo button; a Zock'n'Roll phone shows
+its own board).
+"""
+from __future__ import annotations
+
+import re
+
+from companion.web import fragments
+from web_helpers import form_block, inputs
+
+
+def fragment(phone, table_id, which):
+    r = phone.get(f"/t/{table_id}/{which}", hx=True)
+    assert r.status_code == 200
+    return r.get_data(as_text=True)
+
+
+def test_two_seated_phones_share_one_render_with_their_own_tokens(table):
+    table.host.enter(table.id, {0: 5, 1: 3})
+    fragments.clear()
+    ann_entry = fragment(table.host, table.id, "entry")
+    bob_entry = fragment(table.bob, table.id, "entry")
+    assert fragments.stats == {"hits": 1, "misses": 1}
+    ann, bob = (inputs(form_block(h, 'id="entry-form"')) for h in (ann_entry, bob_entry))
+    assert ann["csrf_token"] != bob["csrf_token"] and ann["sid"] != bob["sid"]
+    assert ann["csrf_token"] == table.host.csrf() and bob["csrf_token"] == table.bob.csrf()
+    assert "\x00" not in ann_entry + bob_entry
+    # Everything else is the same HTML.
+    strip = lambda h, f: h.replace(f["csrf_token"], "T").replace(f["sid"], "S")  # noqa: E731
+    assert strip(ann_entry, ann) == strip(bob_entry, bob)
+    # Bob saves with the form he got from the shared copy: accepted, once.
+    r = table.bob.enter(table.id, {0: 1, 1: 1}, form=bob)
+    assert r.status_code == 200 and "Saved as entry" in r.get_data(as_text=True)
+    r = table.host.enter(table.id, {0: 1, 1: 1}, form=ann)
+    assert r.status_code == 409      # Ann's form was for the old version
+
+
+def test_a_spectator_gets_its_own_copy(table, new_phone):
+    table.host.enter(table.id, {0: 5, 1: 3})
+    watcher = new_phone("Watcher")
+    assert watcher.join(table.join_path).status_code == 303
+    fragments.clear()
+    seated = fragment(table.host, table.id, "sheet")
+    watching = fragment(watcher, table.id, "sheet")
+    assert fragments.stats["misses"] == 2
+    assert 'id="undo-last"' in seated and 'id="undo-last"' not in watching
+
+
+def test_a_new_version_is_rendered_fresh(table):
+    fragments.clear()
+    before = fragment(table.bob, table.id, "sheet")
+    table.host.enter(table.id, {0: 7, 1: 2})
+    after = fragment(table.bob, table.id, "sheet")
+    assert fragments.stats["misses"] == 2
+    version = lambda h: re.search(r'data-version="(\d+)"', h).group(1)  # noqa: E731
+    assert int(version(after)) == int(version(before)) + 1 and ">7<" in after
+
+
+def test_zocknroll_phones_each_see_their_own_board(new_phone):
+    ann, bob = new_phone("Ann"), new_phone("Bob")
+    r = ann.post("/new/zocknroll", {"name_0": "Ann", "name_1": "Bob", "name_2": "Cid",
+                                    "me": "0"})
+    table_id = r.headers["Location"].rsplit("/", 1)[1]
+    assert bob.join(ann.join_path(table_id)).status_code == 303
+    assert bob.claim(table_id, 1).status_code == 303
+    fragments.clear()
+    ann_sheet, bob_sheet = (fragment(p, table_id, "sheet") for p in (ann, bob))
+    assert fragments.stats["misses"] == 2
+    assert 'data-player="Ann"' in ann_sheet.split("Your board")[0].rsplit("<details", 1)[1]
+    assert 'data-player="Bob"' in bob_sheet.split("Your board")[0].rsplit("<details", 1)[1]
+
+
+def test_play_is_the_sheet_and_the_form_in_one_answer(table):
+    table.host.enter(table.id, {0: 5, 1: 3})
+    body = fragment(table.bob, table.id, "play")
+    assert body.lstrip().startswith('<div id="play"')
+    assert 'id="sheet"' in body and 'id="entry-form"' in body and "<html" not in body
+    version = re.search(r'data-version="(\d+)"', body).group(1)
+    r = table.bob.get(f"/t/{table.id}/play?since={version}", hx=True)
+    assert r.status_code == 204
+    r = table.bob.get(f"/t/{table.id}/play")          # not htmx: back to the page
+    assert r.status_code == 303
