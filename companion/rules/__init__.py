@@ -19,7 +19,6 @@ GAME_MODULES: tuple[str, ...] = (
     "scorepad",
     "rook",
     "zocknroll",
-    "rockit",
     "rocca",
     "rainbow_rummy",
 )
