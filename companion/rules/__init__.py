@@ -19,6 +19,7 @@ GAME_MODULES: tuple[str, ...] = (
     "scorepad",
     "rook",
     "zocknroll",
+    "rockit",
     "rocca",
     "rainbow_rummy",
 )

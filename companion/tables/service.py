@@ -491,7 +491,8 @@ def _check_fresh(table: Table, actions: list[ActionRow], seats: list[Seat], vers
         who = "You (from another screen)"
     else:
         who = next((s.name for s in seats if s.pos == first.seat), "Someone")
-    what = {GAME: "saved an entry", UNDO: "undid an entry", REMATCH: "started a rematch"}[first.kind]
+    what = {GAME: "saved an entry", UNDO: "undid an entry", REMATCH: "started a rematch",
+            CONFIRM: "confirmed an entry"}[first.kind]
     more = f" (and {len(newer) - 1} more change{'s' if len(newer) > 2 else ''})" if len(newer) > 1 else ""
     raise Conflict(f"{who} {what} (#{first.seq}) while you were typing{more}. Nothing of "
                    "yours was saved: check the sheet, then try again.")

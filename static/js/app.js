@@ -274,3 +274,43 @@
   }
   keepAwake();
 })();
+
+// Picked cards as a hand: an element with data-card-hand-for="<box id>" shows the cards in
+// that picker box as colour-coded cards, kept up to date while cards are tapped or typed.
+// (Its own listener, after the picker's, so the box already holds the new card.)
+(function () {
+  "use strict";
+  var SYMBOLS = { S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663" };
+
+  function draw(input) {
+    if (!input || !input.id) return;
+    var views = document.querySelectorAll("[data-card-hand-for]");
+    var cards = input.value.trim().toUpperCase().split(/[\s,]+/).filter(Boolean);
+    for (var i = 0; i < views.length; i++) {
+      var view = views[i];
+      if (view.getAttribute("data-card-hand-for") !== input.id) continue;
+      while (view.firstChild) view.removeChild(view.firstChild);
+      if (!cards.length) {
+        var empty = document.createElement("span");
+        empty.className = "card-hand-empty";
+        empty.textContent = view.getAttribute("data-empty") || "";
+        view.appendChild(empty);
+      }
+      for (var j = 0; j < cards.length; j++) {
+        var card = cards[j], chip = document.createElement("span"), suit = card.slice(-1);
+        chip.className = "playing-card" + (card === "JK" ? " card-joker" : " suit-" + suit);
+        chip.textContent = card === "JK" ? (view.getAttribute("data-joker") || "Joker")
+          : card.slice(0, -1) + (SYMBOLS[suit] || suit);
+        view.appendChild(chip);
+      }
+    }
+  }
+
+  document.addEventListener("click", function (event) {
+    var picker = event.target.closest && event.target.closest("[data-card-picker]");
+    if (picker) draw(picker.querySelector("[data-card-input]"));
+  });
+  document.addEventListener("input", function (event) {
+    if (event.target.hasAttribute && event.target.hasAttribute("data-card-input")) draw(event.target);
+  });
+})();

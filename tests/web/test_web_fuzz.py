@@ -92,6 +92,19 @@ ROCCA_LIKELY = {
     "to": ["en", "ja", "ja", "fr", ""], "next": ["/", "/rocca/check", "//evil.example", ""],
 }
 
+ROCKIT_CHECK_FIELDS = ("q", "t", "decks", "n", "trick_0", "trick_1", "trick_2", "all", "hand",
+                       "add", "trick", "replacement", "source", "new_trick", "taken",
+                       "declared", "cards", "check")
+ROCKIT_CARDS = ["9D 10D JD QD KD", "8D AD JS JH", "AD 2D JK 4D", "QC QH JK", "3D", "JK 8C 9C",
+                "7H 7H 7H", "", "", "XX", "7h 8h 9h", "KS AS 2S"]
+ROCKIT_LIKELY = {
+    "q": ["board", "board", "steal", "come_in", "", "x"], "t": ["AAAAAAAAAAAA", "", "../x"],
+    "decks": ["2", "2", "1", "", "3"], "n": ["3", "4", "", "99", "x"], "add": ["", "", "1"],
+    "source": ["hand", "board", "", "x"], **{name: ROCKIT_CARDS for name in (
+        "trick_0", "trick_1", "trick_2", "all", "hand", "trick", "replacement", "new_trick",
+        "taken", "declared", "cards")},
+}
+
 # (rule, method) -> the form fields (POST) or query arguments (GET) the handler reads.
 ROUTES: dict[tuple[str, str], tuple[str, ...]] = {
     ("/", "GET"): ("code",),
@@ -123,6 +136,7 @@ ROUTES: dict[tuple[str, str], tuple[str, ...]] = {
     ("/zocknroll/best", "GET"): DICE_FIELDS,
     ("/rainbow-rummy/check", "GET"): RR_CHECK_FIELDS,
     ("/rocca/check", "GET"): ROCCA_CHECK_FIELDS,
+    ("/rockit/check", "GET"): ROCKIT_CHECK_FIELDS,
     ("/language", "GET"): ("to", "next"),
 }
 PATH_PARAMETERS = ("table_id", "slug", "token")
@@ -254,6 +268,8 @@ def likely(name: str, endpoint: str = ""):
         return st.sampled_from(RR_LIKELY[name])
     if endpoint in ("rocca_tools.check", "i18n.choose") and name in ROCCA_LIKELY:
         return st.sampled_from(ROCCA_LIKELY[name])
+    if endpoint == "rockit_tools.check" and name in ROCKIT_LIKELY:
+        return st.sampled_from(ROCKIT_LIKELY[name])
     if re.fullmatch(r"c[1-6]", name):
         return st.sampled_from(["14R", "5Y", "ROOK", "1B", "10G", "13b", "", "", "XX", "14R"])
     if name == "check":
@@ -826,6 +842,8 @@ SEEDS = [  # in order: the confirmation needs B's pending hand, the rematch a fi
          query=[("q", "build"), ("card", "5J"), ("onto", "6S"), ("check", "1")]),
     seed("/rocca/check", "GET", "rocca_tools.check", "nobody",
          query=[("card", "7H"), ("onto", "7S"), ("check", "1"), ("start", "5D")]),
+    seed("/rockit/check", "GET", "rockit_tools.check", "nobody",
+         query=[("trick_0", "9D 10D JD QD KD"), ("trick_1", "8D AD JS JH"), ("check", "1")]),
     seed("/language", "GET", "i18n.choose", "nobody", query=[("to", "ja"), ("next", "/")]),
     seed("/new/<slug>", "POST", "home.create_table", "ann", NEW_SCOREPAD,
          params={"slug": "scorepad"}),

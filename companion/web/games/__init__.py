@@ -5,9 +5,9 @@ new game adds a module here and one line in `UIS`.
 """
 from __future__ import annotations
 
-from . import rainbow_rummy, rocca, rook, scorepad, zocknroll
+from . import rainbow_rummy, rocca, rockit, rook, scorepad, zocknroll
 
-UIS = {"rainbow_rummy": rainbow_rummy, "scorepad": scorepad, "rook": rook, "zocknroll": zocknroll, "rocca": rocca}
+UIS = {"rainbow_rummy": rainbow_rummy, "scorepad": scorepad, "rook": rook, "zocknroll": zocknroll, "rocca": rocca, "rockit": rockit}
 
 
 def ui_for(slug: str):

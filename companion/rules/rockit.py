@@ -1,0 +1,886 @@
+"""RockIt to Destiny: the rummy-like card game (slug ``rockit``, RULES.md §4).
+
+settings: ``decks`` — 1 (2 players only: 54 cards, 2 jokers) or 2 (up to 5 players: 108
+cards, 4 jokers); left out, it follows RID-1 (1 deck for 2 players, 2 for more). ``target``
+— games to win the match (optional; without it the match runs until the table finishes it).
+
+2–5 seats in seating order; seat 0 starts the first game (seat the player the chance method
+picked first), and afterwards the previous winner starts (RID-2).
+
+actions (the first two are the contract's):
+
+- ``{"kind": "come_in", "player": p, "cards": [...]}`` — the player comes in with one
+  trick from hand: no jokers, at least 30 points (RID-4). Once per player per game.
+- ``{"kind": "win", "player": p}`` — the player went out (RID-9) and the game ends; the
+  next game starts at once, the winner starting and nobody come in. Refused for a player
+  who has not come in this game. ``"how": "blocked"`` records a win by fewest cards when
+  the draw pile ran out and everyone passed (RID-A7); the default is ``"out"``.
+- ``{"kind": "finish"}`` — the table ends the match (after at least one game): the most
+  games won wins.
+
+totals = games won. The match is over when a player reaches ``target`` games, or when the
+table finishes it; until then ``winners`` is empty and ``leaders`` shows the most wins.
+
+Rule functions (pure; cards in the notation of :mod:`companion.rules.cards`, upper case
+out): :func:`check_trick`, :func:`check_come_in`, :func:`arrange`, :func:`check_board`,
+:func:`review_board`, :func:`joker_identity`, :func:`check_steal`, :func:`card_points`,
+:func:`check_deck`; the card-checking ones take ``decks`` (1, 2, or None = up to two
+decks) for the copy limits of RID-1. :func:`check_play` says whether a player may play on
+the board yet. The search behind :func:`arrange` is :mod:`companion.rules.rockit_solver`.
+Rule IDs are those of RULES.md §4 (:data:`RULES`); the choices made are written up in
+docs/RULES-NOTES.md.
+"""
+
+from __future__ import annotations
+
+import copy
+import time
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
+from typing import Any
+
+from .cards import format_card, parse_cards
+from .game import Game, Setting, check_seats, check_settings
+from .rockit_solver import N_RANKS, N_SUITS, Placed, solve
+from .text import join_names, plural
+from .verdict import RuleError, Verdict
+
+__all__ = [
+    "COME_IN_POINTS",
+    "GAME",
+    "RULES",
+    "SETTINGS",
+    "apply",
+    "arrange",
+    "card_points",
+    "check_board",
+    "check_come_in",
+    "check_deck",
+    "check_play",
+    "check_steal",
+    "check_trick",
+    "joker_identity",
+    "new",
+    "review_board",
+    "summary",
+]
+
+SLUG = "rockit"
+NAME = "RockIt to Destiny"
+MIN_PLAYERS = 2
+MAX_PLAYERS = 5
+HAND_SIZE = 14
+COME_IN_POINTS = 30
+JOKER = "JK"
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUITS = ("S", "H", "D", "C")
+_RANK = {rank: i for i, rank in enumerate(RANKS)}
+_SUIT = {suit: i for i, suit in enumerate(SUITS)}
+
+RULES: dict[str, str] = {
+    "RID-1": "Two players use one deck with 2 jokers (54 cards); up to five players use two "
+             "decks with 4 jokers (108 cards).",
+    "RID-2": "Each player picks 14 cards face down and the rest is the draw pile; the "
+             "winner of a game starts the next one.",
+    "RID-3": "A trick is a set (3 or 4 cards of one rank, all of different suits, even "
+             "with two decks) or a run (3 or more cards in a row of one suit; the Ace is "
+             "high or low, and K-A-2 is a run).",
+    "RID-4": "To come in, a player lays one new trick from hand, without jokers, worth at "
+             "least 30: Ace 1, 2 to 10 their number, J, Q and K 10, and any set 30.",
+    "RID-5": "On a turn a player either plays (only after coming in; before that only the "
+             "come-in) or draws one card; passing without drawing is not allowed.",
+    "RID-6": "After coming in a player may lay new tricks, add to tricks (runs at either "
+             "end, sets up to 4, a run split into parts of 3 or more) and rearrange the "
+             "board, never taking a card back into the hand.",
+    "RID-7": "A turn ends with \"RockIt\", and then every trick on the board must be valid, "
+             "with 3 or more cards.",
+    "RID-8": "A joker stands for one card; a joker on the board may be taken only by "
+             "putting that exact card from hand in its place and using the joker at once "
+             "in a new trick of hand cards.",
+    "RID-9": "A player who has played every card, with every trick on the board valid, "
+             "wins the game; games won are the only score.",
+    "RID-A1": "Any set, of 3 or of 4 cards, counts 30 for coming in.",
+    "RID-A2": "A come-in needs at least 30 points, not exactly 30.",
+    "RID-A3": "A run may pass from K to A once: it never holds a rank twice, so it has at "
+              "most 13 cards (Q-K-A-2-3 is a run).",
+    "RID-A4": "Coming in is the whole turn: no further plays in that turn.",
+    "RID-A5": "A joker's card is declared when it is laid; in a 3-card set either missing "
+              "suit may replace it; a joker on the board keeps its card when moved; every "
+              "trick needs at least one card that is not a joker.",
+    "RID-A6": "\"RockIt\" is refused until the board is valid; the player may put the board "
+              "back as it was at the start of the turn.",
+    "RID-A7": "When the draw pile is empty a player who does not play passes; if everyone "
+              "passes in turn, the fewest cards in hand wins (ties: the fewest points).",
+    "RID-A8": "The Ace counts 1 point even when it is played high (Q-K-A is 21).",
+}
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("decks", "Decks", "int", None, 1, 2,
+            help="1 deck with 2 jokers is for 2 players only; 2 decks with 4 jokers for up "
+                 "to 5. Leave it blank for 1 deck with 2 players and 2 decks with more.",
+            rule="RID-1"),
+    Setting("target", "Games to win the match", "int", None, 1, 99,
+            help="The match ends when a player has won this many games. Leave it blank to "
+                 "play on until the table finishes the match.",
+            rule="RID-9"),
+)
+
+
+# ---------------------------------------------------------------------------------------
+# Cards.
+
+def _cards(cards: Any) -> list[str]:
+    """Canonical cards (upper case); ValueError naming a bad card."""
+    return parse_cards(cards, "standard")
+
+
+def _rank_suit(card: str) -> tuple[int, int]:
+    return _RANK[card[:-1]], _SUIT[card[-1]]
+
+
+def _card(rank: int, suit: int) -> str:
+    return RANKS[rank % N_RANKS] + SUITS[suit]
+
+
+def _show(cards: Iterable[str]) -> str:
+    return " ".join(format_card(card) for card in cards)
+
+
+def _times(count: int) -> str:
+    return {1: "once", 2: "twice"}.get(count, f"{count} times")
+
+
+def card_points(card: str) -> int:
+    """A card's value for coming in (RID-4) and for the blocked-game tie-break (RID-A7):
+    Ace 1 (even when high, RID-A8), 2–10 their number, J/Q/K 10, joker 0."""
+    card = _cards([card])[0]
+    if card == JOKER:
+        return 0
+    return min(_RANK[card[:-1]] + 1, 10)
+
+
+def _limits(decks: int | None) -> tuple[int, int]:
+    """(copies of each card, jokers) allowed with ``decks`` decks; None = two decks."""
+    if decks is None:
+        decks = 2
+    if decks not in (1, 2) or isinstance(decks, bool):
+        raise ValueError(f"RockIt is played with 1 or 2 decks, not {decks!r}.")
+    return decks, 2 * decks
+
+
+def _deck_problem(cards: list[str], decks: int | None) -> str | None:
+    """A sentence if ``cards`` hold more copies of a card or more jokers than the decks
+    have (RID-1), else None."""
+    copies, jokers = _limits(decks)
+    counts = Counter(cards)
+    extra_jokers = counts.pop(JOKER, 0)
+    if extra_jokers > jokers:
+        holder = "One deck has" if copies == 1 else "Two decks have"
+        return f"{holder} only {jokers} jokers, but there are {extra_jokers}."
+    for card, count in counts.items():
+        if count > copies:
+            if copies == 1:
+                return (f"One deck has only one {format_card(card)}, but it appears "
+                        f"{_times(count)}.")
+            return (f"Two decks have only 2 of each card, but {format_card(card)} appears "
+                    f"{_times(count)}.")
+    return None
+
+
+def check_deck(cards: Any, decks: int | None = None) -> Verdict:
+    """Do these cards fit in the decks (RID-1)? With one deck: at most 1 copy of each card
+    and 2 jokers; with two decks (or ``decks`` None): 2 copies and 4 jokers."""
+    cards = _cards(cards)
+    problem = _deck_problem(cards, decks)
+    copies, jokers = _limits(decks)
+    details = {"cards": cards, "copies": copies, "jokers": jokers}
+    if problem:
+        return Verdict(False, problem, "RID-1", details)
+    return Verdict(True, f"These {plural(len(cards), 'card')} fit in "
+                         f"{'one deck' if copies == 1 else 'two decks'}.", "RID-1", details)
+
+
+# ---------------------------------------------------------------------------------------
+# Tricks.
+
+def _run_starts(ranks: list[int], length: int) -> list[int]:
+    """Every first rank of a ``length``-card arc of the A..K cycle that holds ``ranks``."""
+    return [start for start in range(N_RANKS)
+            if all((rank - start) % N_RANKS < length for rank in ranks)]
+
+
+def _run_in_order(cards: list[str]) -> list[str] | None:
+    """The cards each position stands for, if ``cards`` lie in run order (up or down) with
+    one reading only; None otherwise."""
+    naturals = [(i, *_rank_suit(card)) for i, card in enumerate(cards) if card != JOKER]
+    suit = naturals[0][2]
+    readings = []
+    for step in (1, -1):
+        first = {(rank - step * i) % N_RANKS for i, rank, _ in naturals}
+        if len(first) == 1:
+            start = first.pop()
+            readings.append([_card(start + step * i, suit) for i in range(len(cards))])
+    return readings[0] if len(readings) == 1 else None
+
+
+def _analyse(cards: list[str]) -> dict[str, Any]:
+    """Read a trick (cards already canonical).
+
+    Returns ``ok``, ``reason``, ``rule``, ``kinds`` (the ways it is valid: "set", "run"),
+    ``options`` (per joker, in trick order, the cards it may stand for), ``layout`` (a
+    run's cards in order with each joker as the card it stands for, when that is clear)
+    and ``wraps`` (that run passes from K to A).
+    """
+    jokers = [i for i, card in enumerate(cards) if card == JOKER]
+    naturals = [card for card in cards if card != JOKER]
+    result: dict[str, Any] = {"ok": False, "kinds": [], "options": [[] for _ in jokers],
+                              "layout": None, "wraps": False}
+
+    def refuse(reason: str, rule: str) -> dict[str, Any]:
+        result.update(reason=reason, rule=rule)
+        return result
+
+    if len(cards) < 3:
+        count = "there are none" if not cards else f"this one has {len(cards)}"
+        return refuse(f"A trick needs at least 3 cards; {count}.", "RID-3")
+    if not naturals:
+        return refuse("Jokers alone do not make a trick: it needs at least one card that "
+                      "is not a joker.", "RID-A5")
+    ranks = [_rank_suit(card)[0] for card in naturals]
+    suits = [_rank_suit(card)[1] for card in naturals]
+    repeated = [card for card, count in Counter(naturals).items() if count > 1]
+    options: list[set[str]] = [set() for _ in jokers]
+    problems: list[tuple[str, str]] = []
+    if len(set(ranks)) == 1:                      # a set: one rank, different suits
+        if repeated:
+            text = (f"A set needs cards of different suits, even with two decks: "
+                    f"{format_card(repeated[0])} appears "
+                    f"{_times(naturals.count(repeated[0]))}.")
+            problems.append((text, "RID-3"))
+        elif len(cards) > 4:
+            text = f"A set has at most 4 cards, one of each suit; this one has {len(cards)}."
+            problems.append((text, "RID-3"))
+        else:
+            result["kinds"].append("set")
+            missing = [_card(ranks[0], s) for s in range(N_SUITS) if s not in suits]
+            for option in options:
+                option.update(missing)
+    if (len(set(suits)) == 1 and len(set(ranks)) > 1) or len(naturals) == 1:
+        if repeated:                               # a run: one suit, in a row
+            text = (f"A run cannot hold the same card twice: {format_card(repeated[0])} "
+                    f"appears {_times(naturals.count(repeated[0]))}.")
+            problems.append((text, "RID-A3"))
+        elif len(cards) > N_RANKS:
+            text = (f"A run has at most 13 cards (it cannot reach a rank twice); this one "
+                    f"has {len(cards)}: split it.")
+            problems.append((text, "RID-A3"))
+        else:
+            starts = _run_starts(ranks, len(cards))
+            if not starts:
+                gaps = ", even with the jokers in the gaps" if jokers else ""
+                problems.append((f"These cards are not in a row{gaps}: {_show(naturals)}.",
+                                 "RID-3"))
+            else:
+                result["kinds"].append("run")
+                arcs = [[_card(start + i, suits[0]) for i in range(len(cards))]
+                        for start in starts]
+                ordered = _run_in_order(cards)
+                if ordered is not None:           # laid out in order: places decide
+                    for n, i in enumerate(jokers):
+                        options[n].add(ordered[i])
+                    result["layout"] = ordered
+                else:
+                    for option in options:
+                        option.update(c for arc in arcs for c in arc if c not in naturals)
+                    if len(arcs) == 1:
+                        result["layout"] = arcs[0]
+                if result["layout"] is not None:
+                    first = _rank_suit(result["layout"][0])[0]
+                    last = _rank_suit(result["layout"][-1])[0]
+                    result["wraps"] = last < first
+    if not result["kinds"]:
+        if problems:
+            return refuse(*problems[0])
+        return refuse("This is neither a set (one rank, different suits) nor a run (one "
+                      "suit, in a row).", "RID-3")
+    if "set" in result["kinds"] and "run" in result["kinds"]:
+        result["layout"] = None                   # 5H JK JK: a set or a run
+        result["wraps"] = False
+    result["options"] = [sorted(option, key=_order_key) for option in options]
+    result["ok"] = True
+    result["rule"] = "RID-3"
+    return result
+
+
+def _order_key(card: str) -> tuple[int, int]:
+    rank, suit = _rank_suit(card)
+    return rank, suit
+
+
+def _joker_label(options: list[str]) -> str:
+    if not options:
+        return "Joker"
+    return f"Joker ({join_names([format_card(c) for c in options], 'or')})"
+
+
+def _describe(cards: list[str], reading: dict[str, Any]) -> str:
+    """A sentence for a valid trick: "A valid run: A♦ 2♦ Joker (3♦) 4♦." """
+    kinds = reading["kinds"]
+    layout = reading["layout"]
+    naturals = {card for card in cards if card != JOKER}
+    if layout is not None:
+        shown = [format_card(c) if c in naturals else _joker_label([c]) for c in layout]
+    else:
+        options = iter(reading["options"])
+        shown = [_joker_label(next(options)) if c == JOKER else format_card(c)
+                 for c in cards]
+    kind = "set or run" if len(kinds) == 2 else kinds[0]
+    through = " through the Ace" if reading["wraps"] else ""
+    return f"A valid {kind}{through}: {' '.join(shown)}."
+
+
+def _joker_details(cards: list[str], reading: dict[str, Any]) -> list[dict[str, Any]]:
+    """Per joker of the trick: its place, the card it stands for (if only one fits) and
+    every card that fits."""
+    jokers = [i for i, card in enumerate(cards) if card == JOKER]
+    out = []
+    for n, i in enumerate(jokers):
+        options = reading["options"][n] if reading["ok"] else []
+        out.append({"index": i, "card": options[0] if len(options) == 1 else None,
+                    "options": list(options)})
+    return out
+
+
+def check_trick(cards: Any, decks: int | None = None) -> Verdict:
+    """Is this one valid trick (RID-3)? A set (3–4 cards of one rank, different suits) or a
+    run (3–13 cards of one suit in a row, K-A-2 allowed, no rank twice: RID-A3); jokers
+    fill gaps (RID-8) but a trick needs a natural card (RID-A5).
+
+    Cards may come in any order. ``details``: ``cards`` (upper case), ``kind`` ("set",
+    "run", or None when invalid or when it can be read either way, e.g. 5H JK JK),
+    ``kinds``, ``size``, ``jokers`` (per joker: ``index`` in the trick, ``card`` when only
+    one card fits, ``options``), ``layout`` (a run's cards in order, jokers as the cards
+    they stand for, when that is clear) and ``wraps`` (the run passes from K to A).
+    Bad notation raises ValueError; more copies than the decks have is a RID-1 verdict.
+    """
+    cards = _cards(cards)
+    problem = _deck_problem(cards, decks)
+    reading = _analyse(cards)
+    details = {"cards": cards, "size": len(cards), "kinds": list(reading["kinds"]),
+               "kind": reading["kinds"][0] if len(reading["kinds"]) == 1 else None,
+               "jokers": _joker_details(cards, reading), "layout": reading["layout"],
+               "wraps": reading["wraps"]}
+    if problem:
+        return Verdict(False, problem, "RID-1", details)
+    if not reading["ok"]:
+        return Verdict(False, reading["reason"], reading["rule"], details)
+    return Verdict(True, _describe(cards, reading), "RID-3", details)
+
+
+def joker_identity(trick: Any, decks: int | None = None) -> Verdict:
+    """Which card each joker of a trick stands for (RID-8, RID-A5).
+
+    A run laid out in order (up or down) fixes every joker by its place: A♦ 2♦ JK 4♦ makes
+    the joker 3♦. In a set, a joker is one of the missing suits (either one in a 3-card
+    set, unless the player declared a suit); a joker at the end of a run in no clear order
+    (5♥ 6♥ JK) may be either end, and must be declared. ``details["jokers"]``: per joker,
+    ``index`` in the trick, ``card`` (None while more than one card fits) and
+    ``options``. Not ok when the trick is not valid.
+    """
+    verdict = check_trick(trick, decks)
+    jokers = verdict.details["jokers"]
+    details = {"cards": verdict.details["cards"], "jokers": jokers,
+               "kind": verdict.details["kind"]}
+    if not verdict:
+        return Verdict(False, verdict.reason, verdict.rule, details)
+    if not jokers:
+        return Verdict(True, "There is no joker in this trick.", "RID-8", details)
+    parts = []
+    for joker in jokers:
+        if joker["card"]:
+            parts.append(f"the joker in place {joker['index'] + 1} is "
+                         f"{format_card(joker['card'])}")
+        else:
+            choices = join_names([format_card(c) for c in joker["options"]], "or")
+            parts.append(f"the joker in place {joker['index'] + 1} may be {choices} "
+                         f"(the player declares which)")
+    text = "; ".join(parts)
+    rule = "RID-8" if all(j["card"] for j in jokers) else "RID-A5"
+    return Verdict(True, text[0].upper() + text[1:] + ".", rule, details)
+
+
+def check_come_in(cards: Any, decks: int | None = None) -> Verdict:
+    """May a player come in with these cards (RID-4)? One valid trick, no jokers, worth at
+    least 30 (RID-A2): any set counts 30 (RID-A1), a run the sum of its cards (Ace 1 even
+    high, RID-A8; J/Q/K 10). ``details``: ``points`` (0 when not a trick), ``needed`` (30),
+    ``kind``, ``cards``."""
+    cards = _cards(cards)
+    trick = check_trick([card for card in cards if card != JOKER] if JOKER in cards
+                        else cards, decks)
+    kind = trick.details["kind"] or (trick.details["kinds"][0] if trick.details["kinds"]
+                                     else None)
+    points = 0
+    if trick:
+        points = COME_IN_POINTS if kind == "set" else sum(card_points(c) for c in cards)
+    details = {"cards": cards, "points": points, "needed": COME_IN_POINTS, "kind": kind}
+    if JOKER in cards:
+        return Verdict(False, "Jokers are not allowed in the come-in trick.", "RID-4",
+                       details)
+    if not trick:
+        return Verdict(False, f"That is not a valid trick, so it cannot come in: "
+                              f"{_lower_first(trick.reason)}", trick.rule, details)
+    if points < COME_IN_POINTS:
+        return Verdict(False, f"This {kind} is worth {points} points; coming in needs at "
+                              f"least {COME_IN_POINTS}.", "RID-4", details)
+    if kind == "set":
+        rule = "RID-A1" if len(cards) == 4 else "RID-4"
+        return Verdict(True, f"Comes in: any set counts {COME_IN_POINTS}.", rule, details)
+    rule = "RID-A2" if points > COME_IN_POINTS else "RID-4"
+    return Verdict(True, f"Comes in: this run is worth {points} points (at least "
+                         f"{COME_IN_POINTS} needed).", rule, details)
+
+
+# ---------------------------------------------------------------------------------------
+# The board: arranging and checking.
+
+def _tricks(tricks: Any) -> list[list[str]]:
+    if isinstance(tricks, (str, bytes, Mapping)) or not isinstance(tricks, Iterable):
+        raise ValueError("The board must be a list of tricks, each a list of cards.")
+    return [_cards(trick) for trick in tricks]
+
+
+def _arrangement(tricks: list[list[Placed]]) -> list[list[str]]:
+    """The solver's tricks as cards (jokers as JK): runs in order, sorted by suit and first
+    rank, then sets by rank with suits in S H D C order."""
+    runs, sets = [], []
+    for trick in tricks:
+        ranks = {card.rank for card in trick}
+        cards = [JOKER if card.joker else _card(card.rank, card.suit) for card in trick]
+        if len(ranks) == 1 and len(trick) > 1:
+            order = sorted(range(len(trick)), key=lambda i: (trick[i].joker, trick[i].suit))
+            sets.append((trick[0].rank, [cards[i] for i in order]))
+        else:
+            runs.append(((trick[0].suit, trick[0].rank), cards))
+    runs.sort(key=lambda item: item[0])
+    sets.sort(key=lambda item: item[0])
+    return [cards for _, cards in runs] + [cards for _, cards in sets]
+
+
+def arrange(cards: Any, decks: int | None = None,
+            budget: float | None = None) -> list[list[str]] | None:
+    """Split the cards into valid tricks (jokers wild, K-A-2 runs allowed) and return one
+    such split, or None when there is none (RULES.md §4.6).
+
+    Every card is used exactly once; runs come in order, jokers written JK. Raises
+    RuleError (RID-1) when the cards hold more copies than the decks have (one deck: 1
+    copy of each card and 2 jokers; two decks or None: 2 copies and 4 jokers), ValueError
+    for bad notation, and TimeoutError when ``budget`` seconds run out ("not decided").
+    """
+    cards = _cards(cards)
+    problem = _deck_problem(cards, decks)
+    if problem:
+        raise RuleError(problem, "RID-1")
+    cnt = [[0] * N_SUITS for _ in range(N_RANKS)]
+    jokers = 0
+    for card in cards:
+        if card == JOKER:
+            jokers += 1
+        else:
+            rank, suit = _rank_suit(card)
+            cnt[rank][suit] += 1
+    deadline = None if budget is None else time.monotonic() + budget
+    tricks = solve(cnt, jokers, deadline)
+    return None if tricks is None else _arrangement(tricks)
+
+
+def check_board(tricks: Any, decks: int | None = None) -> Verdict:
+    """Is every trick on the board valid, so "RockIt" may be said (RID-7)?
+
+    ``tricks`` is a list of tricks, each a list of cards. Not ok when a trick is invalid
+    (a fragment of 1–2 cards included: RID-A6) or the board holds more copies than the
+    decks (RID-1). ``details``: ``bad`` — one ``{"index", "cards", "reason", "rule"}`` per
+    bad trick (index from 0) — ``tricks`` (every trick's verdict as a dict), ``count``
+    (cards on the board).
+    """
+    board = _tricks(tricks)
+    every = [card for trick in board for card in trick]
+    results = []
+    bad = []
+    for index, trick in enumerate(board):
+        verdict = check_trick(trick)
+        results.append({"index": index, "cards": trick, "ok": verdict.ok,
+                        "reason": verdict.reason, "rule": verdict.rule,
+                        "kind": verdict.details["kind"], "jokers": verdict.details["jokers"],
+                        "layout": verdict.details["layout"]})
+        if not verdict:
+            bad.append({"index": index, "cards": trick, "reason": verdict.reason,
+                        "rule": verdict.rule})
+    details = {"bad": bad, "tricks": results, "count": len(every)}
+    problem = _deck_problem(every, decks)
+    if problem:
+        return Verdict(False, problem, "RID-1", details)
+    if len(bad) == 1:
+        return Verdict(False, f"Trick {bad[0]['index'] + 1} is not valid: "
+                              f"{_lower_first(bad[0]['reason'])}", "RID-7", details)
+    if bad:
+        numbers = join_names([str(b["index"] + 1) for b in bad])
+        return Verdict(False, f"Tricks {numbers} are not valid; the first: "
+                              f"{_lower_first(bad[0]['reason'])}", "RID-7", details)
+    return Verdict(True, f"The board is valid: {plural(len(board), 'trick')}, "
+                         f"{plural(len(every), 'card')}.", "RID-7", details)
+
+
+def _lower_first(sentence: str) -> str:
+    """"A trick needs…" -> "a trick needs…" to follow a colon; "7♥ appears…" stays."""
+    if len(sentence) > 1 and sentence[0].isupper() and (sentence[1].islower()
+                                                         or sentence[1] == " "):
+        return sentence[0].lower() + sentence[1:]
+    return sentence
+
+
+def review_board(tricks: Any, decks: int | None = None,
+                 budget: float | None = 1.0) -> Verdict:
+    """:func:`check_board` plus a way out for the table: when the layout is not valid but
+    the same cards can be split into valid tricks, ``details["arrangement"]`` holds such a
+    split (else None) and ``details["arrangeable"]`` says whether one exists (None when the
+    search ran out of ``budget`` seconds: "not decided"). Never raises for bad tricks."""
+    verdict = check_board(tricks, decks)
+    details = dict(verdict.details, arrangement=None, arrangeable=None)
+    if verdict:
+        details["arrangeable"] = True
+        return Verdict(True, verdict.reason, verdict.rule, details)
+    if verdict.rule == "RID-1":
+        return Verdict(False, verdict.reason, verdict.rule, details)
+    cards = [card for trick in details["tricks"] for card in trick["cards"]]
+    try:
+        split = arrange(cards, decks, budget)
+    except TimeoutError:
+        return Verdict(False, f"{verdict.reason} Whether these cards can be laid out "
+                              f"validly was not decided in time.", "RID-A6", details)
+    details["arrangeable"] = split is not None
+    details["arrangement"] = split
+    if split is None:
+        return Verdict(False, f"{verdict.reason} No layout of these cards is valid: put the "
+                              f"board back as it was at the start of the turn.", "RID-A6",
+                       details)
+    return Verdict(False, f"{verdict.reason} The same cards can be laid out validly, as "
+                          f"{plural(len(split), 'trick')}.", "RID-7", details)
+
+
+def check_steal(trick: Any, replacement: str, new_trick: Any, hand: Any,
+                index: int | None = None, declared: str | None = None,
+                decks: int | None = None) -> Verdict:
+    """May a player take the joker from a board trick (RID-8)?
+
+    ``trick`` is the board trick holding the joker (as laid out); ``replacement`` the card
+    put in the joker's place; ``new_trick`` the new trick the joker goes into at once;
+    ``hand`` the player's hand before the steal. ``index`` picks the joker when the trick
+    has several (its place, from 0); ``declared`` is the card the joker was declared as
+    (RID-A5), if any. Legal when the replacement is exactly the card the joker stands for
+    and comes from the hand, and the new trick is valid and made only of hand cards (the
+    replacement excepted) plus the joker.
+    """
+    cards = _cards(trick)
+    replacement = _cards([replacement])[0]
+    new_cards = _cards(new_trick)
+    hand_cards = _cards(hand)
+    details: dict[str, Any] = {"trick": cards, "replacement": replacement,
+                               "new_trick": new_cards, "index": index, "stands_for": None}
+    jokers = [i for i, card in enumerate(cards) if card == JOKER]
+    if not jokers:
+        return Verdict(False, "There is no joker in that trick to take.", "RID-8", details)
+    board = check_trick(cards, decks)
+    if not board:
+        return Verdict(False, f"The trick holding the joker is not valid: "
+                              f"{_lower_first(board.reason)}",
+                       board.rule, details)
+    if replacement == JOKER:
+        return Verdict(False, "A joker is taken by putting the card it stands for in its "
+                              "place, not another joker.", "RID-8", details)
+    options = {j["index"]: j["options"] for j in board.details["jokers"]}
+    if index is None:
+        index = next((i for i in jokers if replacement in options[i]), jokers[0])
+    elif index not in jokers:
+        return Verdict(False, f"There is no joker in place {index + 1} of that trick.",
+                       "RID-8", details)
+    details["index"] = index
+    fits = options[index]
+    if declared is not None:
+        declared = _cards([declared])[0]
+        if declared not in fits:
+            return Verdict(False, f"That joker cannot stand for {format_card(declared)} "
+                                  f"in this trick.", "RID-A5", details)
+        fits = [declared]
+    details["stands_for"] = fits[0] if len(fits) == 1 else list(fits)
+    if replacement not in fits:
+        said = join_names([format_card(c) for c in fits], "or")
+        if replacement in cards:
+            reason = (f"{format_card(replacement)} is already in that trick: the joker "
+                      f"stands for {said}.")
+        else:
+            which = "that card" if len(fits) == 1 else "one of those"
+            reason = f"The joker stands for {said}, so only {which} can take its place."
+        return Verdict(False, reason, "RID-A5" if len(fits) > 1 else "RID-8", details)
+    after = cards[:index] + [replacement] + cards[index + 1:]
+    if not check_trick(after, decks):
+        return Verdict(False, f"With {format_card(replacement)} in the joker's place the "
+                              f"trick is no longer valid.", "RID-8", details)
+    details["trick_after"] = after
+    pool = Counter(hand_cards)
+    if pool[replacement] < 1:
+        return Verdict(False, f"The replacement, {format_card(replacement)}, must come from "
+                              f"your hand.", "RID-8", details)
+    pool[replacement] -= 1
+    if JOKER not in new_cards:
+        return Verdict(False, "The joker taken must be used at once, in the new trick.",
+                       "RID-8", details)
+    rest = list(new_cards)
+    rest.remove(JOKER)
+    missing = []
+    for card in rest:
+        if pool[card] > 0:
+            pool[card] -= 1
+        else:
+            missing.append(card)
+    if missing:
+        verb = "is" if len(missing) == 1 else "are"
+        return Verdict(False, f"The new trick must be only cards from your hand plus the "
+                              f"joker: {join_names(format_card(c) for c in missing)} {verb} "
+                              f"not from your hand.", "RID-8", details)
+    fresh = check_trick(new_cards, decks)
+    if not fresh:
+        return Verdict(False, f"The new trick with the joker is not valid: "
+                              f"{_lower_first(fresh.reason)}",
+                       fresh.rule, details)
+    return Verdict(True, f"Legal: {format_card(replacement)} takes the joker's place and "
+                         f"the joker goes into a new trick from your hand.", "RID-8",
+                   details)
+
+
+# ---------------------------------------------------------------------------------------
+# The game: new, apply, summary.
+
+def _table_settings(settings: Mapping[str, Any] | None, players: int) -> dict[str, Any]:
+    resolved = check_settings(SETTINGS, settings, NAME)
+    if resolved["decks"] is None:
+        resolved["decks"] = 1 if players == 2 else 2
+    if resolved["decks"] == 1 and players > 2:
+        raise ValueError(f"One deck is for 2 players only: with {players} players use 2 "
+                         f"decks.")
+    return resolved
+
+
+def new(settings: dict | None, seats: list[str]) -> dict:
+    """Start a match: validated settings (ValueError if bad; ``decks`` filled in from the
+    number of players when left out) and 2–5 named seats; seat 0 starts the first game."""
+    names = check_seats(seats, MIN_PLAYERS, MAX_PLAYERS, NAME)
+    return {"game": SLUG, "settings": _table_settings(settings, len(names)), "seats": names,
+            "log": []}
+
+
+def _check_state(state: Any) -> None:
+    if not isinstance(state, dict) or state.get("game") != SLUG:
+        raise ValueError("This is not a RockIt to Destiny game.")
+
+
+def _player(state: dict, name: Any, rule: str) -> str:
+    if isinstance(name, str) and name in state["seats"]:
+        return name
+    if not isinstance(name, str) or not name:
+        raise RuleError("Name the player.", rule)
+    raise RuleError(f"'{name}' is not playing at this table.", rule)
+
+
+def _fold(state: dict) -> dict:
+    """Replay the log: games won, the game in progress, and how the match ended."""
+    seats = state["seats"]
+    target = state["settings"]["target"]
+    totals = {p: 0 for p in seats}
+    games: list[dict] = []
+    current = {"game": 1, "starter": seats[0], "come_in": []}
+    over_reason = None
+    for entry in state["log"]:
+        if entry["kind"] == "come_in":
+            current["come_in"].append({k: copy.deepcopy(entry[k])
+                                       for k in ("player", "cards", "points", "trick")})
+        elif entry["kind"] == "win":
+            winner = entry["player"]
+            totals[winner] += 1
+            how = entry.get("how", "out")
+            games.append({"game": current["game"], "winner": winner,
+                          "starter": current["starter"], "how": how,
+                          "rule": "RID-A7" if how == "blocked" else "RID-9",
+                          "come_in": current["come_in"]})
+            current = {"game": current["game"] + 1, "starter": winner, "come_in": []}
+            if target is not None and totals[winner] >= target:
+                over_reason = {"text": f"{winner} has won {plural(target, 'game')}, the "
+                                       f"target.", "rule": "RID-9"}
+        elif entry["kind"] == "finish":
+            over_reason = {"text": "The table finished the match.", "rule": "RID-9"}
+    return {"totals": totals, "games": games, "current": current, "over_reason": over_reason}
+
+
+def _best(totals: dict[str, int], seats: list[str]) -> list[str]:
+    best = max(totals.values())
+    return [p for p in seats if totals[p] == best] if best > 0 else []
+
+
+def check_play(state: dict, player: str) -> Verdict:
+    """May ``player`` play on the board now (RID-4, RID-5)? Only after coming in this game,
+    in an earlier turn (RID-A4): before that, the only play is the come-in (or a draw).
+    ``details``: ``came_in`` (bool), ``game`` (the game in progress)."""
+    _check_state(state)
+    sheet = _fold(state)
+    if sheet["over_reason"] is not None:
+        return Verdict(False, "The match is over.", "RID-9", {"came_in": False, "game": None})
+    current = sheet["current"]
+    details = {"came_in": False, "game": current["game"]}
+    if not isinstance(player, str) or player not in state["seats"]:
+        return Verdict(False, f"'{player}' is not playing at this table.", "RID-5", details)
+    if any(entry["player"] == player for entry in current["come_in"]):
+        details["came_in"] = True
+        return Verdict(True, f"{player} has come in, so {player} may play on the board.",
+                       "RID-6", details)
+    return Verdict(False, f"{player} has not come in yet: the only play is a come-in trick "
+                          f"of at least 30 from hand, or else draw a card.", "RID-4", details)
+
+
+def apply(state: dict, action: dict) -> dict:
+    """Return the state after ``action``; ``state`` is left untouched.
+
+    Raises RuleError once the match is over (RID-9), for an unknown action or player, a
+    second come-in by the same player in one game, a come-in the rules refuse (RID-4,
+    RID-3, RID-1), a win by a player who has not come in this game (RID-4), or finishing
+    a match before any game was won.
+    """
+    _check_state(state)
+    sheet = _fold(state)
+    if sheet["over_reason"] is not None:
+        winners = _best(sheet["totals"], state["seats"])
+        raise RuleError(f"The match is over: {join_names(winners)} won. Start a rematch "
+                        f"to play again.", "RID-9")
+    kind = action.get("kind") if isinstance(action, dict) else None
+    current = sheet["current"]
+    came_in = {entry["player"] for entry in current["come_in"]}
+    decks = state["settings"]["decks"]
+    if kind == "come_in":
+        player = _player(state, action.get("player"), "RID-4")
+        if player in came_in:
+            raise RuleError(f"{player} has already come in this game.", "RID-4")
+        try:
+            cards = _cards(action.get("cards"))
+        except ValueError as error:
+            raise RuleError(str(error), "RID-4") from None
+        verdict = check_come_in(cards, decks)
+        if not verdict:
+            raise RuleError(verdict.reason, verdict.rule)
+        on_board = [card for entry in current["come_in"] for card in entry["cards"]]
+        problem = _deck_problem(on_board + cards, decks)
+        if problem:
+            raise RuleError(f"Those cards are already on the board: {problem}", "RID-1")
+        entry = {"kind": "come_in", "player": player, "cards": cards,
+                 "points": verdict.details["points"], "trick": verdict.details["kind"]}
+    elif kind == "win":
+        player = _player(state, action.get("player"), "RID-9")
+        how = action.get("how", "out")
+        if how not in ("out", "blocked"):
+            raise RuleError("A game is won by going out, or by the fewest cards when "
+                            "everyone passed with the draw pile empty.", "RID-9")
+        if player not in came_in:
+            raise RuleError(f"{player} has not come in this game, so {player} cannot have "
+                            f"won it: a player must come in first.", "RID-4")
+        entry = {"kind": "win", "player": player, "how": how}
+    elif kind == "finish":
+        if not sheet["games"]:
+            raise RuleError("No game has been won yet, so there is no match to finish.",
+                            "RID-9")
+        entry = {"kind": "finish"}
+    else:
+        named = isinstance(kind, str) and kind
+        what = f"'{kind}' is not a RockIt action" if named \
+            else "That is not a RockIt action"
+        raise RuleError(f"{what}: enter a come-in, a win or the end of the match.", "RID-5")
+    fresh = copy.deepcopy(state)
+    fresh["log"].append(entry)
+    return fresh
+
+
+def summary(state: dict) -> dict:
+    """The score sheet.
+
+    Keys: game, seats, settings, house_rules, decks, target, deck (copies, jokers, cards),
+    hand_size, totals (games won), over, winners (empty until over), leaders (most games
+    won; empty before the first win), game_number (the game in progress; None once over),
+    starter and turn (who starts the game in progress: seat 0, then the last winner; None
+    once over — the engine does not track single turns), come_in (the game in progress:
+    ``{player: None | {"cards", "points", "trick", "order"}}`` for every seat),
+    come_in_order (players in the order they came in), games (history: one
+    ``{"game", "winner", "starter", "how", "rule", "come_in": [...]}`` per game won),
+    games_played, end_rule, over_reason, result, rules.
+    """
+    _check_state(state)
+    s, seats = state["settings"], state["seats"]
+    sheet = _fold(state)
+    totals = sheet["totals"]
+    over = sheet["over_reason"] is not None
+    current = None if over else sheet["current"]
+    come_in: dict[str, Any] = {p: None for p in seats}
+    order = []
+    if current is not None:
+        for n, entry in enumerate(current["come_in"], start=1):
+            come_in[entry["player"]] = {**copy.deepcopy(entry), "order": n}
+            order.append(entry["player"])
+    leaders = _best(totals, seats)
+    winners = leaders if over else []
+    result = None
+    if over:
+        wins = plural(totals[winners[0]], "game") if winners else "no games"
+        text = (f"{winners[0]} wins the match with {wins} won." if len(winners) == 1
+                else f"{join_names(winners)} share the match with {wins} won each.")
+        result = {"text": text, "rule": "RID-9"}
+    target = s["target"]
+    end_text = (f"The first player to win {plural(target, 'game')} wins the match."
+                if target is not None else
+                "No target: the table plays games until it finishes the match; the most "
+                "games won wins.")
+    copies = s["decks"]
+    return {
+        "game": SLUG,
+        "seats": list(seats),
+        "settings": dict(s),
+        "house_rules": GAME.describe_settings(s),
+        "decks": copies,
+        "target": target,
+        "deck": {"copies": copies, "jokers": 2 * copies, "cards": 54 * copies},
+        "hand_size": HAND_SIZE,
+        "totals": dict(totals),
+        "over": over,
+        "winners": list(winners),
+        "leaders": list(leaders),
+        "game_number": None if current is None else current["game"],
+        "starter": None if current is None else current["starter"],
+        "turn": None if current is None else current["starter"],
+        "come_in": come_in,
+        "come_in_order": order,
+        "games": copy.deepcopy(sheet["games"]),
+        "games_played": len(sheet["games"]),
+        "end_rule": {"text": end_text, "rule": "RID-9"},
+        "over_reason": sheet["over_reason"],
+        "result": result,
+        "rules": dict(RULES),
+    }
+
+
+GAME = Game(
+    slug=SLUG,
+    name=NAME,
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    teams=False,
+    new=new,
+    apply=apply,
+    summary=summary,
+    settings_fields=SETTINGS,
+    rules=MappingProxyType(RULES),
+)

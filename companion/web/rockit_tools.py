@@ -1,0 +1,285 @@
+"""RockIt to Destiny checks, with or without a table: the board, a joker steal, a come-in.
+
+The board check is what ends arguments: the tricks as the players laid them out (or every
+card now on the board in one box), plus the cards a player wants to add from hand. The page
+says whether the board is valid, points at each bad trick with the reason and rule, names
+the card each joker stands for (RID-8, RID-A5), and when the layout is wrong but the same
+cards can be laid out validly, shows one such layout (RULES.md §4.6).
+
+Everything comes in the query string (GET forms): a verdict is a link the table can share,
+and nothing is stored. The table page links here with its id (``t``, only for the way back)
+and its decks (``decks``: 1 or 2, for the copy limits of RID-1). Bad input: 422 with a plain
+sentence, the form refilled.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Mapping
+
+from flask import Blueprint, abort, render_template, request
+
+from companion.rules import rockit as rules
+from companion.rules.cards import format_card, parse_cards
+from companion.rules.verdict import Verdict
+
+bp = Blueprint("rockit_tools", __name__)
+
+#: (key, tab label, heading, rule) for every check the page offers.
+CHECKS = (
+    ("board", "The board", "Is the board valid?", "RID-7"),
+    ("steal", "Take a joker", "May this joker be taken?", "RID-8"),
+    ("come_in", "Come in", "Does this trick come in?", "RID-4"),
+)
+#: Two decks hold 108 cards, so at most 36 tricks; three boxes to start with.
+MAX_TRICKS = 36
+FIRST_SLOTS = 3
+#: Enough for every card of two decks written out ("10H " x 108 is under 450 characters).
+MAX_TEXT = 600
+#: Seconds the arrangement search may take before the page says "not decided" (§4.6).
+BUDGET = 2.0
+JOKER = rules.JOKER
+_TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}", re.ASCII)
+
+
+# ---------------------------------------------------------------- reading the query
+
+def _cards(args: Mapping[str, str], key: str, label: str) -> list[str]:
+    """The cards of one picker box (maybe none); ValueError naming the box."""
+    raw = (args.get(key) or "").strip()
+    if len(raw) > MAX_TEXT:
+        raise ValueError(f"{label}: that is more cards than two decks hold.")
+    try:
+        return parse_cards(raw, "standard")
+    except ValueError as error:
+        raise ValueError(f"{label}: {error}") from None
+
+
+def _one_card(args: Mapping[str, str], key: str, label: str) -> str | None:
+    cards = _cards(args, key, label)
+    if len(cards) > 1:
+        raise ValueError(f"{label}: tap one card, not {len(cards)}.")
+    return cards[0] if cards else None
+
+
+def decks_of(args: Mapping[str, str]) -> int:
+    """The decks the checks count copies against (RID-1): 1 or 2, two when not given."""
+    raw = args.get("decks") or "2"
+    if raw not in ("1", "2"):
+        raise ValueError("Decks: tap one deck (2 players) or two decks.")
+    return int(raw)
+
+
+def slots_of(args: Mapping[str, str]) -> int:
+    """How many trick boxes the board form shows: as many as asked (``n``), every filled
+    one, and one more after "Add a trick"."""
+    raw = args.get("n") or ""
+    asked = int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 2 else FIRST_SLOTS
+    filled = [i for i in range(MAX_TRICKS) if (args.get(f"trick_{i}") or "").strip()]
+    slots = max(asked, filled[-1] + 1 if filled else 0, 1)
+    if args.get("add"):
+        slots += 1
+    return min(slots, MAX_TRICKS)
+
+
+# ---------------------------------------------------------------- cards for the page
+
+def _stands(joker: dict) -> str | None:
+    """What a joker stands for, in words: "3♦", or "Q♠ or Q♦" while it is not declared."""
+    if joker.get("card"):
+        return format_card(joker["card"])
+    if joker.get("options"):
+        return " or ".join(format_card(c) for c in joker["options"])
+    return None
+
+
+def card_views(cards: list[str], jokers: list[dict], hand: Counter | None = None) -> list[dict]:
+    """A trick for the template: per card, the card, what a joker stands for, and whether it
+    is one of the cards from hand (taken off ``hand`` as they are marked)."""
+    stands = {j["index"]: _stands(j) for j in jokers}
+    out = []
+    for i, card in enumerate(cards):
+        from_hand = bool(hand) and hand[card] > 0
+        if from_hand:
+            hand[card] -= 1
+        out.append({"card": card, "stands": stands.get(i), "hand": from_hand})
+    return out
+
+
+def _arrangement(split: list[list[str]], decks: int, hand: list[str]) -> list[list[dict]]:
+    """The solver's layout with each joker's card (its place in the run fixes it) and the
+    hand's cards marked."""
+    pool = Counter(hand)
+    return [card_views(trick, rules.joker_identity(trick, decks).details["jokers"], pool)
+            for trick in split]
+
+
+# ---------------------------------------------------------------- the checks
+
+def _board(args: Mapping[str, str], decks: int, slots: int) -> dict:
+    """The board check's answer: ``ok`` (None: not decided), ``reason``, ``rule``, ``rows``
+    (one per trick as laid out, numbered as on the form) and ``arrangement``."""
+    laid = []
+    for i in range(slots):
+        cards = _cards(args, f"trick_{i}", f"Trick {i + 1}")
+        if cards:
+            laid.append((i + 1, cards))
+    loose = _cards(args, "all", "Every card on the board")
+    hand = _cards(args, "hand", "Cards from hand")
+    every = [c for _, cards in laid for c in cards] + loose + hand
+    if not every:
+        raise ValueError("Tap the cards of each trick on the board (or every card on the "
+                         "board in one box), then Check the board.")
+    tricks = [cards for _, cards in laid]
+    rows = []
+    if tricks:
+        laid_out = rules.check_board(tricks, decks)
+        for (number, cards), trick in zip(laid, laid_out.details["tricks"]):
+            rows.append({"number": number, "ok": trick["ok"], "reason": trick["reason"],
+                         "rule": trick["rule"],
+                         "cards": card_views(cards, trick["jokers"])})
+    result = {"rows": rows, "arrangement": None, "laid": len(tricks), "cards": len(every),
+              "hand": len(hand), "loose": len(loose), "rockit": False}
+    if not loose and not hand:
+        verdict = rules.review_board(tricks, decks, budget=BUDGET)
+        split = verdict.details["arrangement"]
+        decided = verdict.ok or verdict.details["arrangeable"] is not None \
+            or verdict.rule == "RID-1"
+        result.update(ok=verdict.ok if decided else None, reason=verdict.reason,
+                      rule=verdict.rule, rockit=verdict.ok)
+        if split:
+            result["arrangement"] = _arrangement(split, decks, [])
+        return result
+    deck = rules.check_deck(every, decks)
+    if not deck:
+        result.update(ok=False, reason=deck.reason, rule=deck.rule)
+        return result
+    try:
+        split = rules.arrange(every, decks, BUDGET)
+    except TimeoutError:
+        result.update(ok=None, rule="RID-7",
+                      reason=f"Whether these {len(every)} cards can be laid out in valid "
+                             f"tricks was not decided in time.")
+        return result
+    # Cards of the board outside the tricks laid out: the board is not finished (RID-7)
+    # even when they fit; cards from hand ask only whether they can join.
+    unfinished = bool(tricks) and bool(loose) and not hand
+    result.update(ok=split is not None and not unfinished,
+                  **_board_words(split, len(every), hand, loose, bool(tricks)))
+    if split:
+        result["arrangement"] = _arrangement(split, decks, hand)
+    return result
+
+
+def _board_words(split, total: int, hand: list[str], loose: list[str],
+                 laid: bool) -> dict:
+    """The sentence and rule when cards not yet in a trick were given."""
+    one = len(hand) == 1
+    cards = "card" if one else f"{len(hand)} cards"
+    if hand and split:
+        return {"reason": f"Your {cards} can join the board: all {total} cards fit in valid "
+                          f"tricks, one way shown below.", "rule": "RID-6"}
+    if hand:
+        keep = "Keep it in hand." if one else "Keep them in hand, or lay fewer."
+        return {"reason": f"Your {cards} {'cannot' if one else 'cannot all'} join the board: "
+                          f"no layout of these {total} cards is valid. {keep}",
+                "rule": "RID-7"}
+    left = ""
+    if laid:
+        left = ("1 card is not in a trick yet. " if len(loose) == 1
+                else f"{len(loose)} cards are not in a trick yet. ")
+    if split:
+        return {"reason": f"{left}All {total} cards can be laid out in valid tricks, one way "
+                          f"shown below.", "rule": "RID-7" if left else "RID-3"}
+    return {"reason": f"{left}No layout of these {total} cards is valid: put the board back "
+                      f"as it was at the start of the turn.", "rule": "RID-A6"}
+
+
+def _steal(args: Mapping[str, str], decks: int) -> tuple[Verdict, Verdict | None]:
+    """The steal's verdict (RID-8) and what the board trick's jokers stand for."""
+    trick = _cards(args, "trick", "The board trick")
+    if not trick:
+        raise ValueError("Tap the board trick that holds the joker, as it lies.")
+    replacement = _one_card(args, "replacement", "The card put in the joker's place")
+    if replacement is None:
+        raise ValueError("Tap the card put in the joker's place.")
+    source = args.get("source") or "hand"
+    if source not in ("hand", "board"):
+        raise ValueError("Tap where the card put in the joker's place came from: your hand "
+                         "or the board.")
+    new_trick = _cards(args, "new_trick", "The new trick")
+    if not new_trick:
+        raise ValueError("Tap the new trick the joker goes into, joker included.")
+    taken = _cards(args, "taken", "Cards taken from the board")
+    declared = _one_card(args, "declared", "The card the joker was declared as")
+    rest = list(new_trick)
+    if JOKER in rest:
+        rest.remove(JOKER)          # the joker taken; every other card is hand or board
+    pool = Counter(rest)
+    for card in taken:
+        if pool[card] < 1:
+            raise ValueError(f"{format_card(card)} is not in the new trick: tap only the new "
+                             f"trick's cards that came from the board.")
+        pool[card] -= 1
+    hand = ([replacement] if source == "hand" else []) + list(pool.elements())
+    identity = rules.joker_identity(trick, decks) if JOKER in trick else None
+    return rules.check_steal(trick, replacement, new_trick, hand, declared=declared,
+                             decks=decks), identity
+
+
+def _come_in(args: Mapping[str, str], decks: int) -> Verdict:
+    cards = _cards(args, "cards", "The trick")
+    if not cards:
+        raise ValueError("Tap the cards of the trick: a rank, then a suit, for each card.")
+    return rules.check_come_in(cards, decks)
+
+
+# ---------------------------------------------------------------- the page
+
+@bp.get("/rockit/check")
+def check():
+    """The board check (valid? bad tricks, joker identities, a valid layout of the same
+    cards), the joker steal check and the come-in check, without a table or with a table's
+    decks."""
+    what = request.args.get("q") or "board"
+    if what not in {c[0] for c in CHECKS}:
+        abort(404)
+    args = request.args
+    table_id = args.get("t") or ""
+    table_id = table_id if _TABLE_ID.fullmatch(table_id) else None
+    slots = slots_of(args)
+    error = board = verdict = identity = None
+    try:
+        decks = decks_of(args)
+    except ValueError as exc:
+        decks, error = 2, str(exc)
+    if error is None and args.get("check"):
+        try:
+            if what == "board":
+                board = _board(args, decks, slots)
+            elif what == "steal":
+                verdict, identity = _steal(args, decks)
+            else:
+                verdict = _come_in(args, decks)
+        except ValueError as exc:
+            error = str(exc)
+    carried = {"decks": str(decks)}
+    if table_id:
+        carried["t"] = table_id
+    current = next(c for c in CHECKS if c[0] == what)
+    return render_template("tools/rockit_check.html", what=what, checks=CHECKS,
+                           current=current, carried=carried, table_id=table_id, decks=decks,
+                           args=args, slots=slots, open_slot=_open_slot(args, slots),
+                           board=board, verdict=verdict, identity=identity, error=error,
+                           rules=list(rules.RULES.items()), max_text=MAX_TEXT), \
+        422 if error else 200
+
+
+def _open_slot(args: Mapping[str, str], slots: int) -> int | None:
+    """The trick box shown open: the one just added, else the first empty one."""
+    if args.get("add"):
+        return slots - 1
+    for i in range(slots):
+        if not (args.get(f"trick_{i}") or "").strip():
+            return i
+    return None
