@@ -83,6 +83,75 @@ def m002_table_options_and_pending_entries(db):
     db.execute("ALTER TABLE actions ADD COLUMN confirmed_by INTEGER")
 
 
+@migrations()
+def m003_events(db):
+    # A tournament ("event"): its director holds the secret in a cookie, like a table's host.
+    db.execute("""
+        CREATE TABLE events (
+            id TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            game TEXT NOT NULL,
+            settings TEXT NOT NULL,
+            options TEXT NOT NULL DEFAULT '{}',
+            rounds INTEGER NOT NULL,
+            secret_hash TEXT NOT NULL,
+            created_at TEXT NOT NULL
+        )""")
+    # An entrant is a player, or a team (members lists its players) in team games.
+    db.execute("""
+        CREATE TABLE event_entrants (
+            event_id TEXT NOT NULL REFERENCES events(id),
+            pos INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            members TEXT NOT NULL DEFAULT '[]',
+            dropped INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (event_id, name)
+        )""")
+    db.execute("""
+        CREATE TABLE event_rounds (
+            event_id TEXT NOT NULL REFERENCES events(id),
+            round INTEGER NOT NULL,
+            byes TEXT NOT NULL DEFAULT '[]',
+            seated_at TEXT NOT NULL,
+            locked_at TEXT,
+            PRIMARY KEY (event_id, round)
+        )""")
+    # One row per table of a round: the companion table playing it and who sits there.
+    db.execute("""
+        CREATE TABLE event_seatings (
+            event_id TEXT NOT NULL REFERENCES events(id),
+            round INTEGER NOT NULL,
+            table_no INTEGER NOT NULL,
+            table_id TEXT NOT NULL REFERENCES tables(id),
+            entrants TEXT NOT NULL,
+            PRIMARY KEY (event_id, round, table_no)
+        )""")
+    # A table's result: taken from its finished sheet (source 'table') or set by the director.
+    db.execute("""
+        CREATE TABLE event_results (
+            event_id TEXT NOT NULL REFERENCES events(id),
+            round INTEGER NOT NULL,
+            table_no INTEGER NOT NULL,
+            result TEXT NOT NULL,
+            source TEXT NOT NULL,
+            updated_at TEXT NOT NULL,
+            PRIMARY KEY (event_id, round, table_no)
+        )""")
+    # Every correction by the director: who, when, why, the result before and after.
+    db.execute("""
+        CREATE TABLE event_audit (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            event_id TEXT NOT NULL REFERENCES events(id),
+            round INTEGER NOT NULL,
+            table_no INTEGER NOT NULL,
+            who TEXT NOT NULL,
+            why TEXT NOT NULL,
+            old TEXT,
+            new TEXT NOT NULL,
+            created_at TEXT NOT NULL
+        )""")
+
+
 def migrate(path: str | Path) -> None:
     """Apply pending migrations to the database at `path`.
 

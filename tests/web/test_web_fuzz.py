@@ -49,11 +49,34 @@ from hypothesis import strategies as st
 
 from companion.rules import GAMES
 from companion.tables.tokens import hash_secret
-from web_helpers import Phone, make_app, snapshot
+from web_helpers import Phone, make_app
+from web_helpers import snapshot as _table_snapshot
+
+EVENT_DATA = ("events", "event_entrants", "event_rounds", "event_seatings", "event_results",
+              "event_audit")
+
+
+def snapshot(db_path: str) -> dict[str, list[tuple]]:
+    """Every row of the tables' data and of the events' (a refused event write changes none)."""
+    rows = _table_snapshot(db_path)
+    conn = sqlite3.connect(db_path)
+    try:
+        for name in EVENT_DATA:
+            rows[name] = sorted(conn.execute(f"SELECT * FROM {name}").fetchall(), key=repr)
+    finally:
+        conn.close()
+    return rows
 
 # ---------------------------------------------------------------- what every route takes
 
 TABLE = "/t/<table_id>"
+EVENT = "/e/<event_id>"
+EVENT_FIELDS = ("event_name", "event_rounds", "entrants", "target", "rounds", "low_wins")
+CORRECT_FIELDS = ("round", "table", "place_0", "place_1", "place_2", "place_3", "why", "who")
+# Event routes only the director (Ann's browser, holding the event's cookie) may use.
+DIRECTOR_ROUTES = ("events.dashboard", "events.seat", "events.lock", "events.correct_form",
+                   "events.correct", "events.cards", "events.results_csv",
+                   "events.change_entrants")
 NEW_TABLE_FIELDS = ("name_0", "name_1", "name_2", "name_3", "name_4", "me", "target", "rounds",
                     "low_wins", "variant", "min_bid", "ones", "confirm")
 # The entry form of every game with phone screens: the score pad's boxes and Rook's hand.
@@ -138,8 +161,22 @@ ROUTES: dict[tuple[str, str], tuple[str, ...]] = {
     ("/rocca/check", "GET"): ROCCA_CHECK_FIELDS,
     ("/rockit/check", "GET"): ROCKIT_CHECK_FIELDS,
     ("/language", "GET"): ("to", "next"),
+    ("/events/new", "GET"): (),
+    ("/events/new/<slug>", "GET"): (),
+    ("/events/new/<slug>", "POST"): EVENT_FIELDS,
+    (EVENT, "GET"): (),
+    (EVENT + "/seat", "POST"): (),
+    (EVENT + "/lock", "POST"): ("round",),
+    (EVENT + "/correct", "GET"): ("round", "table"),
+    (EVENT + "/correct", "POST"): CORRECT_FIELDS,
+    (EVENT + "/cards", "GET"): (),
+    (EVENT + "/results.csv", "GET"): (),
+    (EVENT + "/standings", "GET"): (),
+    (EVENT + "/projector", "GET"): (),
+    (EVENT + "/players", "GET"): ("name",),
+    (EVENT + "/entrants", "POST"): ("action", "name"),
 }
-PATH_PARAMETERS = ("table_id", "slug", "token")
+PATH_PARAMETERS = ("table_id", "slug", "token", "event_id")
 JOIN_ENDPOINTS = ("home.join_by_token",)
 # These need B (a Rook table whose hands the other team confirms) to succeed.
 B_ROUTES = ("table.confirm", "tools.table_trick", "table.enter")
@@ -183,6 +220,7 @@ VERSION, VERSION_STALE = Ref("VERSION"), Ref("VERSION_STALE")
 SID_NEW, SID_OLD, SEQ_LAST, SEQ_PENDING = (Ref("SID_NEW"), Ref("SID_OLD"), Ref("SEQ_LAST"),
                                            Ref("SEQ_PENDING"))
 CSRF_VALID, CSRF_OTHER = Ref("CSRF_VALID"), Ref("CSRF_OTHER")
+EVENT_ID = Ref("EVENT_ID")
 
 # ---------------------------------------------------------------- strategies
 
@@ -222,9 +260,26 @@ NEW_TABLE_LIKELY = {
     "min_bid": ["", "", "100"], "ones": ["", "", "on"], "confirm": ["", "on"],
 }
 
+# An event's forms as the director fills them in (the world's event: 4 players, 2 rounds).
+EVENT_LIKELY = {
+    "event_name": ["Club night", "Club night", "", "E" * 81],
+    "event_rounds": ["2", "3", "0", "", "21"],
+    "entrants": ["Ann\nBob\nCy\nDee", "Ann\nBob\nCy\nDee\nEve", "Ann", "Ann\nann\nBob",
+                 "Ann, Bob\nCy, Dee"],
+    "round": ["1", "1", "2", "3", "0", "x"], "table": ["1", "1", "1", "2", "0"],
+    "place_0": ["1", "2", "1", "4", "5"], "place_1": ["2", "1", "1", "0"],
+    "place_2": ["3", "3", "2"], "place_3": ["4", "4", "1"],
+    "why": ["Score slip misread", "Score slip misread", ""], "who": ["Jo", "", "J" * 40],
+    "rounds": ["1", "", "2"], "target": ["", "", "50"], "low_wins": ["", "on"],
+    "name": ["Cy", "Ann", "", "Nobody", "Eve", "Fay"],
+    "action": ["add", "drop", "return", "", "x"],
+}
+
 
 def likely(name: str, endpoint: str = ""):
     """Values a real form would send for field `name` (or close to it)."""
+    if endpoint.startswith("events.") and name in EVENT_LIKELY:
+        return st.sampled_from(EVENT_LIKELY[name])
     if endpoint == "home.create_table" and name in NEW_TABLE_LIKELY:
         return st.sampled_from(NEW_TABLE_LIKELY[name])
     if endpoint == "table.confirm" and name == "target":
@@ -297,6 +352,8 @@ def path_value(name: str, sane: bool):
     elif name == "slug":
         real = st.sampled_from(["scorepad"] * 4 + ["rook"] * 2 + sorted(GAMES)
                                + ["SCOREPAD", "scorepad "])
+    elif name == "event_id":
+        real = st.sampled_from([EVENT_ID] * 8 + ["nope", "AAAAAAAAAAAA"])
     elif name == "token":
         base32 = st.text("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", min_size=32, max_size=32)
         real = st.one_of(st.sampled_from([TOKEN_A] * 3 + [TOKEN_B, TOKEN_A_LOWER, REJOIN_A]),
@@ -451,6 +508,7 @@ class Cast:
     session: str | None = None
     csrf: str | None = None
     secrets: dict = field(default_factory=dict)   # "A"/"B" -> the phone's secret there
+    others: dict = field(default_factory=dict)    # other cookies (the event director's)
 
 
 class World:
@@ -486,13 +544,21 @@ class World:
         stranger.csrf()
         assert ann.enter(a, {0: 5, 1: 5}).status_code == 200  # something to undo
         self.ids = {"A": a, "B": b}
+        # An event Ann directs: 4 players, 2 rounds, the first seated on one score pad.
+        r = ann.post("/events/new/scorepad", {"event_name": "Club night", "event_rounds": "2",
+                                              "entrants": "Ann\nBob\nCy\nDee", "rounds": "1"})
+        assert r.status_code == 303, r.status_code
+        self.event_id = urlsplit(r.headers["Location"]).path.rsplit("/", 1)[1]
+        assert ann.post(f"/e/{self.event_id}/seat").status_code == 303
         self.cast: dict[str, Cast] = {"nobody": Cast()}
         for name, phone in (("ann", ann), ("bob", bob), ("spectator", spectator), ("zed", zed),
                             ("yan", yan), ("stranger", stranger)):
             token = phone.csrf()  # first: it makes the session cookie of a phone that has none
             self.cast[name] = Cast(phone.cookie("session"), token,
                                    {k: phone.cookie(f"tc_{tid}") for k, tid in self.ids.items()
-                                    if phone.cookie(f"tc_{tid}")})
+                                    if phone.cookie(f"tc_{tid}")},
+                                   {f"te_{self.event_id}": phone.cookie(f"te_{self.event_id}")}
+                                   if phone.cookie(f"te_{self.event_id}") else {})
         rows = snapshot(self.db)
         self.phone_ids = {name: self._phone_id(rows, name)
                           for name in ("ann", "bob", "spectator", "zed", "yan")}
@@ -579,6 +645,8 @@ class World:
             seqs = [r[1] for r in rows["actions"]
                     if r[0] == table[0] and r[4] in ("game", "rematch") and r[8] is None]
             return str(max(seqs)) if seqs else "1"
+        if value is EVENT_ID:
+            return self.event_id
         if value is CSRF_VALID:
             return self.cast[who].csrf or self.cast["stranger"].csrf
         if value is CSRF_OTHER:
@@ -645,6 +713,7 @@ class World:
             jar.append(("session", me.session if req.cookies != "bad-session" else req.cookie_junk))
         if req.cookies in ("own", "bad-session"):
             jar += [(f"tc_{self.ids[k]}", s) for k, s in me.secrets.items()]
+            jar += list(me.others.items())
         elif req.cookies == "garbage":
             jar += [(f"tc_{a}", req.cookie_junk), (f"tc_{b}", req.cookie_junk[::-1])]
         elif req.cookies == "swapped":  # each table's secret under the other table's name
@@ -710,6 +779,8 @@ class World:
                 assert not changed, f"a GET changed {changed}"
             if req.rule.startswith(TABLE):
                 self._check_table_access(req, before, tid, headers)
+            if req.endpoint in DIRECTOR_ROUTES and status < 300:
+                self._check_director(headers)
             return
         if req.method != "POST":
             assert req.method == "OPTIONS", f"{req.method} answered {status}"
@@ -731,6 +802,11 @@ class World:
                 assert set(before["phones"]) <= set(after["phones"])
                 assert {k: v for k, v in before.items() if k != "phones"} == \
                        {k: v for k, v in after.items() if k != "phones"}
+        elif req.endpoint.startswith("events."):
+            # Event writes never touch an existing table (seating a round makes new ones).
+            assert not changed & existing, f"an event write touched {changed & existing}"
+            if req.endpoint in DIRECTOR_ROUTES:
+                self._check_director(headers)
         elif req.endpoint == "home.create_table":
             assert status == 303
             assert len(changed) == 1 and not changed & existing, f"a new table touched {changed}"
@@ -748,6 +824,13 @@ class World:
                    {k: v for k, v in after.items() if k != "phones"}
         else:
             assert not any(s[0] == joined and s[4] == rejoin[0][4] for s in after["seats"])
+
+    def _check_director(self, headers):
+        """A director page answered: only for the browser holding the event's cookie."""
+        cookie = dict(part.split("=", 1) for part in headers.get("Cookie", "").split("; ") if part)
+        assert cookie.get(f"te_{self.event_id}") == \
+            self.cast["ann"].others.get(f"te_{self.event_id}"), \
+            "a director page was served without the director's cookie"
 
     def _check_table_access(self, req, before, tid, headers):
         """A table route answered 2xx/3xx: only for a phone holding that table's cookie."""
@@ -866,6 +949,31 @@ SEEDS = [  # in order: the confirmation needs B's pending hand, the rematch a fi
          [("sid", SID_NEW), ("version", VERSION), ("kind", "finish")]),
     seed(TABLE + "/rematch", "POST", "table.rematch", "bob",
          [("sid", SID_NEW), ("version", VERSION)]),
+    # The event: Ann directs it; its round 1 is seated on one table.
+    seed("/events/new", "GET", "events.choose_game", "nobody"),
+    seed("/events/new/<slug>", "GET", "events.new_event", "stranger", params={"slug": "rook"}),
+    seed("/events/new/<slug>", "POST", "events.create", "stranger",
+         [("event_name", "Cup"), ("event_rounds", "3"), ("entrants", "Ann\nBob\nCy")],
+         params={"slug": "scorepad"}),
+    seed(EVENT, "GET", "events.dashboard", "ann", params={"event_id": EVENT_ID}, hx=False),
+    seed(EVENT + "/cards", "GET", "events.cards", "ann", params={"event_id": EVENT_ID}),
+    seed(EVENT + "/correct", "GET", "events.correct_form", "ann", params={"event_id": EVENT_ID},
+         query=[("round", "1"), ("table", "1")]),
+    seed(EVENT + "/correct", "POST", "events.correct", "ann",
+         [("round", "1"), ("table", "1"), ("place_0", "1"), ("place_1", "2"), ("place_2", "3"),
+          ("place_3", "4"), ("why", "Slip misread")], params={"event_id": EVENT_ID}),
+    seed(EVENT + "/lock", "POST", "events.lock", "ann", [("round", "1")],
+         params={"event_id": EVENT_ID}),
+    seed(EVENT + "/seat", "POST", "events.seat", "ann", params={"event_id": EVENT_ID}),
+    seed(EVENT + "/results.csv", "GET", "events.results_csv", "ann",
+         params={"event_id": EVENT_ID}),
+    seed(EVENT + "/standings", "GET", "events.standings", "nobody", params={"event_id": EVENT_ID}),
+    seed(EVENT + "/projector", "GET", "events.projector", "stranger",
+         params={"event_id": EVENT_ID}),
+    seed(EVENT + "/players", "GET", "events.players", "nobody", params={"event_id": EVENT_ID},
+         query=[("name", "Cy")]),
+    seed(EVENT + "/entrants", "POST", "events.change_entrants", "ann",
+         [("action", "add"), ("name", "Eve")], params={"event_id": EVENT_ID}),
 ]
 
 
@@ -873,9 +981,9 @@ SEEDS = [  # in order: the confirmation needs B's pending hand, the rematch a fi
 
 SENT: Counter = Counter()        # requests sent, per fuzz test
 EXAMPLES = {                     # max_examples per fuzz test (one request per example)
-    "get_routes": 1300,
+    "get_routes": 2000,         # 1300 before the event pages doubled the GET routes
     "table_writes": 1700,
-    "home_writes": 1000,
+    "home_writes": 1500,        # the event forms share these requests
     "odd_bodies_and_methods": 1100,
 }
 MIN_REQUESTS = 5_000
