@@ -182,7 +182,9 @@
     var v = formVersion();
     if (play && entry && v !== null && v < latest && pristine() && !typingIn(entry)) {
       entryStale = false;
-      htmx.trigger(play, "refresh");
+      // Its own event name: "refresh" on #sheet or #entry bubbles up to #play, and must
+      // not set off a second, whole-#play fetch.
+      htmx.trigger(play, "refresh-play");
       return;
     }
     var sheet = document.getElementById("sheet");
@@ -192,11 +194,35 @@
 
   // The refresh was asked for while the form was untouched, but its answer can arrive
   // after the player started typing: then keep the form, and refresh it later.
+  function versionIn(text, pattern) {
+    var match = pattern.exec(text);
+    return match ? parseInt(match[1], 10) : null;
+  }
+
+  // A refresh asked for before our own save's answer arrived can land after it: it holds
+  // nothing newer, and swapping it in would wipe the answer's notice ("Saved as entry #5",
+  // "A new game has started"). Keep what is on screen then.
+  function nothingNewer(event, play, entry) {
+    var text = event.detail && event.detail.ctx && event.detail.ctx.text;
+    if (typeof text !== "string") return false;
+    var form = versionIn(text, /name="version" value="(\d+)"/);
+    var mine = formVersion();
+    // (No form version on screen, e.g. the rematch button: anything may be newer.)
+    var formOld = form === null || (mine !== null && form <= mine);
+    if (event.target === entry) return form !== null && formOld;
+    var sheet = versionIn(text, /id="sheet"[^>]*data-version="(\d+)"/);
+    return event.target === play && sheet !== null && sheet <= currentVersion() && formOld;
+  }
+
   document.addEventListener("htmx:before:swap", function (event) {
     var entry = document.getElementById("entry");
     var play = document.getElementById("play");
     var refreshing = event.target === entry || (play && event.target === play);
     if (!entry || !refreshing) return;   // (a save's answer comes from the form: let it in)
+    if (nothingNewer(event, play, entry)) {
+      event.preventDefault();
+      return;
+    }
     if (!pristine() || typingIn(entry)) {
       event.preventDefault();
       entryStale = true;
