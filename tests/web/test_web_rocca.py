@@ -17,7 +17,7 @@ from babel.messages.pofile import read_po
 
 from companion.rules import rocca
 from companion.rules.said import Said, fields_of, rebuild
-from web_helpers import Phone, form_block, inputs, snapshot, text_of
+from web_helpers import Phone, create_game_table, form_block, inputs, snapshot, text_of
 
 NAMES = ["Ann", "Bob", "Cy"]
 JA = {"Accept-Language": "ja-JP,ja;q=0.9,en;q=0.5"}
@@ -25,11 +25,7 @@ CATALOGUE = Path(rocca.__file__).resolve().parent.parent / "translations" / "ja"
 
 
 def create(phone: Phone, names=NAMES, **fields) -> str:
-    data = {f"name_{i}": n for i, n in enumerate(names)}
-    data.update({"me": "0", **{k: str(v) for k, v in fields.items()}})
-    r = phone.post("/new/rocca", data)
-    assert r.status_code == 303, text_of(r.get_data(as_text=True))[:500]
-    return re.fullmatch(r"/t/([\w-]+)", urlsplit(r.headers["Location"]).path).group(1)
+    return create_game_table(phone, "rocca", names, **fields)
 
 
 def act(phone: Phone, table_id: str, form_id: str = "entry-form", headers=None, **fields):

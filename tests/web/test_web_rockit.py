@@ -9,17 +9,13 @@ from urllib.parse import urlencode, urlsplit
 
 import pytest
 
-from web_helpers import Phone, form_block, inputs, snapshot, text_of
+from web_helpers import Phone, create_game_table, form_block, inputs, snapshot, text_of
 
 NAMES = ["Ann", "Bob", "Cy"]
 
 
 def create(phone: Phone, names=NAMES, **fields) -> str:
-    data = {f"name_{i}": n for i, n in enumerate(names)}
-    data.update({"me": "0", **{k: str(v) for k, v in fields.items()}})
-    r = phone.post("/new/rockit", data)
-    assert r.status_code == 303, text_of(r.get_data(as_text=True))[:500]
-    return re.fullmatch(r"/t/([\w-]+)", urlsplit(r.headers["Location"]).path).group(1)
+    return create_game_table(phone, "rockit", names, **fields)
 
 
 def act(phone: Phone, table_id: str, form_id: str = "entry-form", **fields):

@@ -2,21 +2,16 @@
 from __future__ import annotations
 
 import re
-from urllib.parse import urlsplit
 
 import pytest
 
-from web_helpers import Phone, form_block, inputs, text_of
+from web_helpers import Phone, create_game_table, form_block, inputs, text_of
 
 NAMES = ["Ann", "Bob", "Cid"]
 
 
 def create(phone: Phone, names=NAMES, **fields) -> str:
-    data = {f"name_{i}": n for i, n in enumerate(names)}
-    data.update({"me": "0", **{k: str(v) for k, v in fields.items()}})
-    r = phone.post("/new/zocknroll", data)
-    assert r.status_code == 303, text_of(r.get_data(as_text=True))[:500]
-    return re.fullmatch(r"/t/([\w-]+)", urlsplit(r.headers["Location"]).path).group(1)
+    return create_game_table(phone, "zocknroll", names, **fields)
 
 
 def act(phone: Phone, table_id: str, **fields):

@@ -216,3 +216,14 @@ def snapshot(db_path: str) -> dict[str, list[tuple]]:
                 for t in DATA_TABLES}
     finally:
         conn.close()
+
+
+def create_game_table(phone: "Phone", slug: str, names: list[str], **fields) -> str:
+    """Create a `slug` table for `names` from the new-table form (this phone is seat 0, the
+    host); `fields` are house rules and table switches. Returns the table id."""
+    data = {f"name_{i}": n for i, n in enumerate(names)}
+    data.update({"me": "0", **{k: str(v) for k, v in fields.items()}})
+    r = phone.post(f"/new/{slug}", data)
+    assert r.status_code == 303, text_of(r.get_data(as_text=True))[:500]
+    return re.fullmatch(r"/t/([\w-]+)", urlsplit(r.headers["Location"]).path).group(1)
+
