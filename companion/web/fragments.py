@@ -17,6 +17,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 
 from flask import has_request_context
+from flask_babel import get_locale
 
 MAX_ENTRIES = 2048
 _TOKEN_MARK = "\x00csrf\x00"
@@ -29,10 +30,6 @@ stats = {"hits": 0, "misses": 0}
 
 def _locale() -> str:
     """The active UI language, part of every key (a Japanese phone gets Japanese HTML)."""
-    try:
-        from flask_babel import get_locale
-    except ImportError:  # translations not installed: one language
-        return ""
     if not has_request_context():
         return ""
     return str(get_locale() or "")
