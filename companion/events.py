@@ -11,18 +11,20 @@ import json
 import random
 import secrets
 import sqlite3
+import time
 from dataclasses import dataclass
 
 import sqlite_utils
 
 from companion import tables, tournament
+from companion.lru import LRU
 from companion.rules import find_game
 from companion.rules.game import MAX_NAME_LENGTH
 from companion.storage import transaction
 from companion.tables import TableError, tokens
 from companion.tables.service import now
 
-MAX_ENTRANTS = 200
+MAX_ENTRANTS = 2500     # 500 tables of five
 MAX_ROUNDS = 20
 MAX_EVENT_NAME = 80
 MAX_REASON = 300
@@ -37,6 +39,9 @@ class Event:
     options: dict
     rounds: int
     created_at: str
+    registration: bool = False   # players may register themselves (the event QR)
+    table_size: int | None = None  # players per table chosen by the director (table games)
+    version: int = 0             # bumped by every write to the event
 
     @property
     def game(self):
@@ -44,7 +49,9 @@ class Event:
 
     @property
     def format(self) -> dict:
-        return tournament.tournament_format(self.game_slug)
+        if self.table_size is None:
+            return tournament.tournament_format(self.game_slug)
+        return tournament.tournament_format(self.game_slug, preferred_table=self.table_size)
 
     @property
     def scoring(self) -> dict:
@@ -83,7 +90,9 @@ class TableRow:
 def _row_event(row) -> Event:
     return Event(id=row["id"], name=row["name"], game_slug=row["game"],
                  settings=json.loads(row["settings"]), options=json.loads(row["options"]),
-                 rounds=row["rounds"], created_at=row["created_at"])
+                 rounds=row["rounds"], created_at=row["created_at"],
+                 registration=bool(row["registration"]), table_size=row["table_size"],
+                 version=row["version"])
 
 
 def get_event(db: sqlite_utils.Database, event_id: str) -> Event:
@@ -104,11 +113,14 @@ def is_director(db: sqlite_utils.Database, event: Event, secret: str | None) -> 
 
 # ---------------------------------------------------------------- creating
 
-def parse_entrants(text: str, fmt: dict) -> list[tuple[str, list[str]]]:
+def parse_entrants(text: str, fmt: dict, *, allow_few: bool = False
+                   ) -> list[tuple[str, list[str]]]:
     """Entrants from text typed or pasted one per line: (name, members).
 
     In a team game a line is one team, its players separated by commas ("Ann, Bob"); the
-    team is called "Ann & Bob". Raises ValueError with a plain sentence.
+    team is called "Ann & Bob". Fewer entrants than a round needs are refused unless
+    `allow_few` (the players will register themselves). Raises ValueError with a plain
+    sentence.
     """
     lines = [line.strip() for line in (text or "").splitlines()]
     lines = [line for line in lines if line]
@@ -136,10 +148,30 @@ def parse_entrants(text: str, fmt: dict) -> list[tuple[str, list[str]]]:
         out.append((name, members))
     if fmt["kind"] == "teams" and len({len(m) for _n, m in out}) > 1:
         raise ValueError("Every team needs the same number of players.")
-    least = 2 if fmt["kind"] != "tables" else fmt["min_table"]
-    if len(out) < least:
-        raise ValueError(f"List at least {least} entrants, one per line.")
+    if len(out) < least_entrants(fmt) and not allow_few:
+        raise ValueError(f"List at least {least_entrants(fmt)} entrants, one per line"
+                         " (or let the players register themselves).")
     return out
+
+
+def least_entrants(fmt: dict) -> int:
+    """How many entrants a round needs: two (players or teams), or one table's minimum."""
+    return 2 if fmt["kind"] != "tables" else fmt["min_table"]
+
+
+def parse_table_size(raw: str | None, slug: str) -> int | None:
+    """The director's players per table from the form ("" keeps the game's default)."""
+    text = (raw or "").strip()
+    if not text:
+        return None
+    base = tournament.tournament_format(slug)
+    if base["kind"] != "tables":
+        raise ValueError("In this game a table is one pairing; its size can't be chosen.")
+    low, high = base["min_table"], base["max_table"]
+    if not text.isascii() or not text.isdigit() or len(text) > 2 \
+            or not low <= int(text) <= high:
+        raise ValueError(f"Players per table is a whole number from {low} to {high}.")
+    return int(text)
 
 
 def parse_rounds(raw: str | None) -> int:
@@ -152,9 +184,15 @@ def parse_rounds(raw: str | None) -> int:
 
 
 def create_event(db: sqlite_utils.Database, name: str, slug: str, settings: dict,
-                 options: dict, rounds: int, entrants: list[tuple[str, list[str]]]
+                 options: dict, rounds: int, entrants: list[tuple[str, list[str]]],
+                 *, registration: bool = False, table_size: int | None = None
                  ) -> tuple[Event, str]:
-    """Store a new event; returns it and the director's secret (for the cookie)."""
+    """Store a new event; returns it and the director's secret (for the cookie).
+
+    `options` are the tables' options (confirmations, table switches); `registration`
+    opens self-registration through the event's QR; `table_size` is the director's
+    players per table in a table game (None: the game's default).
+    """
     name = (name or "").strip()
     if not name:
         raise ValueError("Give the event a name.")
@@ -163,9 +201,9 @@ def create_event(db: sqlite_utils.Database, name: str, slug: str, settings: dict
     event_id, secret = tokens.new_table_id(), tokens.new_secret()
     with transaction(db):
         db.execute("INSERT INTO events (id, name, game, settings, options, rounds, secret_hash,"
-                   " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                   " created_at, registration, table_size) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                    [event_id, name, slug, json.dumps(settings), json.dumps(options), rounds,
-                    tokens.hash_secret(secret), now()])
+                    tokens.hash_secret(secret), now(), int(registration), table_size])
         for pos, (entrant, members) in enumerate(entrants):
             db.execute("INSERT INTO event_entrants (event_id, pos, name, members) VALUES (?, ?, ?, ?)",
                        [event_id, pos, entrant, json.dumps(members)])
@@ -181,6 +219,27 @@ def entrants(db: sqlite_utils.Database, event: Event) -> list[Entrant]:
     return [Entrant(r["name"], json.loads(r["members"]), bool(r["dropped"])) for r in rows]
 
 
+def entrant_counts(db: sqlite_utils.Database, event: Event) -> tuple[int, int]:
+    """(entrants still playing, entrants dropped)."""
+    row = db.execute("SELECT COUNT(*) - COALESCE(SUM(dropped), 0), COALESCE(SUM(dropped), 0)"
+                     " FROM event_entrants WHERE event_id = ?", [event.id]).fetchone()
+    return row[0], row[1]
+
+
+def find_entrant(db: sqlite_utils.Database, event: Event, name: str) -> str | None:
+    """The entrant called `name` as stored, matched exactly first, then ignoring case; in a
+    team game a player's own name finds their team ("bob" finds "Ann & Bob")."""
+    row = db.execute("SELECT name FROM event_entrants WHERE event_id = ? AND name = ?",
+                     [event.id, name]).fetchone()
+    if row is not None:
+        return row[0]
+    wanted = name.casefold()
+    rows = db.execute("SELECT name, members FROM event_entrants WHERE event_id = ?",
+                      [event.id]).fetchall()
+    return next((r[0] for r in rows if r[0].casefold() == wanted), None) or next(
+        (r[0] for r in rows if any(m.casefold() == wanted for m in json.loads(r[1]))), None)
+
+
 def rounds(db: sqlite_utils.Database, event: Event) -> list[Round]:
     """The rounds seated so far, in order."""
     rows = db.execute("SELECT * FROM event_rounds WHERE event_id = ? ORDER BY round",
@@ -192,43 +251,95 @@ def round_tables(db: sqlite_utils.Database, event: Event, number: int) -> list[T
     """Every table of round `number` with its state and result.
 
     A table whose game is over and that has no result yet gets one from its sheet now
-    (stored, so a rematch played afterwards doesn't change the event).
+    (stored, so a rematch played afterwards doesn't change the event). Two queries for the
+    whole round; a table's sheet is read again only when its version has changed.
     """
-    rows = db.execute("SELECT * FROM event_seatings WHERE event_id = ? AND round = ?"
-                      " ORDER BY table_no", [event.id, number]).fetchall()
-    out = []
+    rows = db.execute("SELECT s.table_no, s.table_id, s.entrants, t.token, t.code, t.version"
+                      " FROM event_seatings s JOIN tables t ON t.id = s.table_id"
+                      " WHERE s.event_id = ? AND s.round = ? ORDER BY s.table_no",
+                      [event.id, number]).fetchall()
+    return _table_rows(db, event, number, rows)
+
+
+def table_of(db: sqlite_utils.Database, event: Event, number: int, entrant: str
+             ) -> TableRow | None:
+    """The table of round `number` where `entrant` sits (None: not seated, or a bye).
+
+    One player's phone asks every few seconds: this reads that table only."""
+    rows = db.execute("SELECT s.table_no, s.table_id, s.entrants, t.token, t.code, t.version"
+                      " FROM event_seatings s JOIN tables t ON t.id = s.table_id,"
+                      " json_each(s.entrants) e WHERE s.event_id = ? AND s.round = ?"
+                      " AND e.value = ?", [event.id, number, entrant]).fetchall()
+    found = _table_rows(db, event, number, rows[:1])
+    return found[0] if found else None
+
+
+def _table_rows(db, event: Event, number: int, rows) -> list[TableRow]:
+    """TableRows of round `number` from event_seatings rows joined with their tables."""
+    stored = _stored_results(db, event, number)
+    out, new = [], {}
     for row in rows:
-        table = tables.get_table(db, row["table_id"])
-        sheet = tables.sheet(db, table)
+        facts = _table_facts(db, row["table_id"], row["version"])
         entrant_ids = json.loads(row["entrants"])
-        stored = _stored_result(db, event, number, row["table_no"])
-        # The event's game is the table's first: a rematch played before anyone looked
-        # leaves it in past_games.
-        first = sheet.past_games[0] if sheet.past_games else sheet.summary
-        if stored is None and first.get("over"):
-            result = result_from_summary(event, number, row["table_no"], entrant_ids, first)
-            with transaction(db):
-                db.execute("INSERT OR IGNORE INTO event_results (event_id, round, table_no, result,"
-                           " source, updated_at) VALUES (?, ?, ?, ?, 'table', ?)",
-                           [event.id, number, row["table_no"], json.dumps(result), now()])
-            stored = _stored_result(db, event, number, row["table_no"])
-        if first.get("over") or stored is not None:
-            status = "finished"
-        elif sheet.waiting is not None:
-            status = "waiting"
-        elif not any(seat.has_phone for seat in sheet.seats):
-            status = "missing"      # no phone has sat down at this table yet
-        else:
-            status = "playing"
-        out.append(TableRow(row["table_no"], table.id, table.token, table.code, entrant_ids,
-                            sheet.names, status, stored and stored[0], stored and stored[1]))
+        mine = stored.get(row["table_no"])
+        if mine is None and facts.status == "over":
+            new[row["table_no"]] = result_from_summary(event, number, row["table_no"],
+                                                       entrant_ids, facts.first)
+        status = "finished" if facts.status == "over" or mine is not None else facts.status
+        out.append(TableRow(row["table_no"], row["table_id"], row["token"], row["code"],
+                            entrant_ids, facts.names, status, mine and mine[0],
+                            mine and mine[1]))
+    if new:
+        with transaction(db):
+            for table_no, result in new.items():
+                db.execute("INSERT OR IGNORE INTO event_results (event_id, round, table_no,"
+                           " result, source, updated_at) VALUES (?, ?, ?, ?, 'table', ?)",
+                           [event.id, number, table_no, json.dumps(result), now()])
+        # Read back what is stored: another request (or a correction) may have been first.
+        stored = _stored_results(db, event, number)
+        for row in out:
+            if row.number in new and row.number in stored:
+                row.result, row.source = stored[row.number]
     return out
 
 
-def _stored_result(db, event: Event, number: int, table_no: int) -> tuple[dict, str] | None:
-    row = db.execute("SELECT result, source FROM event_results WHERE event_id = ? AND round = ?"
-                     " AND table_no = ?", [event.id, number, table_no]).fetchone()
-    return None if row is None else (json.loads(row["result"]), row["source"])
+@dataclass(frozen=True)
+class _TableFacts:
+    """What an event needs of one table at one version."""
+
+    names: list     # the names in seating order
+    status: str     # over, waiting, missing (no phone sat down yet) or playing
+    first: dict     # the summary of the table's first game: the event's game
+
+
+_facts = LRU(4096)    # (table id, version) -> _TableFacts
+
+
+def _table_facts(db, table_id: str, version: int) -> _TableFacts:
+    hit = _facts.get((table_id, version))
+    if hit is not None:
+        return hit
+    table = tables.get_table(db, table_id)
+    sheet = tables.sheet(db, table)
+    # A rematch played before anyone looked leaves the event's game in past_games.
+    first = sheet.past_games[0] if sheet.past_games else sheet.summary
+    if first.get("over"):
+        status = "over"
+    elif sheet.waiting is not None:
+        status = "waiting"
+    elif not any(seat.has_phone for seat in sheet.seats):
+        status = "missing"
+    else:
+        status = "playing"
+    facts = _TableFacts(sheet.names, status, first)
+    _facts.put((table.id, table.version), facts)
+    return facts
+
+
+def _stored_results(db, event: Event, number: int) -> dict[int, tuple[dict, str]]:
+    rows = db.execute("SELECT table_no, result, source FROM event_results WHERE event_id = ?"
+                      " AND round = ?", [event.id, number]).fetchall()
+    return {r["table_no"]: (json.loads(r["result"]), r["source"]) for r in rows}
 
 
 def result_from_summary(event: Event, number: int, table_no: int, entrant_ids: list[str],
@@ -280,12 +391,32 @@ def all_results(db: sqlite_utils.Database, event: Event) -> list[dict]:
     return out
 
 
+_standings = LRU(256)   # results_key -> standings rows
+
+
+def results_key(db: sqlite_utils.Database, event: Event) -> tuple:
+    """A key that changes whenever a result may have: the event's version (every
+    director's write) and the versions of the tables of rounds not yet locked."""
+    row = db.execute("SELECT group_concat(t.version, ',') FROM event_seatings s"
+                     " JOIN event_rounds r ON r.event_id = s.event_id AND r.round = s.round"
+                     " JOIN tables t ON t.id = s.table_id"
+                     " WHERE s.event_id = ? AND r.locked_at IS NULL", [event.id]).fetchone()
+    return (event.id, event.version, row[0])
+
+
 def standings(db: sqlite_utils.Database, event: Event) -> list[dict]:
-    """The standings rows (see :func:`companion.tournament.standings`)."""
+    """The standings rows (see :func:`companion.tournament.standings`), computed once per
+    :func:`results_key`: a projector and every player's phone ask for them."""
+    key = results_key(db, event)
+    hit = _standings.get(key)
+    if hit is not None:
+        return hit
     results = all_results(db, event)
     ids = [e.name for e in entrants(db, event)]
-    return tournament.standings(ids, results, event.scoring,
+    rows = tournament.standings(ids, results, event.scoring,
                                 game_tiebreaks={e: [v] for e, v in game_scores(results).items()})
+    _standings.put(key, rows)
+    return rows
 
 
 def game_scores(results: list[dict]) -> dict[str, float]:
@@ -325,6 +456,11 @@ def audit(db: sqlite_utils.Database, event: Event) -> list[dict]:
 
 # ---------------------------------------------------------------- the director's writes
 
+def _touch(db, event_id: str) -> None:
+    """Bump the event's version (inside the write's transaction): cached pages expire."""
+    db.execute("UPDATE events SET version = version + 1 WHERE id = ?", [event_id])
+
+
 def seat_next_round(db: sqlite_utils.Database, event: Event, rng: random.Random | None = None
                     ) -> int:
     """Seat the next round on new companion tables; returns its number.
@@ -339,6 +475,10 @@ def seat_next_round(db: sqlite_utils.Database, event: Event, rng: random.Random 
     if number > event.rounds:
         raise ValueError(f"All {event.rounds} rounds have been played.")
     people = [e for e in entrants(db, event) if not e.dropped]
+    least = least_entrants(event.format)
+    if len(people) < least:
+        raise ValueError(f"A round needs at least {least} entrants; {len(people)} "
+                         f"{'is' if len(people) == 1 else 'are'} on the list.")
     members = {e.name: e.members for e in people}
     if number == 1:
         seating = tournament.seat_round(event.format, [e.name for e in people],
@@ -369,6 +509,7 @@ def seat_next_round(db: sqlite_utils.Database, event: Event, rng: random.Random 
         phone = tables.phone_by_secret(db, made.id, secret)
         tables.leave_seat(db, made.id, phone)
         created.append((table["table"], made.id, ids))
+        time.sleep(0)   # under gevent: other requests run between the tables of a big round
     try:
         with transaction(db):
             db.execute("INSERT INTO event_rounds (event_id, round, byes, seated_at)"
@@ -378,6 +519,7 @@ def seat_next_round(db: sqlite_utils.Database, event: Event, rng: random.Random 
                 db.execute("INSERT INTO event_seatings (event_id, round, table_no, table_id,"
                            " entrants) VALUES (?, ?, ?, ?, ?)",
                            [event.id, number, table_no, table_id, json.dumps(ids)])
+            _touch(db, event.id)
     except sqlite3.IntegrityError:
         # Another tap seated this round a moment ago; the tables made here stay unused.
         raise ValueError(f"Round {number} was just seated from another tap.") from None
@@ -404,6 +546,7 @@ def lock_round(db: sqlite_utils.Database, event: Event, number: int) -> None:
     with transaction(db):
         db.execute("UPDATE event_rounds SET locked_at = ? WHERE event_id = ? AND round = ?",
                    [now(), event.id, number])
+        _touch(db, event.id)
 
 
 def parse_places(form, count: int) -> list[int]:
@@ -450,24 +593,53 @@ def correct_result(db: sqlite_utils.Database, event: Event, number: int, table_n
                    [event.id, number, table_no, who or "Director", why,
                     json.dumps(row.result) if row.result else None, json.dumps(new),
                     now()])
+        _touch(db, event.id)
 
 
 def add_entrant(db: sqlite_utils.Database, event: Event, line: str) -> str:
     """A late arrival (a player, or a team line "Ann, Bob"): seated from the next round,
     with no points for the rounds missed. Returns the entrant's name."""
-    known = entrants(db, event)
-    existing = [", ".join(e.members) for e in known]
     line = (line or "").strip()
     if not line or "\n" in line or "\r" in line:
         raise ValueError("Type one name (or one team) to add.")
-    parsed = parse_entrants("\n".join(existing + [line]), event.format)
-    name, members = parsed[-1]
+    # Checked against the list inside the write lock: two players registering the same
+    # name at once get one entry and one plain refusal.
+    ((name, members),) = parse_entrants(line, event.format, allow_few=True)
     with transaction(db):
+        known = entrants(db, event)
+        if len(known) >= MAX_ENTRANTS:
+            raise ValueError(f"An event has at most {MAX_ENTRANTS} entrants.")
+        taken = {m.casefold(): m for e in known for m in e.members}
+        if event.format["kind"] == "teams" and known and \
+                len(members) != len(known[0].members):
+            raise ValueError(f"Every team needs the same number of players: "
+                             f"{len(known[0].members)}.")
+        for member in members:
+            if member.casefold() in taken:
+                raise ValueError(f"{taken[member.casefold()]} is already on the list. If "
+                                 "that's somebody else, add a last name or an initial.")
         pos = db.execute("SELECT COALESCE(MAX(pos), -1) + 1 FROM event_entrants WHERE event_id = ?",
                          [event.id]).fetchone()[0]
         db.execute("INSERT INTO event_entrants (event_id, pos, name, members) VALUES (?, ?, ?, ?)",
                    [event.id, pos, name, json.dumps(members)])
+        _touch(db, event.id)
     return name
+
+
+def register(db: sqlite_utils.Database, event_id: str, line: str) -> str:
+    """A player registering themselves (or their team, "Ann, Bob") through the event's QR,
+    while the director keeps registration open. Returns the entrant's name."""
+    event = get_event(db, event_id)      # fresh: registration may have closed meanwhile
+    if not event.registration:
+        raise ValueError("Registration is closed. Ask the director to add you.")
+    return add_entrant(db, event, line)
+
+
+def set_registration(db: sqlite_utils.Database, event: Event, open_: bool) -> None:
+    """Open or close self-registration through the event's QR."""
+    with transaction(db):
+        db.execute("UPDATE events SET registration = ? WHERE id = ?", [int(open_), event.id])
+        _touch(db, event.id)
 
 
 def set_dropped(db: sqlite_utils.Database, event: Event, name: str, dropped: bool) -> None:
@@ -477,3 +649,4 @@ def set_dropped(db: sqlite_utils.Database, event: Event, name: str, dropped: boo
                          [int(dropped), event.id, name])
         if cur.rowcount == 0:
             raise tables.NotFound("That name isn't on this event's list.")
+        _touch(db, event.id)

@@ -152,6 +152,17 @@ def m003_events(db):
         )""")
 
 
+
+@migrations()
+def m004_event_registration_table_size_version(db):
+    # Players may register themselves through the event's QR while `registration` is 1.
+    db.execute("ALTER TABLE events ADD COLUMN registration INTEGER NOT NULL DEFAULT 0")
+    # The director's players-per-table for the table games (NULL: the game's default).
+    db.execute("ALTER TABLE events ADD COLUMN table_size INTEGER")
+    # Bumped by every write to the event, so its pages may be cached per version.
+    db.execute("ALTER TABLE events ADD COLUMN version INTEGER NOT NULL DEFAULT 0")
+
+
 def migrate(path: str | Path) -> None:
     """Apply pending migrations to the database at `path`.
 

@@ -1,16 +1,13 @@
 """The sheet is derived: fold the game's `apply` over the table's log."""
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+from companion.lru import LRU
 from companion.rules import Game, RuleError
 
-_CACHE_SIZE = 2048
-_cache: "OrderedDict[tuple[str, int], FoldResult]" = OrderedDict()
-_lock = threading.Lock()
+_cache = LRU(2048)    # (table id, version) -> FoldResult
 
 
 @dataclass(frozen=True)
@@ -33,11 +30,9 @@ def fold(table_id: str, version: int | None, game: Game, settings: dict, names: 
     """
     key = (table_id, version) if version is not None else None
     if key is not None:
-        with _lock:
-            hit = _cache.get(key)
-            if hit is not None:
-                _cache.move_to_end(key)
-                return hit
+        hit = _cache.get(key)
+        if hit is not None:
+            return hit
     state = game.new(settings, names)
     past: list[dict] = []
     errors: list[str] = []
@@ -54,8 +49,5 @@ def fold(table_id: str, version: int | None, game: Game, settings: dict, names: 
                 errors.append(f"entry #{action.seq}: {exc}")
     result = FoldResult(state, game.summary(state), past, errors)
     if key is not None:
-        with _lock:
-            _cache[key] = result
-            while len(_cache) > _CACHE_SIZE:
-                _cache.popitem(last=False)
+        _cache.put(key, result)
     return result

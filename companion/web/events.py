@@ -6,6 +6,9 @@ The director is the browser holding the event's secret in a cookie (like a table
 """
 from __future__ import annotations
 
+import time
+from urllib.parse import quote, unquote
+
 from flask import Blueprint, abort, make_response, redirect, request, url_for
 
 from companion import events, tables
@@ -13,20 +16,31 @@ from companion.rules import GAMES, find_game
 from companion.storage import get_db
 from companion.tournament import FORMATS, tournament_format
 
+from .extensions import limiter
 from .games import has_ui, ui_for
-from .htmx import render
+from .htmx import is_fragment_request, render
+from .i18n import N_
 from .qr import qr_svg
 from .table import _join_url
 
 bp = Blueprint("events", __name__)
 
 COOKIE_MAX_AGE = 60 * 60 * 24 * 90
-STATUS_WORDS = {"missing": "Nobody here yet", "playing": "Playing", "waiting": "Waiting for confirmation",
-                "finished": "Finished"}
+PROJECTOR_ROWS = 15        # standings rows on one projector screen; more rows take turns
+LONG_LIST = 40             # longer entrant lists start folded / searchable
+REGISTER_LIMIT = "20 per minute"
+STATUS_WORDS = {"missing": N_("Nobody here yet"), "playing": N_("Playing"),
+                "waiting": N_("Waiting for confirmation"), "finished": N_("Finished")}
 
 
 def _cookie(event_id: str) -> str:
     return f"te_{event_id}"
+
+
+def _player_cookie(event_id: str) -> str:
+    """The cookie remembering which entrant this phone is (not a secret: any name's
+    page is public)."""
+    return f"tp_{event_id}"
 
 
 def _event(event_id: str) -> events.Event:
@@ -85,12 +99,18 @@ def create(slug: str):
     try:
         settings = game.parse_settings(form)
         rounds = events.parse_rounds(form.get("event_rounds"))
-        entrants = events.parse_entrants(form.get("entrants", ""), fmt)
+        registration = form.get("registration") == "on"
+        table_size = events.parse_table_size(form.get("table_size"), game.slug)
+        fmt = tournament_format(game.slug, **({} if table_size is None
+                                               else {"preferred_table": table_size}))
+        entrants = events.parse_entrants(form.get("entrants", ""), fmt,
+                                         allow_few=registration)
         options = {"confirm": bool(game.teams) and form.get("confirm") == "on"}
         for name, _label, _hint in getattr(ui_for(game.slug), "TABLE_SWITCHES", ()):
             options[name] = form.get(name) == "on"
         event, secret = events.create_event(get_db(), form.get("event_name", ""), game.slug,
-                                            settings, options, rounds, entrants)
+                                            settings, options, rounds, entrants,
+                                            registration=registration, table_size=table_size)
     except ValueError as exc:
         return _form(game, form, str(exc), 422)
     response = redirect(url_for(".dashboard", event_id=event.id), 303)
@@ -101,13 +121,16 @@ def create(slug: str):
 
 # ---------------------------------------------------------------- the director's room
 
-def _room(event: events.Event) -> dict:
+def _room(event: events.Event, page: bool = True) -> dict:
+    """What the dashboard shows; `page=False` for the polled room alone (no entrant list:
+    a big event has thousands)."""
     db = get_db()
     done = events.rounds(db, event)
     current = done[-1] if done else None
     rows = events.round_tables(db, event, current.number) if current else []
-    return dict(event=event, rounds=done, current=current, rows=rows,
-                words=STATUS_WORDS, entrants=events.entrants(db, event),
+    return dict(event=event, rounds=done, current=current, rows=rows, long_list=LONG_LIST,
+                words=STATUS_WORDS, counts=events.entrant_counts(db, event),
+                entrants=events.entrants(db, event) if page else [],
                 audit=events.audit(db, event), error=None,
                 can_lock=bool(current) and not current.locked and all(r.result for r in rows),
                 can_seat=(not current or current.locked) and len(done) < event.rounds)
@@ -119,7 +142,8 @@ def dashboard(event_id: str):
     event = _director_event(event_id)
     url = _players_url(event)
     return render("events/dashboard.html", "events/_room.html", players_url=url,
-                  players_qr=lambda: qr_svg(url, "QR code of the players' page"), **_room(event))
+                  players_qr=lambda: qr_svg(url, "QR code of the players' page"),
+                  **_room(event, page=not is_fragment_request()))
 
 
 def _refused(event: events.Event, message: str, status: int = 422):
@@ -211,6 +235,17 @@ def change_entrants(event_id: str):
     return redirect(url_for(".dashboard", event_id=event.id) + "#entrants", 303)
 
 
+@bp.post("/e/<event_id>/registration")
+def registration(event_id: str):
+    """Open or close the players' self-registration through the event's QR."""
+    event = _director_event(event_id)
+    action = request.form.get("action")
+    if action not in ("open", "close"):
+        abort(400)
+    events.set_registration(get_db(), event, action == "open")
+    return redirect(url_for(".dashboard", event_id=event.id) + "#players-qr", 303)
+
+
 @bp.get("/e/<event_id>/cards")
 def cards(event_id: str):
     """Printable table cards of the current round: one page per table, with its QR code."""
@@ -220,9 +255,13 @@ def cards(event_id: str):
         raise tables.NotFound("No round has been seated yet.")
     current = done[-1]
     rows = events.round_tables(get_db(), event, current.number)
-    cards = [{"row": r, "url": _join_url(r.token),
-              "qr": qr_svg(_join_url(r.token), f"QR code to join table {r.number}")}
-             for r in rows]
+    cards = []
+    for r in rows:
+        cards.append({"row": r, "url": _join_url(r.token),
+                      "qr": qr_svg(_join_url(r.token), f"QR code to join table {r.number}")})
+        # A QR code costs milliseconds: 500 of them would hold this gevent worker (and
+        # every live table on it) for seconds. Let the other requests in between.
+        time.sleep(0)
     return render("events/cards.html", "events/cards.html", event=event, current=current,
                   cards=cards)
 
@@ -254,9 +293,15 @@ def projector(event_id: str):
     """The standings for a projector: large type, dark, refreshed every few seconds."""
     event = _event(event_id)
     rows = events.standings(get_db(), event)
+    # A room of 30+ players doesn't fit one screen: the pages take turns, one per refresh.
+    pages = max(1, -(-len(rows) // PROJECTOR_ROWS))
+    raw = request.args.get("page", "1")
+    page = int(raw) if raw.isascii() and raw.isdigit() and 1 <= int(raw) <= pages else 1
+    shown = rows[(page - 1) * PROJECTOR_ROWS: page * PROJECTOR_ROWS]
     url = _players_url(event)
-    return render("events/projector.html", "events/_projector.html", event=event, rows=rows,
-                  rounds=events.rounds(get_db(), event), players_url=url,
+    return render("events/projector.html", "events/_projector.html", event=event, rows=shown,
+                  rounds=events.rounds(get_db(), event), players_url=url, page_no=page,
+                  pages=pages, rows_per_page=PROJECTOR_ROWS, next_page=page % pages + 1, total=len(rows),
                   players_qr=lambda: qr_svg(url, "QR code of the players' page"))
 
 
@@ -268,24 +313,67 @@ def _players_url(event: events.Event) -> str:
 
 @bp.get("/e/<event_id>/players")
 def players(event_id: str):
-    """A player's phone: pick your name, then see your table this round and your standing."""
+    """A player's phone: pick (or register) your name, then see your table this round and
+    your standing, kept up to date. The phone remembers the name in a cookie."""
     event = _event(event_id)
     db = get_db()
-    name = (request.args.get("name") or "")[:200]
-    people = [e.name for e in events.entrants(db, event)]
-    if name and name not in people:
-        raise tables.NotFound("That name isn't on this event's list. Pick yours below.")
-    mine = None
-    if name:
-        rows = events.standings(db, event)
-        done = events.rounds(db, event)
-        current = done[-1] if done else None
-        table = None
-        if current:
-            table = next((r for r in events.round_tables(db, event, current.number)
-                          if name in r.entrants), None)
-        mine = {"row": next(r for r in rows if r["entrant"] == name), "current": current,
-                "table": table, "bye": bool(current and name in current.byes),
-                "count": len(rows)}
-    return render("events/players.html", "events/players.html", event=event, people=people,
-                  name=name, mine=mine)
+    asked = (request.args.get("name") or "")[:200].strip()
+    remembered = unquote(request.cookies.get(_player_cookie(event.id), ""))[:200]
+    name, error = "", None
+    if asked:
+        name = events.find_entrant(db, event, asked) or ""
+        if not name:
+            error = (f"“{asked[:40]}” isn't on this event's list. Check the spelling, or pick "
+                     "your name below.")
+    elif remembered and "pick" not in request.args:
+        name = events.find_entrant(db, event, remembered) or ""
+    mine = _mine(event, name) if name else None
+    # A player's own view needs no list of everybody (2,500 names in a big event).
+    people = [] if mine else [e.name for e in events.entrants(db, event)]
+    # Only a remembered player's view polls itself; anything else is the whole page.
+    fragment = "events/_mine.html" if mine else "events/players.html"
+    response = render("events/players.html", fragment, 404 if error else 200, event=event,
+                      people=people, name=name, mine=mine, long_list=LONG_LIST,
+                      fmt=event.format, values={}, error=None, missing=error)
+    if name and name != remembered:
+        _remember(response, event, name)
+    return response
+
+
+def _mine(event: events.Event, name: str) -> dict:
+    """What one entrant's phone shows: this round's table (or bye) and their standing."""
+    db = get_db()
+    rows = events.standings(db, event)
+    done = events.rounds(db, event)
+    current = done[-1] if done else None
+    table = events.table_of(db, event, current.number, name) if current else None
+    return {"row": next(r for r in rows if r["entrant"] == name), "current": current,
+            "table": table, "bye": bool(current and name in current.byes), "count": len(rows)}
+
+
+def _remember(response, event: events.Event, name: str) -> None:
+    response.set_cookie(_player_cookie(event.id), quote(name), max_age=COOKIE_MAX_AGE,
+                        httponly=True, samesite="Lax", secure=request.is_secure, path="/")
+
+
+@bp.post("/e/<event_id>/register")
+@limiter.limit(REGISTER_LIMIT)
+def register(event_id: str):
+    """A player registers themselves (or their team) through the event's QR code."""
+    event = _event(event_id)
+    form = request.form
+    # A team registers its players in member_0.. (one box each); a player in member_0.
+    boxes = 3 if event.format["kind"] == "teams" else 1
+    parts = [(form.get(f"member_{i}") or "").strip()[:200] for i in range(boxes)]
+    line = ", ".join(part for part in parts if part)
+    try:
+        name = events.register(get_db(), event.id, line)
+    except ValueError as exc:
+        db = get_db()
+        return render("events/players.html", "events/players.html", 422, event=event,
+                      people=[e.name for e in events.entrants(db, event)], name="",
+                      mine=None, long_list=LONG_LIST, fmt=event.format, values=form,
+                      error=str(exc))
+    response = redirect(url_for(".players", event_id=event.id, name=name), 303)
+    _remember(response, event, name)
+    return response

@@ -12,19 +12,18 @@ for one version never goes stale; old versions just age out of the LRU.
 """
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Hashable
 
 from flask import has_request_context
 from flask_babel import get_locale
 
+from companion.lru import LRU
+
 MAX_ENTRIES = 2048
 _TOKEN_MARK = "\x00csrf\x00"
 _SID_MARK = "\x00sid\x00"
 
-_cache: OrderedDict[Hashable, str] = OrderedDict()
-_lock = threading.Lock()
+_cache = LRU(MAX_ENTRIES)
 stats = {"hits": 0, "misses": 0}
 
 
@@ -43,26 +42,19 @@ def shared(key: Hashable, token: str, sid: str, render: Callable[[], str]) -> st
     Both are long random strings, so they never collide with other text in the page.
     """
     full_key = (key, _locale())
-    with _lock:
-        stored = _cache.get(full_key)
-        if stored is not None:
-            _cache.move_to_end(full_key)
-            stats["hits"] += 1
+    stored = _cache.get(full_key)
     if stored is not None:
+        stats["hits"] += 1
         return stored.replace(_TOKEN_MARK, token).replace(_SID_MARK, sid)
     html = render()
     template = html.replace(token, _TOKEN_MARK) if token else html
     template = template.replace(sid, _SID_MARK)
-    with _lock:
-        stats["misses"] += 1
-        _cache[full_key] = template
-        while len(_cache) > MAX_ENTRIES:
-            _cache.popitem(last=False)
+    stats["misses"] += 1
+    _cache.put(full_key, template)
     return html
 
 
 def clear() -> None:
     """Forget every stored fragment (tests)."""
-    with _lock:
-        _cache.clear()
-        stats.update(hits=0, misses=0)
+    _cache.clear()
+    stats.update(hits=0, misses=0)

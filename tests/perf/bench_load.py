@@ -2,6 +2,7 @@
 
     python tests/perf/bench_load.py [--tables 100,250,500] [--duration 150] [--clients 2]
                                     [--no-knee] [--no-throughput] [--json PATH]
+                                    [--event [--event-players 50]]
 
 For each N it makes a fresh instance folder and starts the tournament server exactly as
 the README says, on loopback only:
@@ -48,6 +49,30 @@ is answered) for `--tp-seconds` seconds after `--tp-warmup` seconds of warm-up. 
 rotate over `--tp-tables` tables (one seated phone each, no streams open), each against
 its table's fresh version, so none conflicts. Ratio = entries/s / baseline requests/s.
 
+`--event`: each N is a real tournament's round, with its standings board and dashboard
+open. Before the clients' setup (not measured) the bench, as the director (a browser
+with a cookie jar), creates a score-pad event of 5N entrants at tables of five (3 rounds;
+no target and no round limit, so no table ever ends), seats round 1 (POST /e/<id>/seat:
+N new tables, seat 0 freed) and reads the N join tokens off the dashboard's "Open table"
+links (the printed cards carry them only inside their QR codes). The clients then make
+no tables: each table's five phones open /J/<token>, as the card's QR code does, and
+claim seats 0..4. Everything after setup is the same as without `--event`. While
+measured, a separate watcher process (load_client.py watch) polls the event the way its
+open pages do (htmx's `every` restarts its timer once an answer is swapped in, so each
+page asks, gets its answer, waits, asks again): the director's dashboard
+(GET /e/<id>, HX-Request, the director's cookie, every 5 s), the projector
+(GET /e/<id>/projector?page=K, HX-Request, every 10 s, following the page its answer
+names next), the standings page (GET /e/<id>/standings, the full page, every 10 s) and
+`--event-players` players' phones (GET /e/<id>/players?name=X, HX-Request, every 20 s).
+Per kind of page: requests, latency p50/p95/p99/max (first byte sent -> last byte
+received, as for entries), kB sent (gzip) and HTML kB, errors (non-200, timeouts,
+connection errors, an answer without its page's element); every watcher error counts
+in the run's errors, so in whether N held. The seating time of the N tables, and the
+times of creating the event and of the cards and dashboard pages' first loads, are
+reported too (not measured with the load). An event holds at most 2500 entrants, so
+`--event` runs N <= 500 (larger knee steps are skipped). The watchers' CPU is in the
+"client" column (and alone in the JSON's event.watch_cores_avg).
+
 `--app-dir DIR` serves the `companion` package found in DIR instead of the installed one:
 a snapshot (`git archive HEAD | tar -x -C DIR`), so that edits made in the working tree
 during a run can't break it, or an older commit for a before/after comparison. The machine
@@ -61,9 +86,11 @@ and the whole run stops itself. docs/BENCHMARKS.md ("Load") has the figures.
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import os
 import platform
+import re
 import selectors
 import shutil
 import signal
@@ -76,6 +103,7 @@ import time
 import urllib.request
 from importlib.metadata import version as pkg_version
 from pathlib import Path
+from urllib.parse import quote, urlsplit
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
@@ -83,6 +111,8 @@ CLIENT = HERE / "load_client.py"
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 PAGE = os.sysconf("SC_PAGE_SIZE")
 KNEE_P99_MS = 250.0
+EVENT_MAX_TABLES = 500    # --event: an event has at most 2500 entrants (companion/events.py)
+WATCH_KINDS = ("dashboard", "projector", "standings", "players")
 NOISY_CORES = 0.2     # other processes' CPU during a run above which its figures are suspect
 now = time.monotonic
 
@@ -322,6 +352,127 @@ def companion_server(instance: Path) -> Server:
     return Server("companion:create_app()", instance, env)
 
 
+# ---------------------------------------------------------------- the event (--event)
+
+class Director:
+    """The tournament director's browser: a cookie jar over plain http.client. Not measured."""
+
+    CSRF = re.compile(rb'name="csrf_token" value="([^"]+)"')
+
+    def __init__(self, url: str):
+        u = urlsplit(url)
+        self.host, self.port = u.hostname, u.port
+        self.cookies: dict[str, str] = {}
+
+    def call(self, method: str, path: str, form: dict | None = None, ok=(200,),
+             timeout: float = 600.0):
+        headers = {"User-Agent": "bench-load director", "Accept": "text/html",
+                   "Connection": "close"}
+        body = None
+        if form is not None:
+            body = "&".join(f"{quote(str(k))}={quote(str(v))}" for k, v in form.items()).encode()
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+            headers["Origin"] = f"http://{self.host}:{self.port}"
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
+        try:
+            conn.request(method, path, body, headers)
+            r = conn.getresponse()
+            data = r.read()
+        finally:
+            conn.close()
+        for c in r.headers.get_all("Set-Cookie") or []:
+            name, _, value = c.split(";", 1)[0].partition("=")
+            if "max-age=0" in c.lower():
+                self.cookies.pop(name.strip(), None)
+            else:
+                self.cookies[name.strip()] = value.strip()
+        if r.status not in ok:
+            raise RuntimeError(f"director: {method} {path} answered {r.status}: {data[:300]!r}")
+        return r, data
+
+    def csrf(self, page: bytes) -> str:
+        m = self.CSRF.search(page)
+        if m is None:
+            raise RuntimeError(f"director: no CSRF token in {page[:300]!r}")
+        return m.group(1).decode()
+
+
+def setup_event(url: str, n: int, where: Path) -> dict:
+    """Create an event of 5N entrants at tables of five, seat round 1 (N new score pads)
+    and read the N tables' join tokens. Writes the JSON file the clients and the watchers
+    read (event id, the director's cookies, names, tokens); returns the setup figures."""
+    d = Director(url)
+    names = [f"P{i:05d}" for i in range(1, 5 * n + 1)]
+    t = now()
+    _r, page = d.call("GET", "/events/new/scorepad")
+    # Score-pad house rules: no target and no round limit, so no table ever ends.
+    r, _ = d.call("POST", "/events/new/scorepad", ok=(303,), form={
+        "csrf_token": d.csrf(page), "event_name": "Bench cup", "event_rounds": "3",
+        "entrants": "\n".join(names), "table_size": "5", "target": "", "rounds": "",
+        "low_wins": "off"})
+    m = re.search(r"/e/([^/?#]+)", r.headers.get("Location", ""))
+    if m is None:
+        raise RuntimeError(f"director: creating the event led to {r.headers.get('Location')!r}")
+    event_id = m.group(1)
+    if f"te_{event_id}" not in d.cookies:
+        raise RuntimeError(f"director: no te_{event_id} cookie (got {sorted(d.cookies)})")
+    create_seconds = now() - t
+    _r, page = d.call("GET", f"/e/{event_id}")           # the empty dashboard
+    t = now()
+    d.call("POST", f"/e/{event_id}/seat", ok=(303,), form={"csrf_token": d.csrf(page)})
+    seat_seconds = now() - t
+    t = now()
+    _r, cards = d.call("GET", f"/e/{event_id}/cards")
+    cards_seconds = now() - t
+    t = now()
+    _r, dash = d.call("GET", f"/e/{event_id}")           # the dashboard, N tables seated
+    dashboard_seconds = now() - t
+
+    def tokens_in(page: bytes) -> list[str]:
+        return list(dict.fromkeys(x.decode() for x in re.findall(rb"/[Jj]/([A-Za-z0-9_-]+)",
+                                                                   page)))
+
+    # The cards carry each table's join URL in its QR code only (and the join code, typed
+    # on the start page); the dashboard's "Open table" links carry /j/<token> in plain
+    # text. The phones open /J/<token>, as the QR code spells it.
+    tokens, source = tokens_in(cards), "cards"
+    if len(tokens) != n:
+        tokens, source = tokens_in(dash), "dashboard"
+    if len(tokens) != n:
+        raise RuntimeError(f"director: {len(tokens)} join tokens on the dashboard, not {n}")
+    info = {"event_id": event_id, "director_cookies": d.cookies, "names": names,
+            "tokens": tokens}
+    (where / "event.json").write_text(json.dumps(info))
+    return {"event_id": event_id, "entrants": len(names),
+            "create_seconds": round(create_seconds, 2), "seat_seconds": round(seat_seconds, 2),
+            "cards_seconds": round(cards_seconds, 2), "cards_kb": round(len(cards) / 1024, 1),
+            "cards_tables": cards.count(b'class="table-card"'),
+            "dashboard_seconds": round(dashboard_seconds, 2),
+            "dashboard_kb": round(len(dash) / 1024, 1), "tokens_from": source}
+
+
+def watch_summary(raw: dict) -> dict:
+    """The watchers' figures per kind of page."""
+    out = {}
+    for kind in WATCH_KINDS:
+        k = raw.get(kind)
+        if k is None:
+            continue
+        count = len(k["latency_ms"])
+        out[kind] = {
+            "pages": k["pages"], "count": count, "latency_ms": dist(k["latency_ms"]),
+            "kb_avg": round(sum(k["bytes"]) / count / 1024, 1) if count else None,
+            "html_kb_avg": round(sum(k["html_bytes"]) / count / 1024, 1) if count else None,
+            "kb_total": round(sum(k["bytes"]) / 1024, 1),
+            "errors": k["errors"], "setup_errors": k["setup_errors"],
+            "error_count": sum(k["errors"].values()) + sum(k["setup_errors"].values()),
+            "error_samples": k["error_samples"],
+        }
+    return out
+
+
 # ---------------------------------------------------------------- the clients
 
 class Client:
@@ -398,9 +549,15 @@ def run_load(n: int, args, workdir: Path, duration: float | None = None) -> dict
     instance = workdir / f"load-{n}"
     server = companion_server(instance)
     clients: list[Client] = []
+    watch: Client | None = None
+    event: dict | None = None
     sampler = None
     hard = args.setup_limit + args.duration + args.drain + 60
     try:
+        tokens: list[str] = []
+        if args.event:      # a real tournament: round 1 seated onto N tables (not measured)
+            event = setup_event(server.url, n, instance)
+            tokens = ["--tokens", str(instance / "event.json")]
         k = max(1, min(args.clients, n))
         per = [n // k + (1 if i < n % k else 0) for i in range(k)]
         burst = min(args.burst_tables, n)
@@ -412,24 +569,34 @@ def run_load(n: int, args, workdir: Path, duration: float | None = None) -> dict
                 "--duration", str(args.duration), "--drain", str(args.drain),
                 "--period", str(args.period), "--jitter", str(args.jitter),
                 "--burst-tables", str(burst_per[i]), "--burst-at", str(args.burst_at),
-                "--warmup", str(args.warmup)]))
+                "--warmup", str(args.warmup)] + tokens))
             first += per[i]
-        sampler = Sampler(server.proc.pid, [c.proc.pid for c in clients])
+        if event is not None:   # the event's open pages, in a process of their own
+            watch = Client("watch", server.url, instance / "watch.json", hard, [
+                "--event", str(instance / "event.json"), "--duration", str(args.duration),
+                "--players", str(args.event_players), "--seed", str(args.seed)])
+        sampler = Sampler(server.proc.pid, [c.proc.pid for c in clients + ([watch] if watch else [])])
         sampler.start()
         t_setup = now()
         for c in clients:
             c.read(args.setup_limit + 30)          # {"ready": ...}: setup done, streams open
         setup_seconds = now() - t_setup
+        if watch is not None:
+            watch.read(args.setup_limit + 30)
         t0 = now() + 2.0
-        for c in clients:
+        for c in clients + ([watch] if watch else []):
             c.go(t0)
         for c in clients:
             c.read(args.duration + args.drain + 60)  # {"done": path}
+        if watch is not None:
+            watch.read(args.duration + args.drain + 60)
         t_end = now()
         server.mark()
         results = [c.result() for c in clients]
+        watched = watch.result() if watch is not None else None
     finally:
-        for stop in ([sampler.stop] if sampler is not None else []) + [c.kill for c in clients] + [server.stop]:
+        for stop in ([sampler.stop] if sampler is not None else []) + \
+                [c.kill for c in clients + ([watch] if watch else [])] + [server.stop]:
             try:
                 stop()
             except Exception as exc:  # noqa: BLE001 - go on stopping the rest
@@ -448,6 +615,18 @@ def run_load(n: int, args, workdir: Path, duration: float | None = None) -> dict
     missing = sum(r.get("missing_phones", 0) for r in ok)
     if missing:
         errors["phone_never_got_change"] = missing
+    if event is not None:
+        event["watch"] = watch_summary(watched["watch"])
+        for kind, w in event["watch"].items():
+            for where, errs in (("", w["errors"]), ("setup_", w["setup_errors"])):
+                for err, count in errs.items():
+                    errors[f"watch_{kind}_{where}{err}"] = count
+        # The watchers' own CPU (the last client process in the sampler's list).
+        inside = [x for x in sampler.samples if t0 <= x["t"] <= t0 + args.duration + 1.0]
+        if len(inside) >= 2:
+            event["watch_cores_avg"] = round(
+                (inside[-1]["clients_cpu"][-1] - inside[0]["clients_cpu"][-1])
+                / (inside[-1]["t"] - inside[0]["t"]), 3)
     server_problems = server.problems()
     if server_problems:
         errors["server_log"] = len(server_problems)
@@ -471,7 +650,9 @@ def run_load(n: int, args, workdir: Path, duration: float | None = None) -> dict
                                      if r["all_phones_ms"] is not None]),
         "sse_event_ms": dist([r["all_events_ms"] for r in ok if r["all_events_ms"] is not None]),
         "errors": errors, "error_count": sum(errors.values()),
-        "error_samples": [s for res in results for s in res["error_samples"]][:20],
+        "error_samples": ([s for res in results for s in res["error_samples"]]
+                          + [s for w in (event or {}).get("watch", {}).values()
+                             for s in w["error_samples"]])[:20],
         "server_log_problems": server_problems[:20],
         "requests": {k: sum(r["requests"].get(k, 0) for r in results)
                      for k in sorted({k for r in results for k in r["requests"]})},
@@ -485,6 +666,8 @@ def run_load(n: int, args, workdir: Path, duration: float | None = None) -> dict
                            for r in ok]),
         "t0": t0,
     }
+    if event is not None:
+        out["event"] = event
     out["held"] = (out["entry_ms"]["p99"] is not None and out["entry_ms"]["p99"] <= KNEE_P99_MS
                    and out["error_count"] == 0)
     if not args.keep:
@@ -608,6 +791,11 @@ def report(r: dict) -> str:
              "times in ms; cores = CPU cores busy on average over the measured window "
              "(peak = busiest second); RSS = both workers",
              ""]
+    if r["settings"].get("event"):
+        lines[-1:-1] = [("--event: each N is a tournament's round (5N entrants at N tables); "
+                         "its dashboard (5 s), projector (10 s), standings (10 s) and "
+                         f"{r['settings'].get('event_players')} players' phones (20 s) poll "
+                         "it; client = load generators + watchers"), ""]
     head = (f"{'N':>5} {'streams':>7} {'entries':>7} {'entry p50':>9} {'p99':>6} "
             f"{'all5 p50':>8} {'p95':>6} {'sse p50':>7} {'p95':>6} {'errors':>6} "
             f"{'server':>6} {'peak':>5} {'RSS MB':>6} {'client':>6} {'other':>5} {'held':>4}")
@@ -634,6 +822,19 @@ def report(r: dict) -> str:
                      f"p50 {x['all_phones_ms_burst']['p50']} p95 {x['all_phones_ms_burst']['p95']}"
                      f"; outside it: entry p99 {x['entry_ms_regular']['p99']}, all five p95 "
                      f"{x['all_phones_ms_regular']['p95']}")
+        ev = x.get("event")
+        if ev:
+            lines.append(f"      event of {ev['entrants']} entrants: seating round 1 onto "
+                         f"{x['tables']} tables took {ev['seat_seconds']} s (creating the event "
+                         f"{ev['create_seconds']} s, cards {ev['cards_seconds']} s / "
+                         f"{ev['cards_kb']} kB, dashboard {ev['dashboard_seconds']} s / "
+                         f"{ev['dashboard_kb']} kB); watchers {ev.get('watch_cores_avg')} cores")
+            for kind, w in ev.get("watch", {}).items():
+                lat = w["latency_ms"]
+                lines.append(f"      watch {kind:9} {w['pages']:>3} page(s) {w['count']:>5} req  "
+                             f"p50 {lat['p50']!s:>6} p95 {lat['p95']!s:>6} p99 {lat['p99']!s:>6} "
+                             f"max {lat['max']!s:>6} ms  {w['kb_avg']} kB sent "
+                             f"({w['html_kb_avg']} kB HTML)  errors {w['error_count']}")
     knee = r.get("knee") or {}
     if knee:
         lines.append(f"\nknee ({knee['criterion']}): largest N held {knee['largest_held']}, "
@@ -684,11 +885,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tp-seconds", type=float, default=10.0)
     parser.add_argument("--tp-warmup", type=float, default=3.0)
     parser.add_argument("--tp-tables", type=int, default=1000)
+    parser.add_argument("--event", action="store_true",
+                        help="each N is a tournament: an event seats its round 1 onto the N "
+                        "tables, and its open pages poll it while measured")
+    parser.add_argument("--event-players", type=int, default=50,
+                        help="--event: players' phones polling their own page")
     parser.add_argument("--keep", action="store_true", help="keep the instance folders")
     parser.add_argument("--app-dir", help="serve the `companion` package found in this folder "
                         "(another checkout, for before/after comparisons)")
     parser.add_argument("--json", default=str(REPO / "test-artifacts" / "bench_load.json"))
     args = parser.parse_args(argv)
+    if args.event and any(int(x) > EVENT_MAX_TABLES for x in args.tables.split(",") if x.strip()):
+        parser.error(f"--event: an event seats at most {EVENT_MAX_TABLES} tables of five")
     if args.burst_at is None:
         args.burst_at = args.duration / 2
     global APP_DIR
@@ -724,6 +932,9 @@ def main(argv: list[str] | None = None) -> int:
                     continue
                 if failed and n > min(failed):
                     break
+                if args.event and n > EVENT_MAX_TABLES:
+                    results.setdefault("knee_skipped", []).append(n)
+                    continue
                 # A larger N needs a longer setup; stop if the budget can't take it.
                 if now() - started + per_run * n / max(ns + [1]) * 1.2 > args.budget:
                     results.setdefault("knee_skipped", []).append(n)

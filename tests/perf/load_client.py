@@ -14,6 +14,11 @@ is bounded in count and in time (the process also has a hard deadline, `--deadli
 
 Modes:
   load        N tables x 5 phones: setup, then the scheduled entries (bench_load.py).
+              With --tokens (bench_load.py --event) the tables are an event's: no phone
+              creates one, all five join by the table card's QR URL and claim their seats.
+  watch       (bench_load.py --event) the event's open pages polling it during the
+              measured window: the director's dashboard, the projector, the standings
+              page and players' phones; each request timed like an entry.
   throughput  closed loop, K keep-alive connections, fixed duration, against either
               the bare baseline route (POST /write) or the score-entry route.
 """
@@ -52,6 +57,7 @@ CSRF_RE = re.compile(rb'name="csrf_token" value="([^"]+)"')
 VERSION_RE = re.compile(rb'id="sheet"[^>]*data-version="(\d+)"')
 FORM_VERSION_RE = re.compile(rb'name="version" value="(\d+)"')
 JOIN_RE = re.compile(rb'id="join-url"[^>]*>([^<]+)<')
+TABLE_PATH_RE = re.compile(r"/t/([^/?#]+)")
 
 now = time.monotonic
 
@@ -466,8 +472,9 @@ class Phone:
 # ---------------------------------------------------------------- a table
 
 class Table:
-    def __init__(self, index: int):
+    def __init__(self, index: int, token: str | None = None):
         self.index = index
+        self.token = token          # an event's table (--tokens): join it, don't create one
         self.id = ""
         self.version = 0            # the version this client last made or saw
         self.phones: list[Phone] = []
@@ -476,6 +483,37 @@ class Table:
 
     def setup(self, seats: int = 5, streams: bool = True) -> None:
         """Create the table on a phone, join the others by the QR URL and seat them."""
+        if self.token:
+            self._join_event_table(seats)
+        else:
+            self._create(seats)
+        for p in self.phones:   # the page's first load: its sheet and form
+            r = p.call("setup", "GET", f"/t/{self.id}/sheet", hx=True)
+            p.sheet_version = p.form_version = p.latest = int(VERSION_RE.search(r.text()).group(1))
+        self.version = max(p.sheet_version for p in self.phones)
+        if streams:
+            for p in self.phones:
+                p.start_stream()
+
+    def _join_event_table(self, seats: int) -> None:
+        """An event's table (bench_load.py --event): the director's seating made it and
+        freed seat 0, so every phone scans the table card's QR (/J/<token>) and claims
+        its seat, phone 0 included, the way the joining phones do below."""
+        for pos in range(seats):
+            p = Phone(self, pos)
+            r = p.call("setup", "GET", f"/J/{self.token}", ok=(303,))
+            path = urlsplit(r.headers["location"]).path
+            table_id = TABLE_PATH_RE.match(path).group(1)
+            if self.id and table_id != self.id:
+                raise HTTPFailure("bad_join", f"/J/{self.token} led to {table_id}, not {self.id}")
+            self.id = table_id
+            r = p.call("setup", "GET", path)
+            p.csrf = CSRF_RE.search(r.text()).group(1).decode()
+            p.call("setup", "POST", f"/t/{self.id}/seats", ok=(303,),
+                   form={"csrf_token": p.csrf, "seat": pos})
+            self.phones.append(p)
+
+    def _create(self, seats: int) -> None:
         host = Phone(self, 0)
         r = host.call("setup", "GET", "/new/scorepad")
         host.csrf = CSRF_RE.search(r.text()).group(1).decode()
@@ -496,13 +534,6 @@ class Table:
                 p.call("setup", "POST", f"/t/{self.id}/seats", ok=(303,),
                        form={"csrf_token": p.csrf, "seat": pos})
                 self.phones.append(p)
-        for p in self.phones:   # the page's first load: its sheet and form
-            r = p.call("setup", "GET", f"/t/{self.id}/sheet", hx=True)
-            p.sheet_version = p.form_version = p.latest = int(VERSION_RE.search(r.text()).group(1))
-        self.version = max(p.sheet_version for p in self.phones)
-        if streams:
-            for p in self.phones:
-                p.start_stream()
 
     def enter(self, measured: bool, burst: bool = False, planned: float | None = None) -> None:
         """One phone (the seats take turns) saves a round against the version it shows."""
@@ -622,7 +653,13 @@ def wait_go() -> float:
 
 def run_load(args) -> dict:
     rng = random.Random(args.seed)
-    tables = [Table(args.first + i) for i in range(args.tables)]
+    tokens: list = [None] * args.tables
+    if args.tokens:     # an event's tables (bench_load.py --event): this client's share
+        with open(args.tokens) as fh:
+            tokens = json.load(fh)["tokens"][args.first:args.first + args.tables]
+        if len(tokens) != args.tables:
+            raise SystemExit(f"--tokens has {len(tokens)} tables for this client, not {args.tables}")
+    tables = [Table(args.first + i, tokens[i]) for i in range(args.tables)]
     t_setup = now()
     pool = Pool(args.setup_concurrency)
     for table in tables:
@@ -808,6 +845,149 @@ def _closed_loop(i: int, args, result: dict, tables: list[Table] | None, warm_en
         conn.close()
 
 
+# ---------------------------------------------------------------- watch mode (--event)
+
+PROJECTOR_NEXT_RE = re.compile(rb'id="projector"[^>]*hx-get="([^"]+)"')
+
+
+class Watcher:
+    """One open page of the event that polls it the way it does in a browser.
+
+    htmx's `every Ns` on an element swapped by outerHTML starts its next timer once the
+    answer is swapped in, so a page asks, waits for the answer, waits N s, and asks again.
+    Each request opens a new connection (the keep-alive one has long been closed), with
+    the page's cookies; `hx` ones carry HX-Request and get the fragment.
+    """
+
+    def __init__(self, kind: str, path: str, period: float, hx: bool, cookies: dict,
+                 marker: bytes):
+        self.kind, self.path, self.period, self.hx = kind, path, period, hx
+        self.cookies = dict(cookies)
+        self.marker = marker
+        self.samples: list[tuple[float, float, int, int]] = []  # start, ms, wire, html bytes
+        self.errors: dict[str, int] = {}
+        self.error_samples: list[str] = []
+        self.setup_errors: dict[str, int] = {}
+
+    def _headers(self) -> list[tuple[str, str]]:
+        h = [("User-Agent", USER_AGENT), ("Accept", "text/html,*/*;q=0.8"),
+             ("Accept-Encoding", "gzip, deflate"), ("Accept-Language", "en-GB,en;q=0.9"),
+             ("Connection", "close")]
+        if self.cookies:
+            h.append(("Cookie", "; ".join(f"{k}={v}" for k, v in self.cookies.items())))
+        if self.hx:
+            h += [("HX-Request", "true"), ("Sec-Fetch-Site", "same-origin")]
+        return h
+
+    def _error(self, measured: bool, kind: str, detail: str) -> None:
+        into = self.errors if measured else self.setup_errors
+        into[kind] = into.get(kind, 0) + 1
+        if len(self.error_samples) < 5:
+            self.error_samples.append(f"{self.kind} {kind}: {detail}"[:300])
+
+    def fetch(self, measured: bool) -> bytes | None:
+        """One poll; its timing is kept when `measured`. The page's HTML, or None."""
+        REC.count(f"watch_{self.kind}")
+        started = now()
+        try:
+            with gevent.Timeout(REQUEST_TIMEOUT, HTTPFailure("timeout", f"GET {self.path}")):
+                conn = Conn()
+                try:
+                    r = conn.request("GET", self.path, self._headers())
+                finally:
+                    conn.close()
+        except HTTPFailure as exc:
+            self._error(measured, exc.kind, exc.detail)
+            return None
+        except (OSError, ConnectionError, ValueError) as exc:
+            self._error(measured, "connection", f"GET {self.path}: {exc!r}")
+            return None
+        for c in r.cookies:     # a player's phone keeps its name cookie
+            name, _, value = c.split(";", 1)[0].partition("=")
+            self.cookies[name.strip()] = value.strip()
+        if r.status != 200:
+            self._error(measured, f"status_{r.status}", f"GET {self.path}: {r.body[:200]!r}")
+            return None
+        try:
+            text = r.text()
+        except zlib.error as exc:
+            self._error(measured, "bad_body", f"GET {self.path}: {exc!r}")
+            return None
+        if self.marker not in text:
+            self._error(measured, "bad_body", f"GET {self.path}: no {self.marker!r}: {text[:200]!r}")
+            return None
+        if measured:
+            self.samples.append((started, (r.done - started) * 1000, len(r.body), len(text)))
+        return text
+
+    def follow(self, text: bytes) -> None:
+        """The projector's answer names the page it shows next (hx-get)."""
+        m = PROJECTOR_NEXT_RE.search(text)
+        if m is None:
+            self._error(True, "bad_body", "projector: no hx-get with the next page")
+            return
+        self.path = m.group(1).decode().replace("&amp;", "&")
+
+    def loop(self, start: float, stop: float) -> None:
+        """Poll from `start` until `stop` (no request starts later)."""
+        if start > now():
+            gevent.sleep(start - now())
+        for _ in range(1_000_000):
+            if now() >= stop or now() > DEADLINE:
+                return
+            text = self.fetch(True)
+            if text is not None and self.kind == "projector":
+                self.follow(text)
+            wake = now() + self.period
+            if wake >= stop:
+                return
+            gevent.sleep(wake - now())
+
+
+def run_watch(args) -> dict:
+    """The event's open pages during the measured window: the director's dashboard, the
+    projector, the standings page and `--players` players' phones."""
+    with open(args.event) as fh:
+        event = json.load(fh)
+    eid, director = event["event_id"], event["director_cookies"]
+    names = event["names"]
+    rng = random.Random(args.seed)
+    watchers = [
+        Watcher("dashboard", f"/e/{eid}", 5.0, True, director, b'id="room"'),
+        Watcher("projector", f"/e/{eid}/projector?page=1", 10.0, True, {}, b'id="projector"'),
+        Watcher("standings", f"/e/{eid}/standings", 10.0, False, {}, b'id="standings-table"'),
+    ]
+    step = max(1, len(names) // max(1, args.players)) if names else 1
+    for name in names[::step][:args.players]:
+        watchers.append(Watcher("players", f"/e/{eid}/players?name={quote(name)}", 20.0, True,
+                                {}, b'id="mine"'))
+    # Not measured: each page's first load (the players' phones get their name cookie).
+    pool = Pool(8)
+    for w in watchers:
+        pool.spawn(w.fetch, False)
+    pool.join(timeout=max(1.0, min(120.0, DEADLINE - now())))
+    send({"ready": {"watchers": len(watchers),
+                    "setup_errors": {w.kind: w.setup_errors for w in watchers if w.setup_errors}}})
+    t0 = wait_go()
+    stop = t0 + args.duration
+    # Pages were opened at different moments: each starts somewhere in its first period.
+    greenlets = [gevent.spawn(w.loop, t0 + rng.uniform(0, w.period), stop) for w in watchers]
+    gevent.joinall(greenlets, timeout=max(0.1, DEADLINE - now()))
+    out: dict = {}
+    for w in watchers:
+        k = out.setdefault(w.kind, {"pages": 0, "latency_ms": [], "bytes": [], "html_bytes": [],
+                                    "errors": {}, "setup_errors": {}, "error_samples": []})
+        k["pages"] += 1
+        k["latency_ms"] += [ms for _s, ms, _b, _h in w.samples]
+        k["bytes"] += [b for _s, _ms, b, _h in w.samples]
+        k["html_bytes"] += [h for _s, _ms, _b, h in w.samples]
+        for into, errs in ((k["errors"], w.errors), (k["setup_errors"], w.setup_errors)):
+            for kind, count in errs.items():
+                into[kind] = into.get(kind, 0) + count
+        k["error_samples"] = (k["error_samples"] + w.error_samples)[:10]
+    return {"watch": out, "t0": t0, "requests": REC.requests}
+
+
 # ---------------------------------------------------------------- main
 
 DEADLINE = float("inf")
@@ -817,7 +997,7 @@ LIVE_MAX_SECONDS = 300.0
 def main() -> int:
     global HOST, PORT, DEADLINE, LIVE_MAX_SECONDS
     parser = argparse.ArgumentParser()
-    parser.add_argument("mode", choices=("load", "throughput"))
+    parser.add_argument("mode", choices=("load", "throughput", "watch"))
     parser.add_argument("--url", required=True)
     parser.add_argument("--out", required=True)
     parser.add_argument("--deadline", type=float, required=True, help="hard limit, seconds")
@@ -838,13 +1018,18 @@ def main() -> int:
     parser.add_argument("--conns", type=int, default=32)
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--warmup-seconds", type=float, default=2.0)
+    parser.add_argument("--tokens", help="load: a JSON file whose \"tokens\" are an event's "
+                        "tables (join tokens); this client joins tokens[first:first+tables]")
+    parser.add_argument("--event", help="watch: the JSON file bench_load.py wrote about the event")
+    parser.add_argument("--players", type=int, default=50, help="watch: players' phones")
     args = parser.parse_args()
     u = urlsplit(args.url)
     HOST, PORT = u.hostname, u.port
     DEADLINE = now() + args.deadline
     LIVE_MAX_SECONDS = args.live_max_seconds
     with gevent.Timeout(args.deadline + 5, False):
-        result = run_load(args) if args.mode == "load" else run_throughput(args)
+        run = {"load": run_load, "throughput": run_throughput, "watch": run_watch}[args.mode]
+        result = run(args)
         result["client_pid"] = os.getpid()
         with open(args.out, "w") as fh:
             json.dump(result, fh)

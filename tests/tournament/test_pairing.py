@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from companion.tournament import (
     active_ranking,
+    default_scoring,
     assign_tables,
     history_from_results,
     match_scoring,
@@ -580,3 +581,48 @@ def test_small_table_rounds_have_fewest_repeats(n, data):
     players = [k for k in range(n) if names[k] not in seating["byes"]]
     best = best_partition_repeats(players, sizes, times)
     assert repeat_count([t["entrants"] for t in seating["tables"]], hist) == best
+
+
+# Big fields: seated in blocks of consecutive tables.
+
+@pytest.mark.parametrize("sizes, limit", [
+    ([5] * 500, 48), ([4] * 12, 48), ([4] * 13, 48), ([6, 6, 5, 5, 5], 10), ([3], 48), ([], 48),
+])
+def test_blocks_cut_the_tables_into_even_consecutive_runs(sizes, limit):
+    from companion.tournament.pairing import _blocks
+    blocks = _blocks(sizes, limit)
+    assert [s for block in blocks for s in block] == sizes
+    assert all(block for block in blocks)
+    if sizes:
+        assert len(blocks) == min(len(sizes), -(-sum(sizes) // limit))
+        # Even: no block more than one table longer than another.
+        assert max(map(len, blocks)) - min(map(len, blocks)) <= 1
+
+
+@pytest.mark.parametrize("n, seed", [(100, 0), (301, 1), (1000, 2), (2500, 3)])
+def test_a_big_field_plays_five_rounds_without_repeats(n, seed):
+    """Hundreds of tables: every entrant seated once per round (one table size apart at
+    most), nobody at a table with somebody met before, round after round by standings."""
+    fmt = tournament_format("zocknroll")
+    scoring = default_scoring(fmt)
+    names = [f"P{k:04d}" for k in range(n)]
+    rng = random.Random(seed)
+    results = []
+    for rnd in range(1, 6):
+        if rnd == 1:
+            seating = seat_round(fmt, names, rng=random.Random(seed))
+        else:
+            ranking = active_ranking(standings(names, results, scoring))
+            seating = seat_round(fmt, ranking, history_from_results(results))
+        seated = [e for t in seating["tables"] for e in t["entrants"]]
+        assert sorted(seated + seating["byes"]) == names
+        assert [len(t["entrants"]) for t in seating["tables"]] == \
+            table_sizes(n, fmt["min_table"], fmt["max_table"], fmt["preferred_table"])
+        assert seating["repeats"] == []
+        for table in seating["tables"]:
+            places = list(range(1, len(table["entrants"]) + 1))
+            rng.shuffle(places)
+            results.append({"round": rnd, "table": table["table"],
+                            "entrants": table["entrants"], "places": places})
+        results += [{"round": rnd, "table": None, "entrants": [e], "bye": True}
+                    for e in seating["byes"]]

@@ -71,12 +71,13 @@ def snapshot(db_path: str) -> dict[str, list[tuple]]:
 
 TABLE = "/t/<table_id>"
 EVENT = "/e/<event_id>"
-EVENT_FIELDS = ("event_name", "event_rounds", "entrants", "target", "rounds", "low_wins")
+EVENT_FIELDS = ("event_name", "event_rounds", "entrants", "target", "rounds", "low_wins",
+                "registration", "table_size")
 CORRECT_FIELDS = ("round", "table", "place_0", "place_1", "place_2", "place_3", "why", "who")
 # Event routes only the director (Ann's browser, holding the event's cookie) may use.
 DIRECTOR_ROUTES = ("events.dashboard", "events.seat", "events.lock", "events.correct_form",
                    "events.correct", "events.cards", "events.results_csv",
-                   "events.change_entrants")
+                   "events.change_entrants", "events.registration")
 NEW_TABLE_FIELDS = ("name_0", "name_1", "name_2", "name_3", "name_4", "me", "target", "rounds",
                     "low_wins", "variant", "min_bid", "ones", "confirm")
 # The entry form of every game with phone screens: the score pad's boxes and Rook's hand.
@@ -173,8 +174,10 @@ ROUTES: dict[tuple[str, str], tuple[str, ...]] = {
     (EVENT + "/results.csv", "GET"): (),
     (EVENT + "/standings", "GET"): (),
     (EVENT + "/projector", "GET"): (),
-    (EVENT + "/players", "GET"): ("name",),
+    (EVENT + "/players", "GET"): ("name", "pick"),
     (EVENT + "/entrants", "POST"): ("action", "name"),
+    (EVENT + "/registration", "POST"): ("action",),
+    (EVENT + "/register", "POST"): ("member_0", "member_1", "member_2"),
 }
 PATH_PARAMETERS = ("table_id", "slug", "token", "event_id")
 JOIN_ENDPOINTS = ("home.join_by_token",)
@@ -272,7 +275,10 @@ EVENT_LIKELY = {
     "why": ["Score slip misread", "Score slip misread", ""], "who": ["Jo", "", "J" * 40],
     "rounds": ["1", "", "2"], "target": ["", "", "50"], "low_wins": ["", "on"],
     "name": ["Cy", "Ann", "", "Nobody", "Eve", "Fay"],
-    "action": ["add", "drop", "return", "", "x"],
+    "action": ["add", "drop", "return", "", "x", "open", "close"],
+    "registration": ["on", "", "off"], "table_size": ["", "4", "5", "1", "13", "x"],
+    "member_0": ["Gil", "Ann", "", "Hu" * 20], "member_1": ["", "Ida"], "member_2": ["", "Jo"],
+    "pick": ["1", ""],
 }
 
 
@@ -546,7 +552,8 @@ class World:
         self.ids = {"A": a, "B": b}
         # An event Ann directs: 4 players, 2 rounds, the first seated on one score pad.
         r = ann.post("/events/new/scorepad", {"event_name": "Club night", "event_rounds": "2",
-                                              "entrants": "Ann\nBob\nCy\nDee", "rounds": "1"})
+                                              "entrants": "Ann\nBob\nCy\nDee", "rounds": "1",
+                                              "registration": "on"})
         assert r.status_code == 303, r.status_code
         self.event_id = urlsplit(r.headers["Location"]).path.rsplit("/", 1)[1]
         assert ann.post(f"/e/{self.event_id}/seat").status_code == 303
@@ -974,6 +981,10 @@ SEEDS = [  # in order: the confirmation needs B's pending hand, the rematch a fi
          query=[("name", "Cy")]),
     seed(EVENT + "/entrants", "POST", "events.change_entrants", "ann",
          [("action", "add"), ("name", "Eve")], params={"event_id": EVENT_ID}),
+    seed(EVENT + "/register", "POST", "events.register", "stranger",
+         [("member_0", "Fay")], params={"event_id": EVENT_ID}),
+    seed(EVENT + "/registration", "POST", "events.registration", "ann",
+         [("action", "close")], params={"event_id": EVENT_ID}),
 ]
 
 
