@@ -391,17 +391,28 @@ def all_results(db: sqlite_utils.Database, event: Event) -> list[dict]:
     return out
 
 
-_standings = LRU(256)   # results_key -> standings rows
+_standings = LRU(16)   # results_key -> (when computed, standings rows)
+STANDINGS_MAX_AGE = 5.0   # seconds; see results_key
 
 
 def results_key(db: sqlite_utils.Database, event: Event) -> tuple:
     """A key that changes whenever a result may have: the event's version (every
-    director's write) and the versions of the tables of rounds not yet locked."""
-    row = db.execute("SELECT group_concat(t.version, ',') FROM event_seatings s"
-                     " JOIN event_rounds r ON r.event_id = s.event_id AND r.round = s.round"
-                     " JOIN tables t ON t.id = s.table_id"
-                     " WHERE s.event_id = ? AND r.locked_at IS NULL", [event.id]).fetchone()
-    return (event.id, event.version, row[0])
+    director's write), the stored results, and how many tables of rounds not yet locked
+    have a finished game. Entries at tables still playing don't change it: standings are
+    made of results only.
+
+    One change escapes it: a table whose game ends and whose players start a rematch
+    before any page reads the standings. So a cached answer is also kept at most
+    STANDINGS_MAX_AGE seconds.
+    """
+    stored = db.execute("SELECT COUNT(*), MAX(updated_at) FROM event_results WHERE event_id = ?",
+                        [event.id]).fetchone()
+    over = db.execute("SELECT COUNT(*) FROM event_seatings s"
+                      " JOIN event_rounds r ON r.event_id = s.event_id AND r.round = s.round"
+                      " JOIN tables t ON t.id = s.table_id"
+                      " WHERE s.event_id = ? AND r.locked_at IS NULL AND t.status = 'over'",
+                      [event.id]).fetchone()
+    return (event.id, event.version, stored[0], stored[1], over[0])
 
 
 def standings(db: sqlite_utils.Database, event: Event) -> list[dict]:
@@ -409,13 +420,15 @@ def standings(db: sqlite_utils.Database, event: Event) -> list[dict]:
     :func:`results_key`: a projector and every player's phone ask for them."""
     key = results_key(db, event)
     hit = _standings.get(key)
-    if hit is not None:
-        return hit
+    if hit is not None and time.monotonic() - hit[0] < STANDINGS_MAX_AGE:
+        return hit[1]
     results = all_results(db, event)
     ids = [e.name for e in entrants(db, event)]
     rows = tournament.standings(ids, results, event.scoring,
                                 game_tiebreaks={e: [v] for e, v in game_scores(results).items()})
-    _standings.put(key, rows)
+    # Key it by what it was computed from: computing may have stored a finished table's
+    # result, which changes the key.
+    _standings.put(results_key(db, event), (time.monotonic(), rows))
     return rows
 
 
