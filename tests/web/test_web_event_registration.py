@@ -236,3 +236,29 @@ def test_a_team_player_finds_their_team_by_their_own_name(director, new_phone):
     event_id = create_event(director, ["Ann, Bob", "Cy, Dee"], slug="rook", variant="family")
     page = text_of(new_phone("Bob").get(f"/e/{event_id}/players?name=bob").get_data(as_text=True))
     assert "You are Ann & Bob" in page and "Place 1 of 2" in page
+
+
+def test_a_result_hidden_by_a_quick_rematch_shows_once_the_cache_ages(app, director, db_path,
+                                                                       monkeypatch):
+    """The one change the standings key can't see (a table ends and starts a rematch
+    before any page reads the standings) shows once the cached standings age out."""
+    from companion import events
+    from test_web_events import token_of
+    event_id = create_event(director, PLAYERS[:4], slug="scorepad", rounds=2)
+    seat_round(director, event_id)
+    (_n, table_id, ids), = seatings(db_path, event_id, 1)
+
+    def top() -> str:
+        page = director.get(f"/e/{event_id}/standings").get_data(as_text=True)
+        return re.findall(r'data-entrant="([^"]+)"', page)[0]
+
+    assert top() == "Ann"
+    player = Phone(app, "player")
+    player.join(f"/J/{token_of(db_path, table_id)}")
+    player.claim(table_id, 0)
+    assert player.enter(table_id, {0: 10, 1: 40, 2: 20, 3: 30}).status_code == 200
+    version = db_rows(db_path, "SELECT version FROM tables WHERE id = ?", [table_id])[0][0]
+    assert player.post(f"/t/{table_id}/rematch", {"sid": "r-1", "version": str(version)},
+                       hx=True).status_code == 200
+    monkeypatch.setattr(events, "STANDINGS_MAX_AGE", 0.0)
+    assert top() == ids[1]                     # 40 points: first at the table
