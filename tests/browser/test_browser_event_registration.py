@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
+from test_browser_events import no_overflow
 
 pytestmark = pytest.mark.browser
 
@@ -29,13 +30,6 @@ TAP = 44                     # the smallest comfortable tap target, in CSS pixel
 def shot(page: Page, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"events-reg-{name}.png"), full_page=True)
-
-
-def no_overflow(page: Page) -> None:
-    """Nothing sticks out sideways (the page is never wider than the screen)."""
-    width = page.viewport_size["width"]
-    box = page.locator("main").bounding_box()
-    assert box and box["width"] <= width, box
 
 
 def big_enough(locator) -> None:

@@ -6,8 +6,15 @@ from __future__ import annotations
 import re
 
 import pytest
-from test_web_events import (EVENT_TABLES, PLAYERS, create_event, event_rows, play_table,
-                             seat_round, seatings)
+from test_web_events import (
+    EVENT_TABLES,
+    PLAYERS,
+    create_event,
+    event_rows,
+    play_table,
+    seat_round,
+    seatings,
+)
 from web_helpers import Phone, count, db_rows, text_of
 
 
@@ -24,6 +31,12 @@ def open_event(director: Phone, slug: str = "zocknroll", players=(), **fields) -
 def register(phone: Phone, event_id: str, *members: str):
     return phone.post(f"/e/{event_id}/register",
                       {f"member_{i}": m for i, m in enumerate(members)})
+
+
+def leader(phone: Phone, event_id: str) -> str:
+    """Who tops the standings page."""
+    page = phone.get(f"/e/{event_id}/standings").get_data(as_text=True)
+    return re.findall(r'data-entrant="([^"]+)"', page)[0]
 
 
 def names(db_path: str, event_id: str) -> list[str]:
@@ -199,23 +212,19 @@ def test_a_players_phone_polls_its_own_view(app, director, new_phone, db_path):
 
 
 def test_standings_follow_every_change(app, director, new_phone, db_path):
-    """Standings are cached per event and table version: each change shows at once."""
+    """Standings are cached by results: a finished table and a correction show at once."""
     event_id = create_event(director, PLAYERS[:4], slug="scorepad", rounds=2)
     seat_round(director, event_id)
     (_n, table_id, ids), = seatings(db_path, event_id, 1)
 
-    def top() -> str:
-        page = director.get(f"/e/{event_id}/standings").get_data(as_text=True)
-        return re.findall(r'data-entrant="([^"]+)"', page)[0]
-
-    assert top() == "Ann"                       # nobody has played: list order
+    assert leader(director, event_id) == "Ann"                       # nobody has played: list order
     play_table(app, db_path, table_id, [10, 20, 30, 40])
-    assert top() == ids[3]
+    assert leader(director, event_id) == ids[3]
     r = director.post(f"/e/{event_id}/correct", {"round": "1", "table": "1", "place_0": "1",
                                                 "place_1": "2", "place_2": "3", "place_3": "4",
                                                 "why": "Slip misread"})
     assert r.status_code == 303
-    assert top() == ids[0]
+    assert leader(director, event_id) == ids[0]
     versions = db_rows(db_path, "SELECT version FROM events WHERE id = ?", [event_id])[0][0]
     assert versions == 2                        # seated, corrected
     assert set(EVENT_TABLES) <= {r[0] for r in db_rows(
@@ -242,17 +251,14 @@ def test_a_result_hidden_by_a_quick_rematch_shows_once_the_cache_ages(app, direc
                                                                        monkeypatch):
     """The one change the standings key can't see (a table ends and starts a rematch
     before any page reads the standings) shows once the cached standings age out."""
-    from companion import events
     from test_web_events import token_of
+
+    from companion import events
     event_id = create_event(director, PLAYERS[:4], slug="scorepad", rounds=2)
     seat_round(director, event_id)
     (_n, table_id, ids), = seatings(db_path, event_id, 1)
 
-    def top() -> str:
-        page = director.get(f"/e/{event_id}/standings").get_data(as_text=True)
-        return re.findall(r'data-entrant="([^"]+)"', page)[0]
-
-    assert top() == "Ann"
+    assert leader(director, event_id) == "Ann"
     player = Phone(app, "player")
     player.join(f"/J/{token_of(db_path, table_id)}")
     player.claim(table_id, 0)
@@ -261,4 +267,4 @@ def test_a_result_hidden_by_a_quick_rematch_shows_once_the_cache_ages(app, direc
     assert player.post(f"/t/{table_id}/rematch", {"sid": "r-1", "version": str(version)},
                        hx=True).status_code == 200
     monkeypatch.setattr(events, "STANDINGS_MAX_AGE", 0.0)
-    assert top() == ids[1]                     # 40 points: first at the table
+    assert leader(director, event_id) == ids[1]                     # 40 points: first at the table
