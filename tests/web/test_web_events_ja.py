@@ -17,9 +17,11 @@ from web_helpers import Phone, text_of
 
 JA = {"Accept-Language": "ja-JP,ja;q=0.9,en;q=0.5"}
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
-ROOT = Path(web_events.__file__).resolve().parent.parent.parent
-CATALOGUE = ROOT / "companion" / "translations" / "ja" / "LC_MESSAGES"
-EVENT_TEMPLATES = sorted((ROOT / "templates" / "events").glob("*.html"))
+PACKAGE = Path(web_events.__file__).resolve().parent.parent
+CATALOGUE = PACKAGE / "translations" / "ja" / "LC_MESSAGES"
+# The installed wheel carries templates/ inside the package; a checkout has it beside it.
+TEMPLATES = next(p for p in (PACKAGE / "templates", PACKAGE.parent / "templates") if p.is_dir())
+EVENT_TEMPLATES = sorted((TEMPLATES / "events").glob("*.html"))
 
 
 def ok(response) -> str:
