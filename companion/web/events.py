@@ -301,7 +301,8 @@ def projector(event_id: str):
     url = _players_url(event)
     return render("events/projector.html", "events/_projector.html", event=event, rows=shown,
                   rounds=events.rounds(get_db(), event), players_url=url, page_no=page,
-                  pages=pages, rows_per_page=PROJECTOR_ROWS, next_page=page % pages + 1, total=len(rows),
+                  pages=pages, rows_per_page=PROJECTOR_ROWS, next_page=page % pages + 1,
+                  total=len(rows),
                   players_qr=lambda: qr_svg(url, "QR code of the players' page"))
 
 
@@ -344,11 +345,17 @@ def _mine(event: events.Event, name: str) -> dict:
     """What one entrant's phone shows: this round's table (or bye) and their standing."""
     db = get_db()
     rows = events.standings(db, event)
+    row = next((r for r in rows if r["entrant"] == name), None)
+    if row is None:
+        # Registered a moment after this request read the event: read it again.
+        event = events.get_event(db, event.id)
+        rows = events.standings(db, event)
+        row = next(r for r in rows if r["entrant"] == name)
     done = events.rounds(db, event)
     current = done[-1] if done else None
     table = events.table_of(db, event, current.number, name) if current else None
-    return {"row": next(r for r in rows if r["entrant"] == name), "current": current,
-            "table": table, "bye": bool(current and name in current.byes), "count": len(rows)}
+    return {"row": row, "current": current, "table": table,
+            "bye": bool(current and name in current.byes), "count": len(rows)}
 
 
 def _remember(response, event: events.Event, name: str) -> None:

@@ -268,3 +268,19 @@ def test_a_result_hidden_by_a_quick_rematch_shows_once_the_cache_ages(app, direc
                        hx=True).status_code == 200
     monkeypatch.setattr(events, "STANDINGS_MAX_AGE", 0.0)
     assert leader(director, event_id) == ids[1]                     # 40 points: first at the table
+
+
+def test_a_player_registered_after_the_request_read_the_event_still_gets_a_view(
+        director, db_path, app):
+    """A registration lands between this request reading the event and its standings."""
+    from companion import events
+    from companion.storage import get_db
+    from companion.web.events import _mine
+    event_id = open_event(director, players=["Ann", "Bob", "Cy"])
+    with app.test_request_context():
+        db = get_db()
+        stale = events.get_event(db, event_id)
+        events.standings(db, stale)                       # cached without Dee
+        events.register(db, event_id, "Dee")
+        mine = _mine(stale, "Dee")
+    assert mine["row"]["entrant"] == "Dee" and mine["count"] == 4
