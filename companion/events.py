@@ -247,6 +247,11 @@ def rounds(db: sqlite_utils.Database, event: Event) -> list[Round]:
     return [Round(r["round"], json.loads(r["byes"]), r["locked_at"] is not None) for r in rows]
 
 
+# A round's tables with what the room needs of their companion tables (see _table_rows).
+_SEATED = ("SELECT s.table_no, s.table_id, s.entrants, t.token, t.code, t.version"
+           " FROM event_seatings s JOIN tables t ON t.id = s.table_id")
+
+
 def round_tables(db: sqlite_utils.Database, event: Event, number: int) -> list[TableRow]:
     """Every table of round `number` with its state and result.
 
@@ -254,9 +259,7 @@ def round_tables(db: sqlite_utils.Database, event: Event, number: int) -> list[T
     (stored, so a rematch played afterwards doesn't change the event). Two queries for the
     whole round; a table's sheet is read again only when its version has changed.
     """
-    rows = db.execute("SELECT s.table_no, s.table_id, s.entrants, t.token, t.code, t.version"
-                      " FROM event_seatings s JOIN tables t ON t.id = s.table_id"
-                      " WHERE s.event_id = ? AND s.round = ? ORDER BY s.table_no",
+    rows = db.execute(_SEATED + " WHERE s.event_id = ? AND s.round = ? ORDER BY s.table_no",
                       [event.id, number]).fetchall()
     return _table_rows(db, event, number, rows)
 
@@ -266,10 +269,8 @@ def table_of(db: sqlite_utils.Database, event: Event, number: int, entrant: str
     """The table of round `number` where `entrant` sits (None: not seated, or a bye).
 
     One player's phone asks every few seconds: this reads that table only."""
-    rows = db.execute("SELECT s.table_no, s.table_id, s.entrants, t.token, t.code, t.version"
-                      " FROM event_seatings s JOIN tables t ON t.id = s.table_id,"
-                      " json_each(s.entrants) e WHERE s.event_id = ? AND s.round = ?"
-                      " AND e.value = ?", [event.id, number, entrant]).fetchall()
+    rows = db.execute(_SEATED + ", json_each(s.entrants) e WHERE s.event_id = ?"
+                      " AND s.round = ? AND e.value = ?", [event.id, number, entrant]).fetchall()
     found = _table_rows(db, event, number, rows[:1])
     return found[0] if found else None
 

@@ -12,12 +12,12 @@ from urllib.parse import quote, unquote
 from flask import Blueprint, abort, make_response, redirect, request, url_for
 
 from companion import events, tables
-from companion.rules import GAMES, find_game
+from companion.rules import GAMES
 from companion.storage import get_db
 from companion.tournament import FORMATS, tournament_format
 
 from .extensions import limiter
-from .games import has_ui, ui_for
+from .games import game_or_404, has_ui, ui_for
 from .htmx import is_fragment_request, render
 from .i18n import N_
 from .qr import qr_svg
@@ -59,11 +59,9 @@ def _director_event(event_id: str) -> events.Event:
 
 
 def _game_or_404(slug: str):
-    try:
-        game = find_game(slug)
-    except LookupError:
-        abort(404)
-    if not has_ui(game.slug) or game.slug not in FORMATS:
+    """The game of an event's URL: one with phone screens and a tournament format."""
+    game = game_or_404(slug)
+    if game.slug not in FORMATS:
         abort(404)
     return game
 

@@ -5,13 +5,13 @@ from flask import Blueprint, abort, current_app, redirect, render_template, requ
 from flask_babel import gettext
 
 from companion import tables
-from companion.rules import GAMES, find_game
+from companion.rules import GAMES
 from companion.rules.game import MAX_NAME_LENGTH
 from companion.storage import get_db
 
 from .cookies import phone_secret, set_phone_cookie
 from .extensions import limiter
-from .games import has_ui, ui_for
+from .games import game_or_404, has_ui, ui_for
 
 bp = Blueprint("home", __name__)
 
@@ -38,7 +38,7 @@ def choose_game():
 @bp.get("/new/<slug>")
 def new_table(slug: str):
     """The new-table form for one game: players in seating order and house rules."""
-    game = _game_or_404(slug)
+    game = game_or_404(slug)
     return render_template("new_table.html", game=game, names=[""] * _rows(game), me=0,
                            values={}, error=None, max_name=MAX_NAME_LENGTH, ui=ui_for(game.slug))
 
@@ -46,7 +46,7 @@ def new_table(slug: str):
 @bp.post("/new/<slug>")
 def create_table(slug: str):
     """Create the table; this phone takes the seat marked "me" and the host role."""
-    game = _game_or_404(slug)
+    game = game_or_404(slug)
     names = [(request.form.get(f"name_{i}") or "").strip() for i in range(_rows(game))]
     try:
         me_row = int(request.form.get("me", "0"))
@@ -126,16 +126,6 @@ def manifest():
     response = current_app.send_static_file("manifest.webmanifest")
     response.mimetype = "application/manifest+json"
     return response
-
-
-def _game_or_404(slug: str):
-    try:
-        game = find_game(slug)
-    except LookupError:
-        abort(404)
-    if not has_ui(game.slug):  # rules written, phone screens not yet
-        abort(404)
-    return game
 
 
 def _rows(game) -> int:
