@@ -55,7 +55,9 @@ def create_app(test_config: dict | None = None) -> "Flask":
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(
         DATABASE=str(Path(app.instance_path) / "companion.db"),
-        PUBLIC_URL=None,             # e.g. "http://192.168.1.23:8000": base of QR links
+        # e.g. "http://192.168.1.23:8000": the base of every QR code and link (see
+        # companion.web.urls); without it, the LAN address and the server's port.
+        PUBLIC_URL=os.environ.get("COMPANION_PUBLIC_URL") or None,
         LIVE_POLL_INTERVAL=0.05,     # seconds between reads of the changes table
         LIVE_KEEPALIVE=15.0,         # seconds between keep-alive comments on a stream
         LIVE_MAX_SECONDS=300.0,      # a stream ends after this; the page reconnects

@@ -2,43 +2,11 @@
 from __future__ import annotations
 
 import argparse
-import ipaddress
 import json
 import sys
 from pathlib import Path
 
-
-def lan_addresses() -> list[str]:
-    """This machine's private IPv4 addresses, the default route's interface first.
-
-    Reads the interfaces (no packets are sent); on Linux the default route's
-    interface from /proc/net/route comes first.
-    """
-    import ifaddr
-
-    default_iface = _default_route_interface()
-    found: list[tuple[int, str]] = []
-    for adapter in ifaddr.get_adapters():
-        for ip in adapter.ips:
-            if not isinstance(ip.ip, str):
-                continue  # IPv6
-            addr = ipaddress.ip_address(ip.ip)
-            if addr.is_loopback or addr.is_link_local or not addr.is_private:
-                continue
-            rank = 0 if adapter.name == default_iface else 1
-            found.append((rank, ip.ip))
-    return [ip for _, ip in sorted(found)]
-
-
-def _default_route_interface() -> str | None:
-    try:
-        for line in Path("/proc/net/route").read_text().splitlines()[1:]:
-            fields = line.split()
-            if len(fields) > 1 and fields[1] == "00000000":
-                return fields[0]
-    except OSError:
-        pass
-    return None
+from companion.net import lan_addresses
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -55,7 +23,7 @@ def serve(args: argparse.Namespace) -> int:
     if args.public_url:
         app.config["PUBLIC_URL"] = args.public_url.rstrip("/")
     urls = _urls(args)
-    main_url = args.public_url or urls[0]
+    main_url = (args.public_url or app.config.get("PUBLIC_URL") or urls[0]).rstrip("/")
     if not app.config.get("PUBLIC_URL") and args.host not in ("0.0.0.0", "::"):
         app.config["PUBLIC_URL"] = main_url
     app.config["LAN_URL"] = main_url

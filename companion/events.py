@@ -7,6 +7,7 @@ over. The director may correct a result; every correction is kept in ``event_aud
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import secrets
@@ -104,11 +105,16 @@ def get_event(db: sqlite_utils.Database, event_id: str) -> Event:
 
 
 def is_director(db: sqlite_utils.Database, event: Event, secret: str | None) -> bool:
-    """Whether `secret` (from the director's cookie) is this event's."""
+    """Whether `secret` (from a director's cookie) is this event's: the browser that created
+    it, or one that opened the director's link."""
     if not secret:
         return False
+    hashed = tokens.hash_secret(secret)
     row = db.execute("SELECT secret_hash FROM events WHERE id = ?", [event.id]).fetchone()
-    return row is not None and secrets.compare_digest(row[0], tokens.hash_secret(secret))
+    if row is not None and secrets.compare_digest(row[0], hashed):
+        return True
+    return db.execute("SELECT 1 FROM event_directors WHERE secret_hash = ? AND event_id = ?",
+                      [hashed, event.id]).fetchone() is not None
 
 
 # ---------------------------------------------------------------- creating
@@ -240,6 +246,65 @@ def find_entrant(db: sqlite_utils.Database, event: Event, name: str) -> str | No
         (r[0] for r in rows if any(m.casefold() == wanted for m in json.loads(r[1]))), None)
 
 
+def find_player(db: sqlite_utils.Database, event: Event, name: str
+                ) -> tuple[str, str | None] | None:
+    """(entrant, member) for a name typed or tapped on the players' page: an entrant's
+    name (member None), or in a team game one player's own name (member: that player)."""
+    entrant = find_entrant(db, event, name)
+    if entrant is None:
+        return None
+    wanted = name.casefold()
+    rows = db.execute("SELECT members FROM event_entrants WHERE event_id = ? AND name = ?",
+                      [event.id, entrant]).fetchone()
+    member = next((m for m in json.loads(rows[0]) if m.casefold() == wanted), None)
+    return entrant, (member if member != entrant else None)
+
+
+# ---------------------------------------------------------------- players' passes
+
+def issue_pass(db: sqlite_utils.Database, event: Event, entrant: str,
+               member: str | None = None) -> str:
+    """A new pass for a phone that registered or picked `entrant` (in a team game,
+    `member` when the player gave their own name): the secret for its cookie. The pass
+    lets that phone take its entrant's seat at the entrant's table, nothing more."""
+    secret = tokens.new_secret()
+    with transaction(db):
+        db.execute("INSERT INTO event_passes (secret_hash, event_id, entrant, member, created_at)"
+                   " VALUES (?, ?, ?, ?, ?)",
+                   [tokens.hash_secret(secret), event.id, entrant, member, now()])
+    return secret
+
+
+def pass_holder(db: sqlite_utils.Database, event_id: str, secret: str | None
+                ) -> tuple[str, str | None] | None:
+    """(entrant, member) of the pass whose secret a phone's cookie holds, if any."""
+    if not secret:
+        return None
+    row = db.execute("SELECT entrant, member FROM event_passes WHERE secret_hash = ?"
+                     " AND event_id = ?", [tokens.hash_secret(secret), event_id]).fetchone()
+    return (row[0], row[1]) if row else None
+
+
+def seats_for_pass(db: sqlite_utils.Database, table: tables.Table, secret: str | None
+                   ) -> set[int]:
+    """The seats of an event's table that the phone holding this pass may take: its
+    entrant's (in a team game its player's own seat when the pass names them). Empty for
+    anyone else, and for a table of no event."""
+    if table.event_id is None:
+        return set()
+    holder = pass_holder(db, table.event_id, secret)
+    if holder is None:
+        return set()
+    entrant, member = holder
+    row = db.execute("SELECT e.members FROM event_seatings s, json_each(s.entrants) j"
+                     " JOIN event_entrants e ON e.event_id = s.event_id AND e.name = j.value"
+                     " WHERE s.table_id = ? AND j.value = ?", [table.id, entrant]).fetchone()
+    if row is None:
+        return set()
+    names = {member} if member else set(json.loads(row[0])) | {entrant}
+    return {seat.pos for seat in tables.seats_of(db, table.id) if seat.name in names}
+
+
 def rounds(db: sqlite_utils.Database, event: Event) -> list[Round]:
     """The rounds seated so far, in order."""
     rows = db.execute("SELECT * FROM event_rounds WHERE event_id = ? ORDER BY round",
@@ -255,13 +320,26 @@ _SEATED = ("SELECT s.table_no, s.table_id, s.entrants, t.token, t.code, t.versio
 def round_tables(db: sqlite_utils.Database, event: Event, number: int) -> list[TableRow]:
     """Every table of round `number` with its state and result.
 
-    A table whose game is over and that has no result yet gets one from its sheet now
-    (stored, so a rematch played afterwards doesn't change the event). Two queries for the
-    whole round; a table's sheet is read again only when its version has changed.
+    Until the round is locked a table's result is what its sheet says now (its first
+    game: a rematch played afterwards doesn't change it), unless the director entered
+    one; locking stores it. Reading never writes. Two queries for the whole round; a
+    table's sheet is read again only when its version has changed.
     """
     rows = db.execute(_SEATED + " WHERE s.event_id = ? AND s.round = ? ORDER BY s.table_no",
                       [event.id, number]).fetchall()
     return _table_rows(db, event, number, rows)
+
+
+def table_numbered(db: sqlite_utils.Database, event: Event, table_no: int) -> TableRow | None:
+    """Table `table_no` of the latest round seated (what a permanent table card opens)."""
+    row = db.execute("SELECT MAX(round) FROM event_rounds WHERE event_id = ?",
+                     [event.id]).fetchone()
+    if row[0] is None:
+        return None
+    rows = db.execute(_SEATED + " WHERE s.event_id = ? AND s.round = ? AND s.table_no = ?",
+                      [event.id, row[0], table_no]).fetchall()
+    found = _table_rows(db, event, row[0], rows)
+    return found[0] if found else None
 
 
 def table_of(db: sqlite_utils.Database, event: Event, number: int, entrant: str
@@ -276,31 +354,24 @@ def table_of(db: sqlite_utils.Database, event: Event, number: int, entrant: str
 
 
 def _table_rows(db, event: Event, number: int, rows) -> list[TableRow]:
-    """TableRows of round `number` from event_seatings rows joined with their tables."""
+    """TableRows of round `number` from event_seatings rows joined with their tables.
+
+    A stored result (the director's, or any once the round is locked) wins; otherwise a
+    finished sheet gives the result, read afresh at every version of the table.
+    """
     stored = _stored_results(db, event, number)
-    out, new = [], {}
+    out = []
     for row in rows:
         facts = _table_facts(db, row["table_id"], row["version"])
         entrant_ids = json.loads(row["entrants"])
         mine = stored.get(row["table_no"])
         if mine is None and facts.status == "over":
-            new[row["table_no"]] = result_from_summary(event, number, row["table_no"],
-                                                       entrant_ids, facts.first)
-        status = "finished" if facts.status == "over" or mine is not None else facts.status
+            mine = (result_from_summary(event, number, row["table_no"], entrant_ids,
+                                        facts.first), "table")
+        status = "finished" if mine is not None else facts.status
         out.append(TableRow(row["table_no"], row["table_id"], row["token"], row["code"],
                             entrant_ids, facts.names, status, mine and mine[0],
                             mine and mine[1]))
-    if new:
-        with transaction(db):
-            for table_no, result in new.items():
-                db.execute("INSERT OR IGNORE INTO event_results (event_id, round, table_no,"
-                           " result, source, updated_at) VALUES (?, ?, ?, ?, 'table', ?)",
-                           [event.id, number, table_no, json.dumps(result), now()])
-        # Read back what is stored: another request (or a correction) may have been first.
-        stored = _stored_results(db, event, number)
-        for row in out:
-            if row.number in new and row.number in stored:
-                row.result, row.source = stored[row.number]
     return out
 
 
@@ -357,12 +428,9 @@ def result_from_summary(event: Event, number: int, table_no: int, entrant_ids: l
     scores = [totals.get(k) for k in keys]
     if not all(isinstance(s, (int, float)) and not isinstance(s, bool) for s in scores):
         scores = None
-    higher = True
-    if scores and winners:
-        best = [totals[w] for w in winners if w in totals]
-        if best and all(b <= s for b in best for s in scores) and \
-                not all(b >= s for b in best for s in scores):
-            higher = False
+    # The winners come first whatever their totals (Rook's "bidder goes out" can win on
+    # the lower total); the others follow by their totals in the game's direction.
+    higher = not lower_is_better(event)
 
     def key(i: int):
         won = keys[i] in winners
@@ -392,66 +460,57 @@ def all_results(db: sqlite_utils.Database, event: Event) -> list[dict]:
     return out
 
 
-_standings = LRU(16)   # results_key -> (when computed, standings rows)
-STANDINGS_MAX_AGE = 5.0   # seconds; see results_key
+_standings = LRU(16)   # (event, version, digest of every result) -> standings rows
 
 
-def results_key(db: sqlite_utils.Database, event: Event) -> tuple:
-    """A key that changes whenever a result may have: the event's version (every
-    director's write), the stored results, and how many tables of rounds not yet locked
-    have a finished game. Entries at tables still playing don't change it: standings are
-    made of results only.
-
-    One change escapes it: a table whose game ends and whose players start a rematch
-    before any page reads the standings. So a cached answer is also kept at most
-    STANDINGS_MAX_AGE seconds.
-    """
-    stored = db.execute("SELECT COUNT(*), MAX(updated_at) FROM event_results WHERE event_id = ?",
-                        [event.id]).fetchone()
-    over = db.execute("SELECT COUNT(*) FROM event_seatings s"
-                      " JOIN event_rounds r ON r.event_id = s.event_id AND r.round = s.round"
-                      " JOIN tables t ON t.id = s.table_id"
-                      " WHERE s.event_id = ? AND r.locked_at IS NULL AND t.status = 'over'",
-                      [event.id]).fetchone()
-    return (event.id, event.version, stored[0], stored[1], over[0])
+def results_key(event: Event, results: list[dict]) -> tuple:
+    """What the standings are made of: the event's version (every director's write) and
+    every result. A table's result follows its sheet until the round is locked, so the
+    key is the results themselves, not a count: an undone and re-entered hand that
+    changes a result changes the key; entries at tables still playing don't."""
+    digest = hashlib.blake2b(json.dumps(results, sort_keys=True).encode(), digest_size=16)
+    return (event.id, event.version, digest.hexdigest())
 
 
 def standings(db: sqlite_utils.Database, event: Event) -> list[dict]:
     """The standings rows (see :func:`companion.tournament.standings`), computed once per
-    :func:`results_key`: a projector and every player's phone ask for them."""
-    key = results_key(db, event)
-    hit = _standings.get(key)
-    if hit is not None and time.monotonic() - hit[0] < STANDINGS_MAX_AGE:
-        return hit[1]
+    :func:`results_key`: a projector and every player's phone ask for them.
+
+    Each row also has ``game_score``: the entrant's own game scores summed, as shown
+    (the tie-break compares them in the game's direction).
+    """
     results = all_results(db, event)
+    key = results_key(event, results)
+    hit = _standings.get(key)
+    if hit is not None:
+        return hit
     ids = [e.name for e in entrants(db, event)]
+    own = game_scores(results)
+    sign = -1 if lower_is_better(event) else 1
     rows = tournament.standings(ids, results, event.scoring,
-                                game_tiebreaks={e: [v] for e, v in game_scores(results).items()})
-    # Key it by what it was computed from: computing may have stored a finished table's
-    # result, which changes the key.
-    _standings.put(results_key(db, event), (time.monotonic(), rows))
+                                game_tiebreaks={e: [sign * v] for e, v in own.items()})
+    for row in rows:
+        row["game_score"] = own.get(row["entrant"], 0)
+    _standings.put(key, rows)
     return rows
 
 
 def game_scores(results: list[dict]) -> dict[str, float]:
-    """The game's own tie-break: each entrant's scores summed, higher is better.
-
-    In a game where the lowest total wins (a table whose first place has the lowest
-    score), the scores count negated, so a better game always means a higher tie-break.
-    """
+    """The game's own tie-break: each entrant's own scores summed, as the sheets show them
+    (never negated; whether more is better is the game's, see :func:`lower_is_better`)."""
     out: dict[str, float] = {}
     for result in results:
-        scores, places = result.get("scores"), result.get("places")
+        scores = result.get("scores")
         if not scores or result.get("bye"):
             continue
-        sign = 1
-        if places:
-            best = [s for s, p in zip(scores, places) if p == 1]
-            if best and max(best) < max(scores):
-                sign = -1
         for entrant, score in zip(result["entrants"], scores):
-            out[entrant] = out.get(entrant, 0) + sign * score
+            out[entrant] = out.get(entrant, 0) + score
     return out
+
+
+def lower_is_better(event: Event) -> bool:
+    """Whether the game ranks the lowest total first (a score pad set to "lowest wins")."""
+    return bool(event.settings.get("low_wins"))
 
 
 def results_csv(db: sqlite_utils.Database, event: Event) -> str:
@@ -515,13 +574,11 @@ def seat_next_round(db: sqlite_utils.Database, event: Event, rng: random.Random 
     created = []
     for table, ids, names in seats:
         try:
-            made, secret = tables.create_table(db, event.game_slug, event.settings, names, 0,
-                                               event.options)
+            # An event's table: no phone is seated; each entrant takes their own seat.
+            made, _none = tables.create_table(db, event.game_slug, event.settings, names, 0,
+                                              event.options, event_id=event.id)
         except TableError as exc:
             raise ValueError(exc.message) from None
-        # The director's laptop made the table but plays at none: free seat 0 for its player.
-        phone = tables.phone_by_secret(db, made.id, secret)
-        tables.leave_seat(db, made.id, phone)
         created.append((table["table"], made.id, ids))
         time.sleep(0)   # under gevent: other requests run between the tables of a big round
     try:
@@ -552,15 +609,46 @@ def lock_round(db: sqlite_utils.Database, event: Event, number: int) -> None:
     rnd = _round(db, event, number)
     if rnd.locked:
         raise ValueError(f"Round {number} is already locked.")
-    missing = [t.number for t in round_tables(db, event, number) if t.result is None]
-    if missing:
-        listed = ", ".join(str(n) for n in missing)
-        raise ValueError(f"Table {listed} has no result yet: finish the game there, or enter "
-                         "the result as a correction.")
+    round_tables(db, event, number)   # fold changed sheets before taking the write lock
     with transaction(db):
+        # Read again under the write lock: a table can't change between this read and the
+        # results stored (each sheet read is cached per table version).
+        rows = round_tables(db, event, number)
+        missing = [t.number for t in rows if t.result is None]
+        if missing:
+            listed = ", ".join(str(n) for n in missing)
+            raise ValueError(f"Table {listed} has no result yet: finish the game there, or "
+                             "enter the result as a correction.")
+        if _round(db, event, number).locked:
+            raise ValueError(f"Round {number} is already locked.")
+        for row in rows:
+            if row.source == "table":   # the sheet's result becomes final now
+                db.execute("INSERT INTO event_results (event_id, round, table_no, result,"
+                           " source, updated_at) VALUES (?, ?, ?, ?, 'table', ?)",
+                           [event.id, number, row.number, json.dumps(row.result), now()])
         db.execute("UPDATE event_rounds SET locked_at = ? WHERE event_id = ? AND round = ?",
                    [now(), event.id, number])
         _touch(db, event.id)
+
+
+def parse_scores(form, count: int) -> list[float] | None:
+    """Game scores score_0..score_{count-1} from the correction form: all or none (None:
+    keep the sheet's). Whole numbers or decimals, negative allowed."""
+    raw = [(form.get(f"score_{i}") or "").strip() for i in range(count)]
+    if not any(raw):
+        return None
+    if not all(raw):
+        raise ValueError("Give a score for everybody at the table, or leave every score empty.")
+    scores = []
+    for text in raw:
+        try:
+            value = float(text.replace("\u2212", "-"))
+        except ValueError:
+            raise ValueError(f"“{text[:20]}” isn't a score: type a number like 320 or -40.") from None
+        if len(text) > 12 or value != value or abs(value) > 1e9:
+            raise ValueError("A score is a number of at most 9 digits.")
+        scores.append(int(value) if value.is_integer() else value)
+    return scores
 
 
 def parse_places(form, count: int) -> list[int]:
@@ -577,8 +665,13 @@ def parse_places(form, count: int) -> list[int]:
 
 
 def correct_result(db: sqlite_utils.Database, event: Event, number: int, table_no: int,
-                   places: list[int], who: str, why: str) -> None:
-    """Set a table's result by hand (audited). The round must not be locked."""
+                   places: list[int], who: str, why: str,
+                   scores: list[float] | None = None) -> None:
+    """Set a table's result by hand (audited). The round must not be locked.
+
+    `scores` are the entrants' game scores (their own totals, for the game-score
+    tie-break); None keeps the scores of the result being corrected, if any.
+    """
     who, why = (who or "").strip(), (why or "").strip()
     if not why:
         raise ValueError("Say why the result changes; the reason is kept with the change.")
@@ -593,7 +686,10 @@ def correct_result(db: sqlite_utils.Database, event: Event, number: int, table_n
         raise tables.NotFound(f"Round {number} has no table {table_no}.")
     if len(places) != len(row.entrants):
         raise ValueError("Give a place for everybody at the table.")
-    scores = row.result.get("scores") if row.result else None
+    if scores is None:
+        scores = row.result.get("scores") if row.result else None
+    elif len(scores) != len(row.entrants):
+        raise ValueError("Give a score for everybody at the table.")
     new = {"round": number, "table": table_no, "entrants": row.entrants,
            "scores": scores, "places": places}
     with transaction(db):

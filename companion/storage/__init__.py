@@ -2,6 +2,7 @@
 
 Only this package and `companion.tables` talk SQL; the web layer never does.
 """
+from . import rates
 from .db import backup_to, connect, get_db, init_app, transaction
 
-__all__ = ["backup_to", "connect", "get_db", "init_app", "transaction"]
+__all__ = ["backup_to", "connect", "get_db", "init_app", "rates", "transaction"]

@@ -163,6 +163,63 @@ def m004_event_registration_table_size_version(db):
     db.execute("ALTER TABLE events ADD COLUMN version INTEGER NOT NULL DEFAULT 0")
 
 
+@migrations()
+def m005_closed_event_tables_and_directors_tools(db):
+    # An event's tables: only that table's entrants sit down; the director holds the host tools.
+    db.execute("ALTER TABLE tables ADD COLUMN event_id TEXT")
+    db.execute("CREATE INDEX IF NOT EXISTS event_seatings_table ON event_seatings(table_id)")
+    # A player's pass: the phone that registered or picked an entrant on the players' page
+    # holds the secret in a cookie; it may take that entrant's seat (member: the player's
+    # own name in a team, when known).
+    db.execute("""
+        CREATE TABLE event_passes (
+            secret_hash TEXT PRIMARY KEY,
+            event_id TEXT NOT NULL REFERENCES events(id),
+            entrant TEXT NOT NULL,
+            member TEXT,
+            created_at TEXT NOT NULL
+        )""")
+    # More browsers with the director's role (the director's QR / link); each holds a secret.
+    db.execute("""
+        CREATE TABLE event_directors (
+            secret_hash TEXT PRIMARY KEY,
+            event_id TEXT NOT NULL REFERENCES events(id),
+            created_at TEXT NOT NULL
+        )""")
+    # The director link's one token (hashed); a new link replaces the old one.
+    db.execute("ALTER TABLE events ADD COLUMN director_token_hash TEXT")
+    # The director's choices: scoring, tie-break order, late entry, pairing, table sizes (JSON).
+    db.execute("ALTER TABLE events ADD COLUMN config TEXT NOT NULL DEFAULT '{}'")
+    # The round clock (JSON: round, seconds, started_at / remaining, running).
+    db.execute("ALTER TABLE events ADD COLUMN clock TEXT")
+    # The first round a late arrival could play (NULL: listed before round 1).
+    db.execute("ALTER TABLE event_entrants ADD COLUMN late_from INTEGER")
+    # Penalties and bonuses: points added to an entrant's total, with the director's reason.
+    db.execute("""
+        CREATE TABLE event_adjustments (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            event_id TEXT NOT NULL REFERENCES events(id),
+            entrant TEXT NOT NULL,
+            points REAL NOT NULL,
+            reason TEXT NOT NULL,
+            round INTEGER,
+            who TEXT NOT NULL,
+            created_at TEXT NOT NULL
+        )""")
+    # The audit log covers every director's change now, not only results: kind says which
+    # (result, swap, unseat, penalty); old/new hold what changed.
+    db.execute("ALTER TABLE event_audit ADD COLUMN kind TEXT NOT NULL DEFAULT 'result'")
+    # Rate limits that hold across worker processes (Flask-Limiter's memory counts per
+    # process): one row per counted request.
+    db.execute("""
+        CREATE TABLE rate_hits (
+            bucket TEXT NOT NULL,
+            key TEXT NOT NULL,
+            at REAL NOT NULL
+        )""")
+    db.execute("CREATE INDEX rate_hits_lookup ON rate_hits(bucket, key, at)")
+
+
 def migrate(path: str | Path) -> None:
     """Apply pending migrations to the database at `path`.
 

@@ -11,6 +11,7 @@ import json
 import sqlite3
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
+from collections.abc import Collection
 from typing import Any
 
 import sqlite_utils
@@ -49,6 +50,7 @@ class Table:
     host_seat: int
     created_at: str
     options: dict = field(default_factory=dict)
+    event_id: str | None = None   # a tournament's table: closed to all but its entrants
 
     @property
     def game(self) -> Game:
@@ -140,7 +142,8 @@ def _table_from_row(row) -> Table:
     return Table(id=row["id"], token=row["token"], code=row["code"], game_slug=row["game"],
                  settings=json.loads(row["settings"]), status=row["status"],
                  version=row["version"], host_seat=row["host_seat"],
-                 created_at=row["created_at"], options=json.loads(row["options"] or "{}"))
+                 created_at=row["created_at"], options=json.loads(row["options"] or "{}"),
+                 event_id=row["event_id"])
 
 
 def _action_from_row(row) -> ActionRow:
@@ -267,8 +270,12 @@ def _require_seated(phone: Phone | None) -> Phone:
 
 
 def host_allowed(table: Table, seats: list[Seat], phone: Phone | None) -> bool:
-    """Whether this phone may use the host tools (rejoin codes, removing phones, passing host)."""
-    if phone is None or not phone.seated:
+    """Whether this phone may use the host tools (rejoin codes, removing phones, passing host).
+
+    At an event's table nobody seated is host: the tools belong to the event's director
+    (the web layer checks the director's cookie and passes ``director=True``).
+    """
+    if table.event_id is not None or phone is None or not phone.seated:
         return False
     if phone.seat == table.host_seat:
         return True
@@ -280,11 +287,13 @@ def host_allowed(table: Table, seats: list[Seat], phone: Phone | None) -> bool:
 # ---------------------------------------------------------------- creating and joining
 
 def create_table(db: sqlite_utils.Database, game_slug: str, settings: dict, names: list[str],
-                 host_seat: int = 0, options: dict | None = None) -> tuple[Table, str]:
+                 host_seat: int = 0, options: dict | None = None,
+                 event_id: str | None = None) -> tuple[Table, str | None]:
     """Create a table; the creating phone takes seat `host_seat` and the host role.
 
     `options` are table rules that aren't the game's: `{"confirm": True}` makes the other
-    team confirm every entry (team games).
+    team confirm every entry (team games). With `event_id` the table is an event's: no
+    phone is created (every seat is left to its entrant) and the secret returned is None.
 
     Returns the table and the creating phone's secret (for its cookie). Bad settings
     or names raise `TableError` with the game's own explanation.
@@ -300,7 +309,7 @@ def create_table(db: sqlite_utils.Database, game_slug: str, settings: dict, name
     if not 0 <= host_seat < len(names):
         raise TableError("Pick which player you are.")
     teams = _teams(game, len(names))
-    secret = tokens.new_secret()
+    secret = tokens.new_secret() if event_id is None else None
     for _attempt in range(20):
         table_id, token, code = tokens.new_table_id(), tokens.new_token(), tokens.new_code()
         try:
@@ -308,15 +317,17 @@ def create_table(db: sqlite_utils.Database, game_slug: str, settings: dict, name
                 created = now()
                 db.execute(
                     "INSERT INTO tables (id, token, code, game, settings, status, version, host_seat,"
-                    " created_at, options) VALUES (?, ?, ?, ?, ?, 'playing', 0, ?, ?, ?)",
+                    " created_at, options, event_id) VALUES (?, ?, ?, ?, ?, 'playing', 0, ?, ?, ?, ?)",
                     [table_id, token, code, game.slug, json.dumps(settings), host_seat, created,
-                     json.dumps(options or {})])
+                     json.dumps(options or {}), event_id])
                 for pos, name in enumerate(names):
                     db.execute("INSERT INTO seats (table_id, pos, name, team) VALUES (?, ?, ?, ?)",
                                [table_id, pos, name, teams[pos]])
-                db.execute("INSERT INTO phones (table_id, secret_hash, seat, created_at, seen_at)"
-                           " VALUES (?, ?, ?, ?, ?)",
-                           [table_id, tokens.hash_secret(secret), host_seat, created, created])
+                if secret is not None:
+                    db.execute("INSERT INTO phones (table_id, secret_hash, seat, created_at,"
+                               " seen_at) VALUES (?, ?, ?, ?, ?)",
+                               [table_id, tokens.hash_secret(secret), host_seat, created,
+                                created])
                 _bump(db, table_id)
         except sqlite3.IntegrityError:
             continue  # a code collision: draw again
@@ -364,8 +375,14 @@ def join(db: sqlite_utils.Database, table: Table, secret: str | None,
     return phone, secret
 
 
-def claim_seat(db: sqlite_utils.Database, table_id: str, phone: Phone, pos: int) -> Phone:
-    """Seat this phone at `pos`; a seat another phone holds is refused with a `Conflict`."""
+def claim_seat(db: sqlite_utils.Database, table_id: str, phone: Phone, pos: int,
+               allowed: Collection[int] | None = None) -> Phone:
+    """Seat this phone at `pos`; a seat another phone holds is refused with a `Conflict`.
+
+    At an event's table a phone may take only the seats in `allowed`: its entrant's, as
+    the event's players' page vouched for (the web layer works them out); anyone else
+    watches.
+    """
     with transaction(db):
         phone = _phone(db, phone.id)
         seat = _one(db, "SELECT name FROM seats WHERE table_id = ? AND pos = ?", [table_id, pos])
@@ -373,6 +390,11 @@ def claim_seat(db: sqlite_utils.Database, table_id: str, phone: Phone, pos: int)
             raise NotFound("That seat doesn't exist at this table.")
         if phone.seat == pos:
             return phone
+        event_id = _one(db, "SELECT event_id FROM tables WHERE id = ?", [table_id])[0]
+        if event_id is not None and pos not in (allowed or ()):
+            raise Forbidden(f"This is a tournament table: only {seat['name']}'s own phone can "
+                            f"take {seat['name']}'s seat. If that's you, pick your name on the "
+                            "event's players' page first; anyone else can watch.")
         holder = _one(db, "SELECT id FROM phones WHERE table_id = ? AND seat = ?", [table_id, pos])
         if holder is not None:
             raise Conflict(f"{seat['name']}'s seat is already taken by another phone. If that "
@@ -397,10 +419,14 @@ def leave_seat(db: sqlite_utils.Database, table_id: str, phone: Phone) -> Phone:
     return Phone(id=phone.id, table_id=table_id, seat=None)
 
 
-def _host_transaction_checks(db, table_id: str, phone: Phone, pos: int) -> tuple[Table, Phone, sqlite3.Row]:
+def _host_transaction_checks(db, table_id: str, phone: Phone, pos: int,
+                             director: bool = False) -> tuple[Table, Phone, sqlite3.Row]:
     table = get_table(db, table_id)
     phone = _phone(db, phone.id)
-    if not host_allowed(table, seats_of(db, table_id), phone):
+    if table.event_id is not None:
+        if not director:
+            raise Forbidden("At a tournament table only the event's director can do that.")
+    elif not host_allowed(table, seats_of(db, table_id), phone):
         raise Forbidden("Only the host's phone can do that.")
     seat = _one(db, "SELECT name FROM seats WHERE table_id = ? AND pos = ?", [table_id, pos])
     if seat is None:
@@ -408,10 +434,12 @@ def _host_transaction_checks(db, table_id: str, phone: Phone, pos: int) -> tuple
     return table, phone, seat
 
 
-def make_rejoin_token(db: sqlite_utils.Database, table_id: str, phone: Phone, pos: int) -> str:
-    """A one-time token (for a rejoin QR) that puts a new phone in seat `pos`. Host only."""
+def make_rejoin_token(db: sqlite_utils.Database, table_id: str, phone: Phone, pos: int,
+                      director: bool = False) -> str:
+    """A one-time token (for a rejoin QR) that puts a new phone in seat `pos`. Host only
+    (at an event's table: the director only)."""
     with transaction(db):
-        _table, host, _seat = _host_transaction_checks(db, table_id, phone, pos)
+        _table, host, _seat = _host_transaction_checks(db, table_id, phone, pos, director)
         token = tokens.new_token()
         db.execute("UPDATE seats SET rejoin_token = ? WHERE table_id = ? AND pos = ?",
                    [token, table_id, pos])
@@ -421,10 +449,12 @@ def make_rejoin_token(db: sqlite_utils.Database, table_id: str, phone: Phone, po
     return token
 
 
-def release_seat(db: sqlite_utils.Database, table_id: str, phone: Phone, pos: int) -> None:
-    """Remove the phone holding seat `pos` (it becomes a spectator). Host only."""
+def release_seat(db: sqlite_utils.Database, table_id: str, phone: Phone, pos: int,
+                 director: bool = False) -> None:
+    """Remove the phone holding seat `pos` (it becomes a spectator). Host only (at an
+    event's table: the director only)."""
     with transaction(db):
-        _table, host, seat = _host_transaction_checks(db, table_id, phone, pos)
+        _table, host, seat = _host_transaction_checks(db, table_id, phone, pos, director)
         if host.seat == pos:
             raise TableError("That is your own seat. Pass the host role on first, or use "
                              "'Leave seat' to become a spectator.")

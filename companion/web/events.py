@@ -7,40 +7,30 @@ The director is the browser holding the event's secret in a cookie (like a table
 from __future__ import annotations
 
 import time
-from urllib.parse import quote, unquote
 
 from flask import Blueprint, abort, make_response, redirect, request, url_for
+from flask_limiter.util import get_remote_address
 
 from companion import events, tables
 from companion.rules import GAMES
-from companion.storage import get_db
+from companion.storage import get_db, rates
 from companion.tournament import FORMATS, tournament_format
 
-from .extensions import limiter
+from .cookies import (director_cookie, director_secret, pass_cookie, pass_secret,
+                      phone_secret, set_event_cookie, set_phone_cookie)
 from .games import game_or_404, has_ui, ui_for
 from .htmx import is_fragment_request, render
 from .i18n import N_
 from .qr import qr_svg
-from .table import _join_url
+from .urls import base_is_loopback, public_base, public_url
 
 bp = Blueprint("events", __name__)
 
-COOKIE_MAX_AGE = 60 * 60 * 24 * 90
 PROJECTOR_ROWS = 15        # standings rows on one projector screen; more rows take turns
 LONG_LIST = 40             # longer entrant lists start folded / searchable
-REGISTER_LIMIT = "20 per minute"
+REGISTER_LIMIT = (20, 60.0)   # registrations per address per minute, across all workers
 STATUS_WORDS = {"missing": N_("Nobody here yet"), "playing": N_("Playing"),
                 "waiting": N_("Waiting for confirmation"), "finished": N_("Finished")}
-
-
-def _cookie(event_id: str) -> str:
-    return f"te_{event_id}"
-
-
-def _player_cookie(event_id: str) -> str:
-    """The cookie remembering which entrant this phone is (not a secret: any name's
-    page is public)."""
-    return f"tp_{event_id}"
 
 
 def _event(event_id: str) -> events.Event:
@@ -52,7 +42,7 @@ def _event(event_id: str) -> events.Event:
 def _director_event(event_id: str) -> events.Event:
     """The event, for its director only (403 for anyone else)."""
     event = _event(event_id)
-    if not events.is_director(get_db(), event, request.cookies.get(_cookie(event.id))):
+    if not events.is_director(get_db(), event, director_secret(event.id)):
         raise tables.Forbidden("Only the director's browser can do that. Open the event "
                                "from the browser that created it.")
     return event
@@ -112,8 +102,7 @@ def create(slug: str):
     except ValueError as exc:
         return _form(game, form, str(exc), 422)
     response = redirect(url_for(".dashboard", event_id=event.id), 303)
-    response.set_cookie(_cookie(event.id), secret, max_age=COOKIE_MAX_AGE, httponly=True,
-                        samesite="Lax", secure=request.is_secure, path="/")
+    set_event_cookie(response, director_cookie(event.id), secret)
     return response
 
 
@@ -127,6 +116,7 @@ def _room(event: events.Event, page: bool = True) -> dict:
     current = done[-1] if done else None
     rows = events.round_tables(db, event, current.number) if current else []
     return dict(event=event, rounds=done, current=current, rows=rows, long_list=LONG_LIST,
+                public_base=public_base(), loopback=base_is_loopback(),
                 words=STATUS_WORDS, counts=events.entrant_counts(db, event),
                 entrants=events.entrants(db, event) if page else [],
                 audit=events.audit(db, event), error=None,
@@ -207,8 +197,10 @@ def correct(event_id: str):
     number, row = _table_of(event, request.form)
     try:
         places = events.parse_places(request.form, len(row.entrants))
+        scores = events.parse_scores(request.form, len(row.entrants))
         events.correct_result(get_db(), event, number, row.number, places,
-                              request.form.get("who", ""), request.form.get("why", ""))
+                              request.form.get("who", ""), request.form.get("why", ""),
+                              scores)
     except ValueError as exc:
         return render("events/correct.html", "events/correct.html", 422, event=event,
                       number=number, row=row, values=request.form, error=str(exc))
@@ -255,8 +247,9 @@ def cards(event_id: str):
     rows = events.round_tables(get_db(), event, current.number)
     cards = []
     for r in rows:
-        cards.append({"row": r, "url": _join_url(r.token),
-                      "qr": qr_svg(_join_url(r.token), f"QR code to join table {r.number}")})
+        url = _table_card_url(event, r.number)
+        cards.append({"row": r, "url": url,
+                      "qr": qr_svg(url, f"QR code of table {r.number}")})
         # A QR code costs milliseconds: 500 of them would hold this gevent worker (and
         # every live table on it) for seconds. Let the other requests in between.
         time.sleep(0)
@@ -305,38 +298,50 @@ def projector(event_id: str):
 
 
 def _players_url(event: events.Event) -> str:
-    """The player page's address as a QR code carries it (the LAN address, as for tables)."""
-    base = _join_url("X")[: -len("/J/X")]
-    return base + url_for(".players", event_id=event.id)
+    """The player page's address as a QR code carries it (see :mod:`.urls`)."""
+    return public_url(url_for(".players", event_id=event.id))
+
+
+def _table_card_url(event: events.Event, table_no: int) -> str:
+    """A table card's address: that table number in whatever round is current, so a
+    card is printed once per event."""
+    return public_url(url_for(".table_card", event_id=event.id, table_no=table_no))
 
 
 @bp.get("/e/<event_id>/players")
 def players(event_id: str):
     """A player's phone: pick (or register) your name, then see your table this round and
-    your standing, kept up to date. The phone remembers the name in a cookie."""
+    your standing, kept up to date. Reading never writes: picking a name is a POST
+    (:func:`pick`) that gives this phone the entrant's pass."""
     event = _event(event_id)
     db = get_db()
     asked = (request.args.get("name") or "")[:200].strip()
-    remembered = unquote(request.cookies.get(_player_cookie(event.id), ""))[:200]
-    name, error = "", None
+    holder = events.pass_holder(db, event.id, pass_secret(event.id))
+    name, error, own = "", None, False
     if asked:
-        name = events.find_entrant(db, event, asked) or ""
+        found = events.find_player(db, event, asked)
+        name = found[0] if found else ""
+        own = bool(holder and found and holder[0] == found[0])
         if not name:
             error = (f"“{asked[:40]}” isn't on this event's list. Check the spelling, or pick "
                      "your name below.")
-    elif remembered and "pick" not in request.args:
-        name = events.find_entrant(db, event, remembered) or ""
+    elif holder and "pick" not in request.args:
+        name, own = holder[0], True
+    return _players_page(event, name, own, missing=error)
+
+
+def _players_page(event: events.Event, name: str, own: bool, *, missing: str | None = None,
+                  error: str | None = None, values=None, status: int | None = None):
+    db = get_db()
     mine = _mine(event, name) if name else None
     # A player's own view needs no list of everybody (2,500 names in a big event).
     people = [] if mine else [e.name for e in events.entrants(db, event)]
-    # Only a remembered player's view polls itself; anything else is the whole page.
+    # Only a player's own view polls itself; anything else is the whole page.
     fragment = "events/_mine.html" if mine else "events/players.html"
-    response = render("events/players.html", fragment, 404 if error else 200, event=event,
-                      people=people, name=name, mine=mine, long_list=LONG_LIST,
-                      fmt=event.format, values={}, error=None, missing=error)
-    if name and name != remembered:
-        _remember(response, event, name)
-    return response
+    code = status or (404 if missing else 200)
+    return render("events/players.html", fragment, code, event=event, people=people,
+                  name=name, mine=mine, own=own, long_list=LONG_LIST, fmt=event.format,
+                  values=values or {}, error=error, missing=missing)
 
 
 def _mine(event: events.Event, name: str) -> dict:
@@ -356,17 +361,84 @@ def _mine(event: events.Event, name: str) -> dict:
             "bye": bool(current and name in current.byes), "count": len(rows)}
 
 
-def _remember(response, event: events.Event, name: str) -> None:
-    response.set_cookie(_player_cookie(event.id), quote(name), max_age=COOKIE_MAX_AGE,
-                        httponly=True, samesite="Lax", secure=request.is_secure, path="/")
+def _with_pass(response, event: events.Event, entrant: str, member: str | None):
+    secret = events.issue_pass(get_db(), event, entrant, member)
+    set_event_cookie(response, pass_cookie(event.id), secret)
+    return response
+
+
+@bp.post("/e/<event_id>/pick")
+def pick(event_id: str):
+    """"This is me": the phone takes the pass of the entrant it names (a name tapped in
+    the list or typed in the search box), so it may take that entrant's seat."""
+    event = _event(event_id)
+    asked = (request.form.get("name") or "")[:200].strip()
+    found = events.find_player(get_db(), event, asked) if asked else None
+    if found is None:
+        return _players_page(event, "", False, missing=(
+            f"“{asked[:40]}” isn't on this event's list. Check the spelling, or pick your "
+            "name below." if asked else "Type or tap your name."))
+    response = redirect(url_for(".players", event_id=event.id), 303)
+    return _with_pass(response, event, *found)
+
+
+@bp.post("/e/<event_id>/my-table")
+def my_table(event_id: str):
+    """Open this phone's table of the current round and sit it in its entrant's seat."""
+    event = _event(event_id)
+    db = get_db()
+    holder = events.pass_holder(db, event.id, pass_secret(event.id))
+    if holder is None:   # no name picked on this phone yet: the players' page asks for it
+        return redirect(url_for(".players", event_id=event.id), 303)
+    done = events.rounds(db, event)
+    row = events.table_of(db, event, done[-1].number, holder[0]) if done else None
+    if row is None:
+        return redirect(url_for(".players", event_id=event.id), 303)
+    return _open_table(event, row.table_id)
+
+
+@bp.get("/e/<event_id>/t/<int:table_no>")
+def table_card(event_id: str, table_no: int):
+    """A table card's QR code: table `table_no` of the current round. Its entrants' phones
+    (through their pass) sit down in their seats; anyone else watches."""
+    event = _event(event_id)
+    row = events.table_numbered(get_db(), event, table_no) if table_no < 10_000 else None
+    if row is None:
+        raise tables.NotFound(f"Table {table_no} has no game in this round (yet). Check the "
+                              "number, or ask the director.")
+    return _open_table(event, row.table_id)
+
+
+def _open_table(event: events.Event, table_id: str):
+    """Join the table (a phone cookie, like its QR code) and take this phone's own free
+    seat if it has one there; then show the table (or its seats)."""
+    db = get_db()
+    table = tables.get_table(db, table_id)
+    phone, secret = tables.join(db, table, phone_secret(table.id))
+    if not phone.seated:
+        free = {s.pos for s in tables.seats_of(db, table.id) if not s.has_phone}
+        mine = sorted(events.seats_for_pass(db, table, pass_secret(event.id)) & free)
+        if mine:
+            try:
+                phone = tables.claim_seat(db, table.id, phone, mine[0], {mine[0]})
+            except tables.TableError:
+                pass   # taken a moment ago: the seats page says by whom
+    target = "table.show" if phone.seated else "table.seats"
+    response = redirect(url_for(target, table_id=table.id), 303)
+    set_phone_cookie(response, table.id, secret)
+    return response
 
 
 @bp.post("/e/<event_id>/register")
-@limiter.limit(REGISTER_LIMIT)
 def register(event_id: str):
     """A player registers themselves (or their team) through the event's QR code."""
     event = _event(event_id)
     form = request.form
+    limit, window = REGISTER_LIMIT
+    if not rates.hit(get_db(), "register", get_remote_address() or "-", limit, window):
+        return _players_page(event, "", False, status=429, values=form, error=(
+            f"Too many registrations from this network: at most {limit} a minute. Wait a "
+            "minute, then try again."))
     # A team registers its players in member_0.. (one box each); a player in member_0.
     boxes = 3 if event.format["kind"] == "teams" else 1
     parts = [(form.get(f"member_{i}") or "").strip()[:200] for i in range(boxes)]
@@ -374,11 +446,7 @@ def register(event_id: str):
     try:
         name = events.register(get_db(), event.id, line)
     except ValueError as exc:
-        db = get_db()
-        return render("events/players.html", "events/players.html", 422, event=event,
-                      people=[e.name for e in events.entrants(db, event)], name="",
-                      mine=None, long_list=LONG_LIST, fmt=event.format, values=form,
-                      error=str(exc))
-    response = redirect(url_for(".players", event_id=event.id, name=name), 303)
-    _remember(response, event, name)
-    return response
+        return _players_page(event, "", False, status=422, values=form, error=str(exc))
+    member = parts[0] if event.format["kind"] == "teams" else None
+    response = redirect(url_for(".players", event_id=event.id), 303)
+    return _with_pass(response, event, name, member)

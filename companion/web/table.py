@@ -5,22 +5,23 @@ import time
 from collections.abc import Hashable
 from dataclasses import dataclass
 from functools import cached_property
-from urllib.parse import urlsplit
 
 from flask import (Blueprint, Response, abort, current_app, make_response, redirect,
                    render_template, request, url_for)
 from flask_babel import gettext
 
+from companion import events as event_service  # `events` is the SSE view below
 from companion import tables
 from companion.storage import get_db
 from companion.tables.live import hub
 from companion.tables.tokens import new_submission_id
 
-from .cookies import phone_secret
+from .cookies import director_secret, pass_secret, phone_secret
 from .games import ui_for
 from . import fragments
 from .htmx import csrf_token, is_fragment_request, render
-from .qr import qr_svg, qr_url
+from .qr import qr_svg
+from .urls import qr_link
 
 bp = Blueprint("table", __name__, url_prefix="/t/<table_id>")
 
@@ -43,8 +44,31 @@ class View:
         return tables.sheet(get_db(), self.table)
 
     @cached_property
+    def is_director(self) -> bool:
+        """Whether this browser directs the event this table belongs to (its host tools)."""
+        if self.table.event_id is None:
+            return False
+        db = get_db()
+        try:
+            event = event_service.get_event(db, self.table.event_id)
+        except tables.NotFound:
+            return False
+        return event_service.is_director(db, event, director_secret(event.id))
+
+    @cached_property
     def is_host(self) -> bool:
-        return tables.host_allowed(self.table, self.seats, self.phone)
+        """Whether the host tools are this phone's: the host's (at an event's table, the
+        event director's)."""
+        return self.is_director or tables.host_allowed(self.table, self.seats, self.phone)
+
+    @cached_property
+    def allowed_seats(self) -> set[int] | None:
+        """At an event's table, the seats this phone may take (its entrant's, through the
+        players' page pass); None at any other table (every free seat)."""
+        if self.table.event_id is None:
+            return None
+        return event_service.seats_for_pass(get_db(), self.table,
+                                            pass_secret(self.table.event_id))
 
     @property
     def seats(self) -> list[tables.Seat]:
@@ -72,29 +96,16 @@ def _view(table_id: str) -> View:
     return View(table, phone)
 
 
-def _join_url(token: str) -> str:
-    """The URL a QR code carries: the public URL if set, else the address this phone used.
-
-    A host who opened the app on the server itself (localhost) gets the LAN address
-    instead, since "localhost" on another phone is that phone.
-    """
-    config = current_app.config
-    base = config.get("PUBLIC_URL") or request.host_url
-    if not config.get("PUBLIC_URL") and config.get("LAN_URL") and _is_loopback(request.host):
-        base = config["LAN_URL"]
-    return qr_url(base, f"/J/{token}")
-
-
-def _is_loopback(host: str) -> bool:
-    name = urlsplit("//" + host).hostname or ""
-    return name in ("localhost", "::1") or name.startswith("127.")
+def join_url(token: str) -> str:
+    """The URL a table's QR code carries (see :mod:`.urls`: never the Host header)."""
+    return qr_link(f"/J/{token}")
 
 
 def _page_context(view: View, **extra) -> dict:
-    join_url = _join_url(view.table.token)
+    url = join_url(view.table.token)
     # join_qr is a callable: only the full page draws the QR, never the live fragments.
-    context = dict(view=view, join_url=join_url,
-                   join_qr=lambda: qr_svg(join_url, "QR code to join this table"),
+    context = dict(view=view, join_url=url,
+                   join_qr=lambda: qr_svg(url, "QR code to join this table"),
                    sid=new_submission_id(), values={}, message=None, status_kind=None)
     context.update(extra)  # callers pass message/status_kind: override, don't clash
     return context
@@ -343,7 +354,7 @@ def claim(table_id: str):
         return redirect(url_for(".show", table_id=table_id), 303)
     pos = _form_int("seat")
     try:
-        tables.claim_seat(get_db(), table_id, view.phone, pos)
+        tables.claim_seat(get_db(), table_id, view.phone, pos, view.allowed_seats)
     except tables.TableError as exc:
         context = _page_context(_refresh(view), message=exc.message, status_kind="error")
         return render_template("tables/seats.html", **context), exc.status
@@ -375,8 +386,8 @@ def host_rejoin(table_id: str):
     """Show a one-time QR that puts a new phone in a seat (a player's phone died)."""
     view = _view(table_id)
     pos = _seat_arg()
-    token = tables.make_rejoin_token(get_db(), table_id, view.phone, pos)
-    url = _join_url(token)
+    token = tables.make_rejoin_token(get_db(), table_id, view.phone, pos, view.is_director)
+    url = join_url(token)
     return render_template("tables/rejoin.html", view=_refresh(view), seat_name=view.name_of(pos),
                            rejoin_url=url, rejoin_qr=qr_svg(url, "QR code to rejoin a seat"))
 
@@ -385,7 +396,7 @@ def host_rejoin(table_id: str):
 def host_release(table_id: str):
     """Remove the phone holding a seat (it becomes a spectator; the seat is free)."""
     view = _view(table_id)
-    tables.release_seat(get_db(), table_id, view.phone, _seat_arg())
+    tables.release_seat(get_db(), table_id, view.phone, _seat_arg(), view.is_director)
     return redirect(url_for(".show", table_id=table_id) + "#host", 303)
 
 

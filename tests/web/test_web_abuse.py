@@ -297,7 +297,7 @@ def test_the_join_limit_and_the_code_space_are_what_security_md_says(tmp_path):
 # ---------------------------------------------------------------- CSRF and cross-site writes
 
 def _post_targets(app, table_id: str) -> list[str]:
-    return [fill(rule, table_id=table_id, slug="scorepad", event_id=NO_EVENT)
+    return [fill(rule, table_id=table_id, slug="scorepad", event_id=NO_EVENT, table_no="1")
             for rule in post_rules(app)]
 
 
@@ -380,6 +380,7 @@ def test_security_headers_on_every_route_and_every_kind_of_answer(tmp_path):
     assert bob.join(join_path).status_code == 303 and bob.claim(table_id, 1).status_code == 303
     version = re.search(r'data-version="(\d+)"', host.page(table_id)).group(1)
     values = dict(table_id=table_id, slug="scorepad", token=join_path.rsplit("/", 1)[1],
+                  table_no="1",
                   event_id=NO_EVENT,
                   filename="css/app.css")
     seen: dict[str, set] = {}

@@ -63,14 +63,14 @@ def test_players_register_and_their_phone_remembers_them(director, new_phone, db
     page = gil.get(f"/e/{event_id}/players").get_data(as_text=True)
     assert 'id="register"' in page and "Your name" in text_of(page)
     r = register(gil, event_id, "  Gil ")
-    assert r.status_code == 303 and r.headers["Location"].endswith("/players?name=Gil")
+    assert r.status_code == 303 and r.headers["Location"].endswith("/players")
     assert names(db_path, event_id) == ["Gil"]
     # Back on the players' page (a reload, or scanning the QR again) the phone is Gil's.
     page = text_of(gil.get(f"/e/{event_id}/players").get_data(as_text=True))
     assert "Place 1 of 1" in page and "No table for you yet" in page
     # "Not you?" shows the list and the form again.
     page = gil.get(f"/e/{event_id}/players?pick=1").get_data(as_text=True)
-    assert 'id="register"' in page and "name=Gil" in page
+    assert 'id="register"' in page and 'value="Gil"' in page
     # The director's room counts the entrants as they come.
     assert "1 entrants" in text_of(director.get(f"/e/{event_id}", hx=True).get_data(as_text=True))
 
@@ -191,7 +191,7 @@ def test_a_long_list_becomes_a_search_box(director, new_phone):
     event_id = create_event(director, forty, slug="zocknroll")
     phone = new_phone("p")
     page = phone.get(f"/e/{event_id}/players").get_data(as_text=True)
-    assert 'id="find-name"' in page and "name=Player" not in page
+    assert 'id="find-name"' in page and 'id="name-list"' not in page
     # Typed in any case, the name is found.
     page = text_of(phone.get(f"/e/{event_id}/players?name=player 07").get_data(as_text=True))
     assert "Player 07" in page and "Place 1 of 41" in page
@@ -207,8 +207,13 @@ def test_a_players_phone_polls_its_own_view(app, director, new_phone, db_path):
     assert fragment.lstrip().startswith('<div id="mine"')
     (_n, table_id, _ids), = seatings(db_path, event_id, 1)
     token = db_rows(db_path, "SELECT token FROM tables WHERE id = ?", [table_id])[0][0]
-    assert f"/j/{token}".casefold() in fragment.casefold()
-    assert "Open table 1" in text_of(fragment)
+    # A public page never carries a link that seats its reader: no table token, and only
+    # a phone holding Cy's pass gets the "Open table" button.
+    assert token.casefold() not in fragment.casefold()
+    assert "This is me" in text_of(fragment) and "Open table 1" not in text_of(fragment)
+    assert phone.pick(event_id, "Cy").status_code == 303
+    fragment = phone.get(f"/e/{event_id}/players?name=Cy", hx=True).get_data(as_text=True)
+    assert "Open table 1" in text_of(fragment) and token.casefold() not in fragment.casefold()
 
 
 def test_standings_follow_every_change(app, director, new_phone, db_path):
@@ -243,30 +248,29 @@ def test_a_name_not_on_the_list_keeps_the_list_in_reach(director, new_phone):
 
 def test_a_team_player_finds_their_team_by_their_own_name(director, new_phone):
     event_id = create_event(director, ["Ann, Bob", "Cy, Dee"], slug="rook", variant="family")
-    page = text_of(new_phone("Bob").get(f"/e/{event_id}/players?name=bob").get_data(as_text=True))
-    assert "You are Ann & Bob" in page and "Place 1 of 2" in page
+    bob = new_phone("Bob")
+    page = text_of(bob.get(f"/e/{event_id}/players?name=bob").get_data(as_text=True))
+    assert "Showing Ann & Bob" in page and "Place 1 of 2" in page
+    assert bob.pick(event_id, "bob").status_code == 303
+    page = text_of(bob.get(f"/e/{event_id}/players").get_data(as_text=True))
+    assert "You are Ann & Bob" in page
 
 
-def test_a_result_hidden_by_a_quick_rematch_shows_once_the_cache_ages(app, director, db_path,
-                                                                       monkeypatch):
-    """The one change the standings key can't see (a table ends and starts a rematch
-    before any page reads the standings) shows once the cached standings age out."""
-    from test_web_events import token_of
-
-    from companion import events
+def test_a_result_ended_and_followed_by_a_quick_rematch_shows_at_once(app, director,
+                                                                      db_path):
+    """Standings are keyed by the results themselves: a table that ends and starts a
+    rematch before any page reads the standings still counts its first game."""
+    from test_web_events import seat_player
     event_id = create_event(director, PLAYERS[:4], slug="scorepad", rounds=2)
     seat_round(director, event_id)
     (_n, table_id, ids), = seatings(db_path, event_id, 1)
 
     assert leader(director, event_id) == "Ann"
-    player = Phone(app, "player")
-    player.join(f"/J/{token_of(db_path, table_id)}")
-    player.claim(table_id, 0)
+    player = seat_player(app, db_path, table_id)
     assert player.enter(table_id, {0: 10, 1: 40, 2: 20, 3: 30}).status_code == 200
     version = db_rows(db_path, "SELECT version FROM tables WHERE id = ?", [table_id])[0][0]
     assert player.post(f"/t/{table_id}/rematch", {"sid": "r-1", "version": str(version)},
                        hx=True).status_code == 200
-    monkeypatch.setattr(events, "STANDINGS_MAX_AGE", 0.0)
     assert leader(director, event_id) == ids[1]                     # 40 points: first at the table
 
 

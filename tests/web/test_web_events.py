@@ -49,11 +49,23 @@ def token_of(db_path: str, table_id: str) -> str:
     return db_rows(db_path, "SELECT token FROM tables WHERE id = ?", [table_id])[0][0]
 
 
-def play_table(app, db_path: str, table_id: str, scores: list[int]) -> None:
-    """A player scans the table's QR, takes seat 0 and enters the one round of the score pad."""
-    phone = Phone(app, "player")
+def seat_player(app, db_path: str, table_id: str, pos: int = 0) -> Phone:
+    """The entrant of seat `pos` picks their name on the players' page (their pass), scans
+    the table's QR and sits down there: an event's seats are their entrants' only."""
+    event_id, = db_rows(db_path, "SELECT event_id FROM tables WHERE id = ?", [table_id])[0]
+    name, = db_rows(db_path, "SELECT name FROM seats WHERE table_id = ? AND pos = ?",
+                    [table_id, pos])[0]
+    phone = Phone(app, name)
+    assert phone.pick(event_id, name).status_code == 303
     assert phone.join(f"/J/{token_of(db_path, table_id)}").status_code == 303
-    assert phone.claim(table_id, 0).status_code == 303
+    assert phone.claim(table_id, pos).status_code == 303
+    return phone
+
+
+def play_table(app, db_path: str, table_id: str, scores: list[int]) -> None:
+    """The player of seat 0 sits down (see seat_player) and enters the one round of the
+    score pad."""
+    phone = seat_player(app, db_path, table_id)
     r = phone.enter(table_id, dict(enumerate(scores)))
     assert r.status_code == 200, text_of(r.get_data(as_text=True))[:1500]
 
@@ -184,11 +196,14 @@ def test_a_two_round_event_end_to_end(app, director, db_path):
     assert r.status_code == 422 and "All 2 rounds" in text_of(r.get_data(as_text=True))
 
 
-def test_a_rematch_after_the_result_does_not_change_it(app, director, db_path):
+def test_results_are_stored_when_the_round_is_locked(app, director, db_path):
     event_id = create_event(director)
     seat_round(director, event_id)
     _play_round(app, db_path, event_id, 1)
     director.get(f"/e/{event_id}")
+    # Reading the dashboard writes nothing: a result follows its sheet until the lock.
+    assert count(db_path, "event_results") == 0
+    assert director.post(f"/e/{event_id}/lock", {"round": "1"}).status_code == 303
     stored = db_rows(db_path, "SELECT result, source FROM event_results WHERE event_id = ?",
                      [event_id])
     assert len(stored) == 2 and all(s == "table" for _r, s in stored)
@@ -319,7 +334,7 @@ def test_players_see_their_table_and_standing(app, director, db_path, new_phone)
     event_id = create_event(director)
     player = new_phone("Cy's phone")
     page = player.get(f"/e/{event_id}/players").get_data(as_text=True)
-    assert all(f"name={p}" in page for p in PLAYERS)
+    assert all(f'name="name" value="{p}"' in page for p in PLAYERS)
     page = text_of(player.get(f"/e/{event_id}/players?name=Cy").get_data(as_text=True))
     assert "No table for you yet" in page and "Place 1 of 8" in page
     seat_round(director, event_id)
@@ -333,9 +348,9 @@ def test_players_see_their_table_and_standing(app, director, db_path, new_phone)
     assert "<svg" in player.get(f"/e/{event_id}/projector").get_data(as_text=True)
 
 
-def _event(slug: str):
+def _event(slug: str, **settings):
     from companion.events import Event
-    return Event(id="x", name="x", game_slug=slug, settings={}, options={}, rounds=1,
+    return Event(id="x", name="x", game_slug=slug, settings=settings, options={}, rounds=1,
                  created_at="")
 
 
@@ -352,8 +367,13 @@ def test_result_from_a_table_game_follows_the_winners_direction():
     # Lowest total wins (golf): the winner has the lowest score, the others follow upward.
     low = {"over": True, "totals": {"Ann": 30, "Bob": 12, "Cy": 30, "Dee": 50},
            "winners": ["Bob"]}
-    assert result_from_summary(_event("scorepad"), 1, 1, ["Ann", "Bob", "Cy", "Dee"],
-                               low)["places"] == [2, 1, 2, 4]
+    assert result_from_summary(_event("scorepad", low_wins=True), 1, 1,
+                               ["Ann", "Bob", "Cy", "Dee"], low)["places"] == [2, 1, 2, 4]
+    # The winners come first even on a lower total (Rook: the bidders went out on 600
+    # while the others had 650); the scores stay each one's own.
+    out = {"over": True, "totals": {"A": 600, "B": 650}, "winners": ["A"]}
+    result = result_from_summary(_event("rook"), 1, 1, ["Ann & Cy", "Bob & Dee"], out)
+    assert result["places"] == [1, 2] and result["scores"] == [600, 650]
     high = {"over": True, "totals": {"Ann": 30, "Bob": 12, "Cy": 30}, "winners": ["Ann", "Cy"]}
     assert result_from_summary(_event("zocknroll"), 1, 1, ["Ann", "Bob", "Cy"],
                                high)["places"] == [1, 3, 1]
@@ -400,20 +420,20 @@ def test_a_table_nobody_has_joined_shows_as_missing(app, director, db_path):
     seat_round(director, event_id)
     assert 'data-status="missing"' in director.get(f"/e/{event_id}").get_data(as_text=True)
     (_n, table_id, _ids), = seatings(db_path, event_id, 1)
-    phone = Phone(app, "player")
-    phone.join(f"/J/{token_of(db_path, table_id)}")
-    phone.claim(table_id, 0)
+    seat_player(app, db_path, table_id)
     assert 'data-status="playing"' in director.get(f"/e/{event_id}").get_data(as_text=True)
 
 
-def test_game_score_tiebreak_counts_lowest_wins_games_negated():
+def test_game_score_tiebreak_is_each_entrants_own_score_never_negated():
     from companion.events import game_scores
-    results = [{"round": 1, "table": 1, "entrants": ["Ann", "Bob"], "scores": [12, 30],
+    # Round 1: the winner holds the lower score (a correction, or Rook's bidders going
+    # out); the scores still count as they are.
+    results = [{"round": 1, "table": 1, "entrants": ["Ann", "Bob"], "scores": [600, 650],
                 "places": [1, 2]},
                {"round": 2, "table": 1, "entrants": ["Ann", "Bob"], "scores": [50, 20],
                 "places": [1, 2]},
                {"round": 2, "table": None, "entrants": ["Cy"], "bye": True}]
-    assert game_scores(results) == {"Ann": -12 + 50, "Bob": -30 + 20}
+    assert game_scores(results) == {"Ann": 650, "Bob": 670}
 
 
 def test_team_event_with_a_bye_and_a_hand_waiting_for_confirmation(app, director, db_path):
@@ -432,9 +452,7 @@ def test_team_event_with_a_bye_and_a_hand_waiting_for_confirmation(app, director
     assert options["confirm"] is True
     seat0 = db_rows(db_path, "SELECT name FROM seats WHERE table_id = ? AND pos = 0",
                     [table_id])[0][0]
-    player = Phone(app, "player")
-    player.join(f"/J/{token_of(db_path, table_id)}")
-    player.claim(table_id, 0)
+    player = seat_player(app, db_path, table_id)
     form = player.entry_form(table_id)
     r = player.post(f"/t/{table_id}/actions", {"sid": form["sid"], "version": form["version"],
                                                "bidder": seat0, "bid": "150",
@@ -453,9 +471,7 @@ def test_a_rematch_before_the_director_looks_keeps_the_first_game(app, director,
     event_id = create_event(director, players=PLAYERS[:4])
     seat_round(director, event_id)
     (_n, table_id, ids), = seatings(db_path, event_id, 1)
-    player = Phone(app, "player")
-    player.join(f"/J/{token_of(db_path, table_id)}")
-    player.claim(table_id, 0)
+    player = seat_player(app, db_path, table_id)
     assert player.enter(table_id, {0: 10, 1: 40, 2: 20, 3: 30}).status_code == 200
     version = db_rows(db_path, "SELECT version FROM tables WHERE id = ?", [table_id])[0][0]
     r = player.post(f"/t/{table_id}/rematch", {"sid": "rematch-1", "version": str(version)},
@@ -463,6 +479,7 @@ def test_a_rematch_before_the_director_looks_keeps_the_first_game(app, director,
     assert r.status_code == 200, text_of(r.get_data(as_text=True))[:500]
     dash = director.get(f"/e/{event_id}").get_data(as_text=True)
     assert 'data-status="finished"' in dash
+    assert director.post(f"/e/{event_id}/lock", {"round": "1"}).status_code == 303
     (result,) = db_rows(db_path, "SELECT result FROM event_results WHERE event_id = ?",
                         [event_id])
     assert json.loads(result[0])["places"] == [4, 1, 3, 2]

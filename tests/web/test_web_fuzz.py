@@ -73,7 +73,8 @@ TABLE = "/t/<table_id>"
 EVENT = "/e/<event_id>"
 EVENT_FIELDS = ("event_name", "event_rounds", "entrants", "target", "rounds", "low_wins",
                 "registration", "table_size")
-CORRECT_FIELDS = ("round", "table", "place_0", "place_1", "place_2", "place_3", "why", "who")
+CORRECT_FIELDS = ("round", "table", "place_0", "place_1", "place_2", "place_3", "score_0",
+                  "score_1", "score_2", "score_3", "why", "who")
 # Event routes only the director (Ann's browser, holding the event's cookie) may use.
 DIRECTOR_ROUTES = ("events.dashboard", "events.seat", "events.lock", "events.correct_form",
                    "events.correct", "events.cards", "events.results_csv",
@@ -178,9 +179,14 @@ ROUTES: dict[tuple[str, str], tuple[str, ...]] = {
     (EVENT + "/entrants", "POST"): ("action", "name"),
     (EVENT + "/registration", "POST"): ("action",),
     (EVENT + "/register", "POST"): ("member_0", "member_1", "member_2"),
+    (EVENT + "/pick", "POST"): ("name",),
+    (EVENT + "/my-table", "POST"): (),
+    (EVENT + "/t/<int:table_no>", "GET"): (),
 }
-PATH_PARAMETERS = ("table_id", "slug", "token", "event_id")
+PATH_PARAMETERS = ("table_id", "slug", "token", "event_id", "table_no")
 JOIN_ENDPOINTS = ("home.join_by_token",)
+# A table card's QR opens that table number's table of the current round: a join too.
+CARD_ENDPOINTS = ("events.table_card",)
 # These need B (a Rook table whose hands the other team confirms) to succeed.
 B_ROUTES = ("table.confirm", "tools.table_trick", "table.enter")
 LOG_WRITES = ("table.enter", "table.undo", "table.rematch", "table.confirm")
@@ -360,6 +366,8 @@ def path_value(name: str, sane: bool):
                                + ["SCOREPAD", "scorepad "])
     elif name == "event_id":
         real = st.sampled_from([EVENT_ID] * 8 + ["nope", "AAAAAAAAAAAA"])
+    elif name == "table_no":
+        real = st.sampled_from(["1"] * 6 + ["2", "0", "99999", "18446744073709551617"])
     elif name == "token":
         base32 = st.text("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", min_size=32, max_size=32)
         real = st.one_of(st.sampled_from([TOKEN_A] * 3 + [TOKEN_B, TOKEN_A_LOWER, REJOIN_A]),
@@ -782,6 +790,12 @@ class World:
                     assert status == 303
                     (joined,) = changed
                     self._check_join(before, after, joined, params["token"])
+            elif req.endpoint in CARD_ENDPOINTS:
+                # Joined as a watcher (nobody in the cast holds a player's pass): the event's
+                # table gains a phone and nothing else changes.
+                assert changed <= {t[0] for t in after["tables"] if t[0] not in ids}
+                if changed:
+                    assert status == 303
             else:
                 assert not changed, f"a GET changed {changed}"
             if req.rule.startswith(TABLE):
@@ -985,6 +999,12 @@ SEEDS = [  # in order: the confirmation needs B's pending hand, the rematch a fi
          [("member_0", "Fay")], params={"event_id": EVENT_ID}),
     seed(EVENT + "/registration", "POST", "events.registration", "ann",
          [("action", "close")], params={"event_id": EVENT_ID}),
+    seed(EVENT + "/pick", "POST", "events.pick", "stranger", [("name", "Cy")],
+         params={"event_id": EVENT_ID}),
+    seed(EVENT + "/my-table", "POST", "events.my_table", "stranger",
+         params={"event_id": EVENT_ID}),
+    seed(EVENT + "/t/<int:table_no>", "GET", "events.table_card", "stranger",
+         params={"event_id": EVENT_ID, "table_no": "1"}),
 ]
 
 

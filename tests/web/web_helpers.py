@@ -154,6 +154,10 @@ class Phone:
         assert match, "no #join-url on the table page"
         return urlsplit(match.group(1)).path
 
+    def pick(self, event_id: str, name: str):
+        """"This is me" on an event's players' page: this phone takes `name`'s pass."""
+        return self.post(f"/e/{event_id}/pick", {"name": name})
+
     def join(self, path: str):
         return self.get(path)
 
