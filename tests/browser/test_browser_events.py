@@ -39,9 +39,19 @@ def seats_of_table(director: Page) -> list[str]:
     return director.locator("#table-1 .seats-line").inner_text().split(" · ")
 
 
-def play_table(player: Page, ui, url: str, seats: list[str], scores: list[int]) -> None:
-    """A player opens the table from its QR link, sits down and enters the one round."""
-    ui.join(player, url, seats[0])
+def sit_as(player: Page, players_url: str, name: str) -> None:
+    """At an event only a player's own phone takes their seat: tap your name on the
+    players' page ("This is me"), then "Open table"."""
+    player.goto(players_url + "?pick=1")
+    player.locator("#pick-name").get_by_role("button", name=name, exact=True).click()
+    player.locator("#open-my-table").click()
+    expect(player.locator("#me-bar")).to_contain_text(f"You are {name}")
+
+
+def play_table(player: Page, ui, players_url: str, seats: list[str], scores: list[int]
+               ) -> None:
+    """The player of seat 1 sits down (see sit_as) and enters the one round."""
+    sit_as(player, players_url, seats[0])
     ui.enter_round(player, dict(enumerate(scores)))
     expect(player.locator("#sheet")).to_contain_text(re.compile("wins|won", re.I))
 
@@ -70,9 +80,8 @@ def test_a_two_round_event_from_start_page_to_standings(phones, ui):
         if rnd == 1:
             shot(director, "dashboard")
             no_overflow(director)
-        url = director.locator("#table-1").get_by_role("link", name="Open table") \
-            .get_attribute("href")
-        play_table(player, ui, url, seats, [40, 30, 20, 10])
+        players_url = director.url.split("#")[0] + "/players"
+        play_table(player, ui, players_url, seats, [40, 30, 20, 10])
         for place, name in enumerate(seats):
             played[name].append((4, 2, 1, 0)[place])
         # The dashboard polls: the table turns finished without a reload.
@@ -96,7 +105,7 @@ def test_a_two_round_event_from_start_page_to_standings(phones, ui):
     # A player's phone: pick your name, see your place.
     me = phones("Cy").page
     me.goto(director.url.replace("/standings", "/players"))
-    me.get_by_role("link", name="Cy", exact=True).click()
+    me.get_by_role("button", name="Cy", exact=True).click()
     expect(me.locator("#my-standing")).to_contain_text("points from 2 games")
     no_overflow(me)
     shot(me, "players")
@@ -158,8 +167,7 @@ def test_four_rounds_of_eight_tables_standings_match_hand_computed(phones, ui, e
             seats = card.locator(".seats-line").inner_text().split(" · ")
             assert len(seats) == 4
             tables.append(seats)
-            url = card.get_by_role("link", name="Open table").get_attribute("href")
-            ui.join(player, url, seats[0])
+            sit_as(player, director.url.split("#")[0] + "/players", seats[0])
             ui.enter_round(player, {0: 40, 1: 30, 2: 20, 3: 10})
         assert sorted(name for t in tables for name in t) == players
         seatings.append(tables)
