@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import random
 import secrets
 import sqlite3
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import sqlite_utils
 
@@ -43,6 +44,9 @@ class Event:
     registration: bool = False   # players may register themselves (the event QR)
     table_size: int | None = None  # players per table chosen by the director (table games)
     version: int = 0             # bumped by every write to the event
+    clock: str | None = None     # the round clock as stored (JSON); see clock_state
+    # The director's scoring and pairing choices (see parse_config); {} keeps every default.
+    config: dict = field(default_factory=dict)
 
     @property
     def game(self):
@@ -50,13 +54,22 @@ class Event:
 
     @property
     def format(self) -> dict:
-        if self.table_size is None:
-            return tournament.tournament_format(self.game_slug)
-        return tournament.tournament_format(self.game_slug, preferred_table=self.table_size)
+        chosen = {}
+        if self.table_size is not None:
+            chosen["preferred_table"] = self.table_size
+        if self.config.get("odd_tables"):
+            chosen["odd_tables"] = self.config["odd_tables"]
+        return tournament.tournament_format(self.game_slug, **chosen)
 
     @property
     def scoring(self) -> dict:
-        return tournament.default_scoring(self.format)
+        return scoring_of(self.format, self.config)
+
+    @property
+    def tiebreaks(self) -> tuple:
+        """The tie-breaks in the director's order (the scoring's default order if none
+        was chosen): what the standings sort by and show."""
+        return tournament.tiebreak_columns(self.config.get("tiebreaks"), self.scoring["mode"])
 
 
 @dataclass(frozen=True)
@@ -64,6 +77,7 @@ class Entrant:
     name: str
     members: list
     dropped: bool
+    late_from: int | None = None   # the first round a late arrival could play (None: from 1)
 
 
 @dataclass(frozen=True)
@@ -93,7 +107,8 @@ def _row_event(row) -> Event:
                  settings=json.loads(row["settings"]), options=json.loads(row["options"]),
                  rounds=row["rounds"], created_at=row["created_at"],
                  registration=bool(row["registration"]), table_size=row["table_size"],
-                 version=row["version"])
+                 version=row["version"], clock=row["clock"],
+                 config=json.loads(row["config"] or "{}"))
 
 
 def get_event(db: sqlite_utils.Database, event_id: str) -> Event:
@@ -191,13 +206,14 @@ def parse_rounds(raw: str | None) -> int:
 
 def create_event(db: sqlite_utils.Database, name: str, slug: str, settings: dict,
                  options: dict, rounds: int, entrants: list[tuple[str, list[str]]],
-                 *, registration: bool = False, table_size: int | None = None
-                 ) -> tuple[Event, str]:
+                 *, registration: bool = False, table_size: int | None = None,
+                 config: dict | None = None) -> tuple[Event, str]:
     """Store a new event; returns it and the director's secret (for the cookie).
 
     `options` are the tables' options (confirmations, table switches); `registration`
     opens self-registration through the event's QR; `table_size` is the director's
-    players per table in a table game (None: the game's default).
+    players per table in a table game (None: the game's default); `config` the
+    director's scoring and pairing choices (see :func:`parse_config`).
     """
     name = (name or "").strip()
     if not name:
@@ -207,9 +223,11 @@ def create_event(db: sqlite_utils.Database, name: str, slug: str, settings: dict
     event_id, secret = tokens.new_table_id(), tokens.new_secret()
     with transaction(db):
         db.execute("INSERT INTO events (id, name, game, settings, options, rounds, secret_hash,"
-                   " created_at, registration, table_size) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                   " created_at, registration, table_size, config)"
+                   " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                    [event_id, name, slug, json.dumps(settings), json.dumps(options), rounds,
-                    tokens.hash_secret(secret), now(), int(registration), table_size])
+                    tokens.hash_secret(secret), now(), int(registration), table_size,
+                    json.dumps(config or {})])
         for pos, (entrant, members) in enumerate(entrants):
             db.execute("INSERT INTO event_entrants (event_id, pos, name, members) VALUES (?, ?, ?, ?)",
                        [event_id, pos, entrant, json.dumps(members)])
@@ -222,7 +240,8 @@ def entrants(db: sqlite_utils.Database, event: Event) -> list[Entrant]:
     """The event's entrants in the order they were listed."""
     rows = db.execute("SELECT * FROM event_entrants WHERE event_id = ? ORDER BY pos",
                       [event.id]).fetchall()
-    return [Entrant(r["name"], json.loads(r["members"]), bool(r["dropped"])) for r in rows]
+    return [Entrant(r["name"], json.loads(r["members"]), bool(r["dropped"]), r["late_from"])
+            for r in rows]
 
 
 def entrant_counts(db: sqlite_utils.Database, event: Event) -> tuple[int, int]:
@@ -484,13 +503,18 @@ def standings(db: sqlite_utils.Database, event: Event) -> list[dict]:
     hit = _standings.get(key)
     if hit is not None:
         return hit
-    ids = [e.name for e in entrants(db, event)]
+    people = entrants(db, event)
+    ids = [e.name for e in people]
     own = game_scores(results)
     sign = -1 if lower_is_better(event) else 1
     rows = tournament.standings(ids, results, event.scoring,
-                                game_tiebreaks={e: [sign * v] for e, v in own.items()})
+                                game_tiebreaks={e: [sign * v] for e, v in own.items()},
+                                order=event.tiebreaks, initial_points=late_points(event, people),
+                                adjustments=adjustments(db, event))
+    gone = {e.name for e in people if e.dropped}
     for row in rows:
         row["game_score"] = own.get(row["entrant"], 0)
+        row["dropped"] = row["entrant"] in gone
     _standings.put(key, rows)
     return rows
 
@@ -519,10 +543,13 @@ def results_csv(db: sqlite_utils.Database, event: Event) -> str:
 
 
 def audit(db: sqlite_utils.Database, event: Event) -> list[dict]:
-    """Every correction, newest first."""
+    """Every change the director made, newest first: corrected results (kind "result"),
+    swaps, unseated rounds and penalties or bonuses. Round and table are None where the
+    change has none (stored as 0)."""
     rows = db.execute("SELECT * FROM event_audit WHERE event_id = ? ORDER BY id DESC",
                       [event.id]).fetchall()
-    return [{"round": r["round"], "table": r["table_no"], "who": r["who"], "why": r["why"],
+    return [{"kind": r["kind"], "round": r["round"] or None, "table": r["table_no"] or None,
+             "who": r["who"], "why": r["why"],
              "old": json.loads(r["old"]) if r["old"] else None, "new": json.loads(r["new"]),
              "at": r["created_at"]} for r in rows]
 
@@ -558,10 +585,14 @@ def seat_next_round(db: sqlite_utils.Database, event: Event, rng: random.Random 
                                         rng=rng or random.Random(secrets.randbits(64)))
     else:
         results = all_results(db, event)
-        ranking = tournament.active_ranking(standings(db, event))
+        rows = standings(db, event)
+        ranking = tournament.active_ranking(rows)
         ranking = [e for e in ranking if e in members]
-        seating = tournament.seat_round(event.format, ranking,
-                                        tournament.history_from_results(results))
+        # Score groups come from the points the standings show (late points and the
+        # director's adjustments included), so the ranking and the groups agree.
+        points = {r["entrant"]: r["points"] for r in rows if r["entrant"] in members}
+        seating = seat_by_standings(event, ranking, tournament.history_from_results(results),
+                                    points)
     seats = []
     for table in seating["tables"]:
         ids = table["entrants"]
@@ -730,8 +761,13 @@ def add_entrant(db: sqlite_utils.Database, event: Event, line: str) -> str:
                                  "that's somebody else, add a last name or an initial.")
         pos = db.execute("SELECT COALESCE(MAX(pos), -1) + 1 FROM event_entrants WHERE event_id = ?",
                          [event.id]).fetchone()[0]
-        db.execute("INSERT INTO event_entrants (event_id, pos, name, members) VALUES (?, ?, ?, ?)",
-                   [event.id, pos, name, json.dumps(members)])
+        # Once round 1 is seated an arrival is late: they play from the next round, and
+        # late_from says how many rounds they missed (see late_points).
+        seated = db.execute("SELECT COUNT(*) FROM event_rounds WHERE event_id = ?",
+                            [event.id]).fetchone()[0]
+        db.execute("INSERT INTO event_entrants (event_id, pos, name, members, late_from)"
+                   " VALUES (?, ?, ?, ?, ?)",
+                   [event.id, pos, name, json.dumps(members), seated + 1 if seated else None])
         _touch(db, event.id)
     return name
 
@@ -759,4 +795,566 @@ def set_dropped(db: sqlite_utils.Database, event: Event, name: str, dropped: boo
                          [int(dropped), event.id, name])
         if cur.rowcount == 0:
             raise tables.NotFound("That name isn't on this event's list.")
+        _touch(db, event.id)
+
+
+# ---------------------------------------------------------------- the room (issue 13): round
+# clock, pairings by name, permanent table cards, the director's link for a second device
+
+CLOCK_ACTIONS = ("start", "pause", "resume", "extend", "stop")
+DEFAULT_ROUND_MINUTES = 60
+EXTEND_MINUTES = 5
+MAX_CLOCK_MINUTES = 600
+
+
+def parse_minutes(raw: str | None) -> int | None:
+    """Minutes for the round clock from the form; None when left empty (the action's default)."""
+    text = (raw or "").strip()
+    if not text:
+        return None
+    if not text.isascii() or not text.isdigit() or len(text) > 3 \
+            or not 1 <= int(text) <= MAX_CLOCK_MINUTES:
+        raise ValueError(f"Minutes are a whole number from 1 to {MAX_CLOCK_MINUTES}.")
+    return int(text)
+
+
+def _load_clock(text: str | None) -> dict | None:
+    """The stored clock, or None (none stored, or not a clock)."""
+    if not text:
+        return None
+    try:
+        clock = json.loads(text)
+    except ValueError:
+        return None
+    return clock if isinstance(clock, dict) and "round" in clock else None
+
+
+def _seconds_left(clock: dict, at: float) -> float:
+    """Seconds left on a stored clock at epoch second `at` (negative once time is up).
+
+    A running clock keeps `remaining` as of `started_at`; a paused one keeps what was left
+    when it was paused, so pausing and resuming lose nothing.
+    """
+    if clock.get("running"):
+        return clock["remaining"] - (at - clock["started_at"])
+    return clock["remaining"]
+
+
+def clock_state(event: Event, current: Round | None = None, at: float | None = None
+                ) -> dict | None:
+    """What the pages show of the round clock, from the stored JSON and the time now.
+
+    None when there is no clock, or (given the event's `current` round) when the clock
+    belongs to an earlier round or the round is locked: a new round starts without one.
+    Otherwise: round, seconds (its whole length), remaining (whole seconds, never below 0),
+    running, paused, over, text ("mm:ss"), ends_at_ms (when a running clock reaches zero,
+    epoch milliseconds) and now_ms (the server's clock, so a page can allow for its own).
+    """
+    clock = _load_clock(event.clock)
+    if clock is None:
+        return None
+    if current is not None and (clock["round"] != current.number or current.locked):
+        return None
+    at = time.time() if at is None else at
+    left = _seconds_left(clock, at)
+    shown = max(0, math.ceil(left))   # 0.4 s left still reads 00:01, never "time is up"
+    running = bool(clock.get("running"))
+    return {"round": clock["round"], "seconds": clock["seconds"], "remaining": shown,
+            "running": running, "paused": not running, "over": shown == 0,
+            "text": f"{shown // 60:02d}:{shown % 60:02d}",
+            "ends_at_ms": round((at + left) * 1000) if running else None,
+            "now_ms": round(at * 1000)}
+
+
+def set_clock(db: sqlite_utils.Database, event: Event, action: str,
+              minutes: int | None = None, at: float | None = None) -> None:
+    """Start, pause, resume, extend or stop the clock of the round being played.
+
+    `minutes`: the round's length when starting (default 60), the time added when extending
+    (default 5). Starting again restarts it. Raises ValueError with a plain sentence.
+    """
+    if action not in CLOCK_ACTIONS:
+        raise ValueError("The clock can start, pause, resume, extend or stop.")
+    done = rounds(db, event)
+    if not done:
+        raise ValueError("Seat a round first: the clock times the round being played.")
+    current = done[-1]
+    if current.locked and action != "stop":
+        raise ValueError(f"Round {current.number} is locked. Seat the next round, then start "
+                         "its clock.")
+    at = time.time() if at is None else at
+    with transaction(db):
+        # Read under the write lock: a second director's device may have just changed it.
+        row = db.execute("SELECT clock FROM events WHERE id = ?", [event.id]).fetchone()
+        clock = _load_clock(row[0])
+        if clock is not None and clock["round"] != current.number:
+            clock = None    # an earlier round's clock is over and done with
+        if action == "start":
+            seconds = (minutes or DEFAULT_ROUND_MINUTES) * 60
+            new = {"round": current.number, "seconds": seconds, "started_at": at,
+                   "remaining": seconds, "running": True}
+        elif clock is None:
+            raise ValueError(f"Round {current.number} has no clock yet: start it first.")
+        elif action == "pause":
+            if not clock["running"]:
+                raise ValueError("The clock is already paused.")
+            new = {**clock, "remaining": max(0.0, _seconds_left(clock, at)),
+                   "started_at": None, "running": False}
+        elif action == "resume":
+            if clock["running"]:
+                raise ValueError("The clock is already running.")
+            new = {**clock, "started_at": at, "running": True}
+        elif action == "extend":
+            extra = (minutes or EXTEND_MINUTES) * 60
+            # Time that is already up counts from now: "+5 min" means five more minutes.
+            left = max(0.0, _seconds_left(clock, at))
+            new = {**clock, "seconds": clock["seconds"] + extra, "remaining": left + extra,
+                   "started_at": at if clock["running"] else None}
+        else:
+            new = None
+        db.execute("UPDATE events SET clock = ? WHERE id = ?",
+                   [json.dumps(new) if new else None, event.id])
+        _touch(db, event.id)
+
+
+def pairings(db: sqlite_utils.Database, event: Event) -> list[dict]:
+    """Who sits where in the latest round, by name, for the pairings page and the projector.
+
+    Every player (in a team game every team member, with their team) sorted by name,
+    ignoring case. Each: name, entrant, table, seat (1-based, as the table cards number
+    the seats) and bye (then table and seat are None). Empty before round 1.
+    """
+    done = rounds(db, event)
+    if not done:
+        return []
+    current = done[-1]
+    members: dict[str, list] = {}
+    team_of: dict[str, str] = {}
+    for entrant in entrants(db, event):
+        members[entrant.name] = entrant.members
+        for member in entrant.members:
+            team_of[member] = entrant.name
+    out = []
+    for row in round_tables(db, event, current.number):
+        for pos, name in enumerate(row.seats):
+            entrant = name if name in row.entrants else team_of.get(name, name)
+            out.append({"name": name, "entrant": entrant, "table": row.number,
+                        "seat": pos + 1, "bye": False})
+    for entrant in current.byes:
+        for name in members.get(entrant, [entrant]):
+            out.append({"name": name, "entrant": entrant, "table": None, "seat": None,
+                        "bye": True})
+    out.sort(key=lambda p: (p["name"].casefold(), p["name"]))
+    return out
+
+
+def most_tables(db: sqlite_utils.Database, event: Event) -> int:
+    """The table numbers the biggest round so far used: the permanent table cards to print."""
+    row = db.execute("SELECT MAX(table_no) FROM event_seatings WHERE event_id = ?",
+                     [event.id]).fetchone()
+    return row[0] or 0
+
+
+def new_director_link(db: sqlite_utils.Database, event: Event) -> str:
+    """A new token for the director's link (a second device); the previous link stops
+    working. Only its hash is stored: the token is shown once, to the director."""
+    token = tokens.new_token()
+    with transaction(db):
+        db.execute("UPDATE events SET director_token_hash = ? WHERE id = ?",
+                   [tokens.hash_secret(token), event.id])
+        _touch(db, event.id)
+    return token
+
+
+def join_as_director(db: sqlite_utils.Database, event: Event, token: str) -> str:
+    """A browser opened the director's link: it becomes a director too. Returns the secret
+    for its cookie. NotFound for a wrong link, or one a newer link replaced."""
+    wanted = tokens.hash_secret((token or "").strip().upper())
+    secret = tokens.new_secret()
+    with transaction(db):
+        row = db.execute("SELECT director_token_hash FROM events WHERE id = ?",
+                         [event.id]).fetchone()
+        if row is None or not row[0] or not secrets.compare_digest(row[0], wanted):
+            raise tables.NotFound("This director link is old or wrong. Ask the director to "
+                                  "show the link again.")
+        db.execute("INSERT INTO event_directors (secret_hash, event_id, created_at)"
+                   " VALUES (?, ?, ?)", [tokens.hash_secret(secret), event.id, now()])
+        _touch(db, event.id)
+    return secret
+
+
+# ---------------------------------------------------------------- the director's choices
+# (issue 13): scoring, tie-breaks, late arrivals and pairing; penalties and bonuses;
+# editing a round before play begins; the standings as CSV
+
+LATE_CHOICES = ("zero", "bye")     # a late arrival starts with 0, or a bye per round missed
+MAX_ADJUSTMENT = 1000              # points one penalty or bonus may take or give
+
+
+def scoring_of(fmt: dict, config: dict) -> dict:
+    """The scoring of an event in format `fmt` under the director's `config`: points by
+    place (table games) or for a win, draw and loss (team games), and for a bye; anything
+    not chosen is the game's default."""
+    base = tournament.default_scoring(fmt)
+    bye = config.get("bye")
+    if fmt["kind"] == "tables":
+        return tournament.place_scoring(config.get("points") or base["points"], bye=bye)
+    return tournament.match_scoring(config.get("win", base["win"]),
+                                    config.get("draw", base["draw"]),
+                                    config.get("loss", base["loss"]), bye=bye)
+
+
+def config_choices(fmt: dict) -> dict:
+    """What the new-event form offers and starts with for a game of format `fmt`."""
+    base = tournament.default_scoring(fmt)
+    mode = base["mode"]
+    return {"mode": mode, "scoring": base,
+            "points": ", ".join(f"{p:g}" for p in base.get("points") or ()),
+            "tiebreaks": tournament.tiebreak_columns(None, "match"
+                                                     if mode == "match" else "places"),
+            "default_order": tournament.tiebreak_columns(None, mode),
+            "odd_tables": tournament.ODD_TABLES, "pairing": tournament.SWISS_METHODS,
+            "late": LATE_CHOICES}
+
+
+def _number(raw: str | None, what: str, default):
+    """One number typed in the form ("2", "-1", "1.5"); `default` when left empty."""
+    text = (raw or "").strip().replace("\u2212", "-")
+    if not text:
+        return default
+    try:
+        values = tournament.parse_points_list(text)
+    except ValueError:
+        values = []
+    if len(values) != 1:
+        raise ValueError(f"Points for {what} are one number from -{MAX_ADJUSTMENT} to "
+                         f"{MAX_ADJUSTMENT}, like 2; “{text[:20]}” isn't.")
+    return values[0]
+
+
+def parse_config(form, fmt: dict) -> dict:
+    """The director's scoring and pairing choices from the new-event form, checked.
+
+    Fields: points_places ("4, 2, 1, 0"; table games), points_win / points_draw /
+    points_loss (team games), points_bye (empty: a win or first place), late_points
+    ("zero" or "bye": a bye's points for every round a late arrival missed), tiebreak_1..
+    (the tie-breaks in order; "" for none; absent: the game's order), odd_tables (table
+    games: "closest", "smaller", "larger") and pairing (team games: "dutch", "adjacent").
+    Raises ValueError with a plain sentence; the event is then not stored.
+    """
+    base = tournament.default_scoring(fmt)
+    config: dict = {}
+    if fmt["kind"] == "tables":
+        text = (form.get("points_places") or "").strip()
+        points = tournament.parse_points_list(text) if text else list(base["points"])
+        if any(better < worse for better, worse in zip(points, points[1:])):
+            raise ValueError("Points by place go down from first place, like 4, 2, 1, 0: a "
+                             "better place never scores less than a worse one.")
+        config["points"] = points
+        odd = form.get("odd_tables") or "closest"
+        if odd not in tournament.ODD_TABLES:
+            raise ValueError("Pick how tables are made when the players don't divide evenly.")
+        config["odd_tables"] = odd
+    else:
+        win = _number(form.get("points_win"), "a win", base["win"])
+        draw = _number(form.get("points_draw"), "a draw", base["draw"])
+        loss = _number(form.get("points_loss"), "a loss", base["loss"])
+        if not win >= draw >= loss or win == loss:
+            raise ValueError("A win scores more than a loss, and a draw no more than a win "
+                             "and no less than a loss (like 2, 1, 0).")
+        config.update(win=win, draw=draw, loss=loss)
+        method = form.get("pairing") or "dutch"
+        if method not in tournament.SWISS_METHODS:
+            raise ValueError("Pick a pairing from the list.")
+        config["pairing"] = method
+    config["bye"] = _number(form.get("points_bye"), "a bye", None)
+    late = form.get("late_points") or "zero"
+    if late not in LATE_CHOICES:
+        raise ValueError("Pick what late arrivals start with from the list.")
+    config["late"] = late
+    names = [f"tiebreak_{n}" for n in range(1, len(tournament.TIEBREAKS) + 1)]
+    if any(name in form for name in names):
+        config["tiebreaks"] = list(tournament.parse_tiebreak_order(
+            [(form.get(name) or "")[:40] for name in names], base["mode"]))
+    return config
+
+
+def seat_by_standings(event: Event, ranking: list[str], history: dict, points: dict) -> dict:
+    """A later round's seating: Swiss pairing by score groups in the director's method
+    (team games; each pair turned so the team that went first less often is team A), or
+    tables by standings with the director's odd tables (table games)."""
+    method = event.config.get("pairing", "dutch")
+    if event.format["kind"] != "tables" and method != "dutch":
+        # seat_round pairs Dutch-style; the other method is the library's swiss_pairing.
+        seating = tournament.swiss_pairing(ranking, history, points=points, method=method)
+        return tournament.orient_pairs(seating, history)
+    return tournament.seat_round(event.format, ranking, history, points=points)
+
+
+def late_points(event: Event, people: list[Entrant]) -> dict[str, float]:
+    """The points late arrivals start with: none, or when the director chose so, a bye's
+    points for every round they missed (late_from - 1 rounds)."""
+    if event.config.get("late") != "bye":
+        return {}
+    bye = event.scoring["bye"]
+    return {e.name: bye * (e.late_from - 1) for e in people
+            if e.late_from is not None and e.late_from > 1}
+
+
+def is_final(db: sqlite_utils.Database, event: Event) -> bool:
+    """Whether the standings are final: the event's last round is locked."""
+    done = rounds(db, event)
+    return len(done) >= event.rounds and bool(done) and done[-1].locked
+
+
+def standings_csv(db: sqlite_utils.Database, event: Event) -> str:
+    """The standings as CSV text: place, entrant, team members, points, results, the
+    adjustments' total, every tie-break used (headed by its name) and dropped."""
+    rows = standings(db, event)
+    # The game score column is each entrant's own total, as the pages show it (the sort
+    # uses it negated in games where the lowest total wins).
+    shown = [{**r, "game_tiebreaks": [r["game_score"]]} for r in rows]
+    people = entrants(db, event)
+    members = ({e.name: e.members for e in people}
+               if event.format["kind"] == "teams" else None)
+    return tournament.standings_csv(shown, event.tiebreaks, members=members,
+                                    dropped=[e.name for e in people if e.dropped],
+                                    final=is_final(db, event))
+
+
+def _audit(db, event: Event, kind: str, number: int | None, table_no: int | None,
+           who: str, why: str, old, new) -> None:
+    """One row of the director's log (inside the caller's transaction); 0 stands for no
+    round or no table (the columns predate penalties and swaps)."""
+    db.execute("INSERT INTO event_audit (event_id, round, table_no, who, why, old, new,"
+               " created_at, kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+               [event.id, number or 0, table_no or 0,
+                (who or "").strip()[:MAX_NAME_LENGTH] or "Director",
+                why or "", None if old is None else json.dumps(old), json.dumps(new), now(),
+                kind])
+
+
+def _plain(value: float):
+    """A stored REAL back to what was typed: 2.0 -> 2."""
+    return int(value) if float(value).is_integer() else value
+
+
+# ---- penalties and bonuses
+
+def adjustments(db: sqlite_utils.Database, event: Event) -> list[dict]:
+    """The director's penalties and bonuses in force, oldest first: id, entrant, points,
+    reason, round (None: no round), who, at. A withdrawn one keeps its row with 0 points
+    (nothing of an event is deleted but an unseated round), so it is left out here."""
+    rows = db.execute("SELECT * FROM event_adjustments WHERE event_id = ? AND points != 0"
+                      " ORDER BY id", [event.id]).fetchall()
+    return [{"id": r["id"], "entrant": r["entrant"], "points": _plain(r["points"]),
+             "reason": r["reason"], "round": r["round"], "who": r["who"],
+             "at": r["created_at"]} for r in rows]
+
+
+def parse_adjustment(form, event: Event) -> tuple[float, int | None]:
+    """(points, round) of a penalty or bonus from the dashboard's form: points a number
+    other than 0 (negative for a penalty), round empty or one of the event's rounds."""
+    points = _number(form.get("points"), "a penalty or bonus", None)
+    if points is None or points == 0:
+        raise ValueError("Give the points to add, like 1, or to take away, like -2.")
+    raw = (form.get("round") or "").strip()
+    number = None
+    if raw:
+        if not raw.isascii() or not raw.isdigit() or len(raw) > 3 \
+                or not 1 <= int(raw) <= event.rounds:
+            raise ValueError(f"The round is a whole number from 1 to {event.rounds}, or "
+                             "leave it empty.")
+        number = int(raw)
+    return points, number
+
+
+def add_adjustment(db: sqlite_utils.Database, event: Event, entrant: str, points: float,
+                   reason: str, who: str, round: int | None = None) -> int:
+    """Add a penalty (negative points) or a bonus to an entrant's total, with the
+    director's reason (audited, kind "penalty"). Returns its id."""
+    reason, who = (reason or "").strip(), (who or "").strip()
+    if not reason:
+        raise ValueError("Say why: the reason is shown with the penalty or bonus.")
+    if len(reason) > MAX_REASON or len(who) > MAX_NAME_LENGTH:
+        raise ValueError(f"Keep the reason under {MAX_REASON} characters and the name under "
+                         f"{MAX_NAME_LENGTH}.")
+    if isinstance(points, bool) or not isinstance(points, (int, float)) or points == 0 \
+            or not abs(points) <= MAX_ADJUSTMENT:
+        raise ValueError(f"A penalty or bonus is a number of points from -{MAX_ADJUSTMENT} "
+                         f"to {MAX_ADJUSTMENT}, not 0.")
+    with transaction(db):
+        known = db.execute("SELECT 1 FROM event_entrants WHERE event_id = ? AND name = ?",
+                           [event.id, entrant]).fetchone()
+        if known is None:
+            raise ValueError("Pick an entrant from the list.")
+        at = now()
+        cur = db.execute("INSERT INTO event_adjustments (event_id, entrant, points, reason,"
+                         " round, who, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                         [event.id, entrant, points, reason, round, who or "Director", at])
+        new = {"id": cur.lastrowid, "entrant": entrant, "points": points, "reason": reason,
+               "round": round}
+        _audit(db, event, "penalty", round, None, who, reason, None, new)
+        _touch(db, event.id)
+    return cur.lastrowid
+
+
+def withdraw_adjustment(db: sqlite_utils.Database, event: Event, adjustment_id: int,
+                        who: str) -> None:
+    """Take a penalty or bonus back (audited: the log keeps what it was). Its row stays,
+    with 0 points."""
+    with transaction(db):
+        row = db.execute("SELECT * FROM event_adjustments WHERE event_id = ? AND id = ?"
+                         " AND points != 0", [event.id, adjustment_id]).fetchone()
+        if row is None:
+            raise ValueError("That penalty or bonus was already taken back. Reload the "
+                             "dashboard.")
+        db.execute("UPDATE event_adjustments SET points = 0 WHERE id = ?", [adjustment_id])
+        old = {"id": row["id"], "entrant": row["entrant"], "points": _plain(row["points"]),
+               "reason": row["reason"], "round": row["round"]}
+        _audit(db, event, "penalty", row["round"], None, who, row["reason"], old, None)
+        _touch(db, event.id)
+
+
+# ---- editing a round before play begins
+
+def edit_refusal(db: sqlite_utils.Database, event: Event) -> str | None:
+    """Why the current round's seating can't change any more (None: it still can).
+
+    A round may be changed until it is locked, any of its tables has a result (the
+    director's, or a finished sheet) or anybody made an entry at any of its tables: after
+    that the tables' sheets hold the names they were played under.
+    """
+    done = rounds(db, event)
+    if not done:
+        return "No round has been seated yet."
+    current = done[-1]
+    if current.locked:
+        return f"Round {current.number} is locked; its seating can't change any more."
+    stored = db.execute("SELECT table_no FROM event_results WHERE event_id = ? AND round = ?"
+                        " ORDER BY table_no LIMIT 1", [event.id, current.number]).fetchone()
+    # A finished sheet needs entries, so one look at the round's tables' logs covers both
+    # (one query for a round of 500 tables; seat changes don't count as play).
+    played = db.execute("SELECT s.table_no FROM event_seatings s JOIN actions a"
+                        " ON a.table_id = s.table_id WHERE s.event_id = ? AND s.round = ?"
+                        " AND a.kind != ? ORDER BY s.table_no LIMIT 1",
+                        [event.id, current.number, tables.service.SEAT]).fetchone()
+    if stored is not None or played is not None:
+        table_no = (stored or played)[0]
+        return (f"Play has begun in round {current.number} (table {table_no}), so its "
+                "seating can't change any more. Correct results instead.")
+    return None
+
+
+def _editable_round(db, event: Event, number: int) -> Round:
+    """The current round, which must be round `number` (the form the director saw) and
+    still editable; raises ValueError otherwise. Call it under the write lock."""
+    refusal = edit_refusal(db, event)
+    if refusal:
+        raise ValueError(refusal)
+    current = rounds(db, event)[-1]
+    if current.number != number:
+        raise ValueError(f"Round {number} isn't the current round any more (round "
+                         f"{current.number} is). Reload the dashboard.")
+    return current
+
+
+def _seat_names(event: Event, ids: list[str], members: dict[str, list]) -> list[str]:
+    """The seat names of a table of `ids`, as seat_next_round made them."""
+    if event.format["kind"] == "teams":
+        return tournament.team_seats(members[ids[0]], members[ids[1]])
+    return list(ids)
+
+
+def swap_entrants(db: sqlite_utils.Database, event: Event, number: int, first: str,
+                  second: str, who: str = "Director") -> None:
+    """Swap two entrants between tables of round `number` before play begins there (in
+    a team game whole teams); either may be sitting out (a bye), not both. The seats of
+    the companion tables take the new names (a phone already in a moved entrant's seat
+    goes back to watching, see :func:`tables.rename_seat`). Audited (kind "swap")."""
+    if first == second:
+        raise ValueError("Pick two different entrants to swap.")
+    published = []
+    with transaction(db):
+        current = _editable_round(db, event, number)
+        people = entrants(db, event)
+        members = {e.name: e.members for e in people}
+        for name in (first, second):
+            if name not in members:
+                raise ValueError("Pick both entrants from the list.")
+        rows = db.execute("SELECT DISTINCT s.table_no, s.table_id, s.entrants FROM"
+                          " event_seatings s, json_each(s.entrants) j WHERE s.event_id = ?"
+                          " AND s.round = ? AND j.value IN (?, ?)",
+                          [event.id, number, first, second]).fetchall()
+        spot: dict[str, tuple | None] = {}   # name -> (table_no, table_id, ids); None: a bye
+        for row in rows:
+            ids = json.loads(row["entrants"])
+            for name in (first, second):
+                if name in ids:
+                    spot[name] = (row["table_no"], row["table_id"], ids)
+        for name in (first, second):
+            if name not in spot:
+                if name not in current.byes:
+                    raise ValueError(f"{name} has no table and no bye in round {number}: "
+                                     "add them to the next round instead.")
+                spot[name] = None
+        a, b = spot[first], spot[second]
+        if a is None and b is None:
+            raise ValueError(f"{first} and {second} both sit out round {number}; swapping "
+                             "them changes nothing.")
+        if a is not None and b is not None and a[0] == b[0]:
+            raise ValueError(f"{first} and {second} sit at the same table; swapping them "
+                             "changes nothing.")
+        trade = {first: second, second: first}
+        for place in (a, b):
+            if place is None:
+                continue
+            table_no, table_id, ids = place
+            ids = [trade.get(e, e) for e in ids]
+            db.execute("UPDATE event_seatings SET entrants = ? WHERE event_id = ? AND round = ?"
+                       " AND table_no = ?", [json.dumps(ids), event.id, number, table_no])
+            names = _seat_names(event, ids, members)
+            for seat, name in zip(tables.seats_of(db, table_id), names):
+                if seat.name != name:
+                    try:
+                        version = tables.rename_seat(db, table_id, seat.pos, name)
+                    except TableError as exc:
+                        raise ValueError(exc.message) from None
+                    published.append((table_id, version))
+        if a is None or b is None:
+            byes = [trade.get(e, e) for e in current.byes]
+            db.execute("UPDATE event_rounds SET byes = ? WHERE event_id = ? AND round = ?",
+                       [json.dumps(byes), event.id, number])
+        where = {first: a and a[0], second: b and b[0]}   # a table number; None: a bye
+        old = {"round": number, "entrants": [{"entrant": e, "table": where[e]}
+                                             for e in (first, second)]}
+        new = {"round": number, "entrants": [{"entrant": e, "table": where[trade[e]]}
+                                             for e in (first, second)]}
+        _audit(db, event, "swap", number, a[0] if a else b[0], who, "", old, new)
+        _touch(db, event.id)
+    for table_id, version in published:
+        tables.live.publish(table_id, version)
+
+
+def unseat_round(db: sqlite_utils.Database, event: Event, number: int,
+                 who: str = "Director") -> None:
+    """Take back the seating of round `number` before play begins, to seat it again (with
+    the entrants' list as it is now). Its seatings and byes are deleted, the one delete an
+    event allows; the companion tables made for it stay, belonging to no seating, so
+    nobody sits down there. Late arrivals added meanwhile may play this round after all.
+    Audited (kind "unseat") with every table and bye that was taken back."""
+    with transaction(db):
+        current = _editable_round(db, event, number)
+        rows = db.execute("SELECT table_no, entrants FROM event_seatings WHERE event_id = ?"
+                          " AND round = ? ORDER BY table_no", [event.id, number]).fetchall()
+        old = {"round": number, "byes": current.byes,
+               "tables": [{"table": r["table_no"], "entrants": json.loads(r["entrants"])}
+                          for r in rows]}
+        db.execute("DELETE FROM event_seatings WHERE event_id = ? AND round = ?",
+                   [event.id, number])
+        db.execute("DELETE FROM event_rounds WHERE event_id = ? AND round = ?",
+                   [event.id, number])
+        db.execute("UPDATE event_entrants SET late_from = NULLIF(?, 1) WHERE event_id = ?"
+                   " AND late_from > ?", [number, event.id, number])
+        _audit(db, event, "unseat", number, None, who, "", old, None)
         _touch(db, event.id)

@@ -479,6 +479,46 @@ def pass_host(db: sqlite_utils.Database, table_id: str, phone: Phone, pos: int) 
     live.publish(table_id, version)
 
 
+def rename_seat(db: sqlite_utils.Database, table_id: str, pos: int, name: str) -> int:
+    """Give seat `pos` another player's name: an event's director swapped two entrants
+    between tables before their games started. Returns the table's new version.
+
+    The phone holding the seat, if any, goes back to watching, and a rejoin code made for
+    the seat stops working: both belonged to the player who moved to another table
+    (refusing instead would block the director whenever a player sat down early). Refused
+    once the game has started here: the sheet's entries were made under the old names.
+    Inside the caller's transaction (a swap renames seats at two tables and records the
+    swap in one) the caller publishes the version (`live.publish`) after its commit;
+    without one this runs and publishes on its own.
+    """
+    if not db.conn.in_transaction:
+        with transaction(db):
+            version = rename_seat(db, table_id, pos, name)
+        live.publish(table_id, version)
+        return version
+    seat = _one(db, "SELECT name FROM seats WHERE table_id = ? AND pos = ?", [table_id, pos])
+    if seat is None:
+        raise NotFound("That seat doesn't exist at this table.")
+    name = (name or "").strip()
+    if not name:
+        raise TableError("A seat needs a name.")
+    others = db.execute("SELECT name FROM seats WHERE table_id = ? AND pos != ?",
+                        [table_id, pos]).fetchall()
+    if any(row[0].casefold() == name.casefold() for row in others):
+        raise TableError(f"{name} already has a seat at this table.")
+    started = _one(db, "SELECT 1 FROM actions WHERE table_id = ? AND kind != ? LIMIT 1",
+                   [table_id, SEAT])
+    if started is not None:
+        raise TableError("The game at this table has started: its seats keep their names.")
+    db.execute("UPDATE seats SET name = ?, rejoin_token = NULL WHERE table_id = ? AND pos = ?",
+               [name, table_id, pos])
+    db.execute("UPDATE phones SET seat = NULL WHERE table_id = ? AND seat = ?", [table_id, pos])
+    version = _bump(db, table_id)
+    _append(db, table_id, version, None, SEAT, {"event": "rename", "seat": pos, "name": name},
+            None)
+    return version
+
+
 # ---------------------------------------------------------------- the game log
 
 def sheet(db: sqlite_utils.Database, table: Table) -> Sheet:

@@ -6,26 +6,32 @@ stores and renders what these functions return.
 - :mod:`.formats` — how each game is seated and scored (pairs of players, pairs of teams,
   or tables of several players) and the default scoring.
 - :mod:`.pairing` — the first round at random (with a seeded ``random.Random``), Swiss
-  pairing by standings with byes, late arrivals and drops, and table assignment for the
-  table games.
-- :mod:`.standings` — points per result, the game's own tie-breaks, Buchholz,
-  Median-Buchholz and Sonneborn-Berger, shared places, and a CSV of every result.
+  pairing by standings (Dutch-style by score group) with byes, late arrivals and drops,
+  who goes first at a table of two, and table assignment for the table games.
+- :mod:`.standings` — points per result, the director's adjustments, the game's own
+  tie-breaks, Buchholz, Median-Buchholz and Sonneborn-Berger, shared places, and CSVs of
+  every result and of the standings; parsers for a director's points list and tie-breaks.
 - :mod:`.matching` — Edmonds' maximum matching, the exact look-ahead of Swiss pairing.
 
 A round trip: ``fmt = tournament_format("rook")``; round 1:
 ``seat_round(fmt, teams, rng=random.Random(seed))``; results come back as result dicts;
 ``rows = standings(teams, results, default_scoring(fmt))``; the next round:
-``seat_round(fmt, active_ranking(rows, dropped=..., late=...), history_from_results(results))``.
+``seat_round(fmt, active_ranking(rows, dropped=..., late=late), history_from_results(results),
+points={**{r["entrant"]: r["points"] for r in rows}, **late})`` (pair formats pair by score
+group and turn each table so that ``entrants[0]`` goes first).
 """
 
 from __future__ import annotations
 
 from .formats import FORMATS, default_scoring, format_from_game, tournament_format
 from .pairing import (
+    ODD_TABLES,
     PAIR_KINDS,
+    SWISS_METHODS,
     active_ranking,
     assign_tables,
     history_from_results,
+    orient_pairs,
     random_pairing,
     random_tables,
     seat_round,
@@ -34,26 +40,37 @@ from .pairing import (
     team_seats,
 )
 from .standings import (
+    TIEBREAK_NAMES,
     TIEBREAKS,
     match_scoring,
+    parse_points_list,
+    parse_tiebreak_order,
     place_scoring,
     places_from_scores,
     result_points,
     results_csv,
     score_totals,
     standings,
+    standings_csv,
+    tiebreak_columns,
 )
 
 __all__ = [
     "FORMATS",
+    "ODD_TABLES",
     "PAIR_KINDS",
+    "SWISS_METHODS",
     "TIEBREAKS",
+    "TIEBREAK_NAMES",
     "active_ranking",
     "assign_tables",
     "default_scoring",
     "format_from_game",
     "history_from_results",
     "match_scoring",
+    "orient_pairs",
+    "parse_points_list",
+    "parse_tiebreak_order",
     "place_scoring",
     "places_from_scores",
     "random_pairing",
@@ -63,8 +80,10 @@ __all__ = [
     "score_totals",
     "seat_round",
     "standings",
+    "standings_csv",
     "swiss_pairing",
     "table_sizes",
     "team_seats",
+    "tiebreak_columns",
     "tournament_format",
 ]

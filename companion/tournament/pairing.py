@@ -7,22 +7,30 @@ Everything here is pure: plain data in, plain (JSON-ready) data out, randomness 
   a table is team against team and pairing players means pairing teams).
 - **ranking**: the active entrants, best first (see :func:`active_ranking`): dropped entrants
   left out, late arrivals placed by their points.
-- **history**: ``{"met": {a: {b: times}}, "byes": {a: times}}`` from
-  :func:`history_from_results` — who sat at a table with whom, and who sat out.
+- **history**: ``{"met": {a: {b: times}}, "byes": {a: times}, "first": {a: times},
+  "second": {a: times}, "last_first": {a: bool}}`` from :func:`history_from_results` — who
+  sat at a table with whom, who sat out, and who went first at a table of two (see
+  :func:`orient_pairs`).
+- **points**: ``{entrant: points so far}``, optional for Swiss pairing: entrants with equal
+  points form a *score group* (the ranking lists them by points, best first).
 - **seating** (what every seating function returns)::
 
       {"tables": [{"table": 1, "entrants": ["Ann", "Bob"]}, ...],
        "byes": ["Eve"],                # sat out this round
        "repeats": [["Ann", "Bob"]]}    # pairs at one table who met before (unavoidable ones)
 
-  Tables are numbered from 1, top table first; entrants at a table are in ranking order.
+  Tables are numbered from 1, top table first. The seating functions list a table's
+  entrants in ranking order; :func:`seat_round` then turns each table of two so that
+  ``entrants[0]`` goes first (deals and leads first in Rook; see :func:`orient_pairs`), so
+  there a table's entrants are no longer necessarily in ranking order.
 
-Swiss pairing (:func:`swiss_pairing`) is exact where it matters: it never pairs a rematch
-when some pairing of the round avoids every rematch (more generally, it pairs as few
-rematches as any pairing can), checked step by step with Edmonds' matching algorithm (see
-:mod:`.matching`). Table seating (:func:`assign_tables`) searches every seating of a small
-field (up to 12 players at tables of 4) and uses a local search beyond that: as good as is
-reasonable there, not provably optimal. A field of hundreds is seated in blocks of about 48
+Swiss pairing (:func:`swiss_pairing`, Dutch-style by default: in each score group the top
+half meets the bottom half) is exact where it matters: it never pairs a rematch when some
+pairing of the round avoids every rematch (more generally, it pairs as few rematches as any
+pairing can), checked step by step with Edmonds' matching algorithm (see :mod:`.matching`).
+Table seating (:func:`assign_tables`) searches every seating of a small field (up to 12
+players at tables of 4) and uses a local search beyond that: as good as is reasonable
+there, not provably optimal. A field of hundreds is seated in blocks of about 48
 consecutive entrants (:data:`BLOCK`), so a 500-table round takes a fraction of a second.
 """
 
@@ -31,16 +39,19 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from .matching import matching_size, maximum_matching
 
 __all__ = [
+    "ODD_TABLES",
     "PAIR_KINDS",
+    "SWISS_METHODS",
     "active_ranking",
     "assign_tables",
     "history_from_results",
+    "orient_pairs",
     "random_pairing",
     "random_tables",
     "seat_round",
@@ -56,15 +67,29 @@ PAIR_KINDS = ("head_to_head", "teams")
 # History and ranking.
 
 def history_from_results(results: Iterable[Mapping[str, Any]]) -> dict[str, dict]:
-    """Who met whom and who had a bye, from results (or seatings) of earlier rounds.
+    """Who met whom, who had a bye and who went first, from results (or seatings) of earlier
+    rounds.
 
     Each item needs ``"entrants"`` (ids at one table) and, for a bye, ``"bye": True`` (a
-    lone entrant without a table counts as a bye too). Returns
-    ``{"met": {a: {b: times}}, "byes": {a: times}}`` with ``met`` symmetric.
+    lone entrant without a table counts as a bye too); ``"round"`` orders the items (items
+    without one keep their place, before any numbered round). Returns::
+
+        {"met": {a: {b: times}},     # symmetric
+         "byes": {a: times},
+         "first": {a: times},        # times a was entrants[0] at a table of two
+         "second": {a: times},       # times a was entrants[1] at a table of two
+         "last_first": {a: bool}}    # a was entrants[0] in a's latest round at a table of two
+
+    ``first``, ``second`` and ``last_first`` list every entrant who sat at a table of two
+    (with 0 and False where that applies). Tables of three or more and byes do not count
+    there: they have no "first" in the sense of :func:`orient_pairs`.
     """
     met: dict[str, dict[str, int]] = {}
     byes: dict[str, int] = {}
-    for result in results:
+    first: dict[str, int] = {}
+    second: dict[str, int] = {}
+    last_first: dict[str, bool] = {}
+    for result in sorted(results, key=_round_of):
         entrants = list(result["entrants"])
         if result.get("bye") or len(entrants) == 1:
             for entrant in entrants:
@@ -75,7 +100,20 @@ def history_from_results(results: Iterable[Mapping[str, Any]]) -> dict[str, dict
                 if a != b:
                     row = met.setdefault(a, {})
                     row[b] = row.get(b, 0) + 1
-    return {"met": met, "byes": byes}
+        if len(entrants) == 2:
+            lead, other = entrants
+            first[lead] = first.get(lead, 0) + 1
+            first.setdefault(other, 0)
+            second[other] = second.get(other, 0) + 1
+            second.setdefault(lead, 0)
+            last_first[lead], last_first[other] = True, False
+    return {"met": met, "byes": byes, "first": first, "second": second,
+            "last_first": last_first}
+
+
+def _round_of(result: Mapping[str, Any]) -> int:
+    rnd = result.get("round")
+    return rnd if isinstance(rnd, int) and not isinstance(rnd, bool) else 0
 
 
 def active_ranking(rows: Sequence[Mapping[str, Any]], *, dropped: Iterable[str] = (),
@@ -149,25 +187,60 @@ def _choose_sit_outs(bye_counts: Sequence[int], count: int,
 
 # Swiss pairing (two entrants per table).
 
-def swiss_pairing(ranking: Sequence[str], history: Mapping[str, Any] | None = None
+#: The Swiss pairing methods: "dutch" (in each score group the top half meets the bottom
+#: half) and "adjacent" (the best-ranked entrant meets the next-ranked one).
+SWISS_METHODS = ("dutch", "adjacent")
+
+
+def swiss_pairing(ranking: Sequence[str], history: Mapping[str, Any] | None = None, *,
+                  points: Mapping[str, float] | None = None, method: str = "dutch"
                   ) -> dict[str, list]:
     """Pair the ranking for one Swiss round (head-to-head or team-against-team).
+
+    ``points`` maps each entrant of the ranking to its points so far (entries for others
+    are ignored); entrants with equal points form a score group, and the ranking must list
+    them by points, best first. Without ``points`` the whole ranking is one score group.
 
     Priorities, in order:
 
     1. as few rematches as possible: none whenever some pairing of the round has none;
     2. with an odd count, the bye goes to an entrant with the fewest earlier byes (so at
        most one bye each while that is possible), and among those to the lowest-ranked;
-    3. top-down: the best-ranked unpaired entrant meets the next-ranked entrant it can meet
-       without breaking 1 or 2 (so score groups pair within themselves and the leftover
-       entrant of a group floats down to the next one); an unavoidable rematch goes to the
-       pair who met fewest times.
+    3. (``"dutch"`` only) no *clash*: two entrants who both went first at least two times
+       more than they went second (or both second) are not paired when the entrants left
+       can all be paired without a clash and with no more rematches than 1 allows;
+       otherwise clashes are only put last in each entrant's order of preference. So
+       whoever should go first at each table can (see :func:`orient_pairs`), and as long
+       as no clash was unavoidable everyone goes first within one of half their tables;
+    4. top-down: the best-ranked unpaired entrant meets the first partner in its order of
+       preference that keeps 1 to 3 reachable; an unavoidable rematch goes to the pair
+       who met fewest times (every partner not met before is tried before any rematch).
+
+    The order of preference depends on ``method``:
+
+    - ``"dutch"`` (the default): the unpaired members of the entrant's score group, itself
+      included, are split into a top half and a bottom half (the bottom half takes the
+      middle member of an odd group): the entrant prefers the bottom half in ranking order,
+      then the rest of the top half from the middle up (the nearest thing to the Dutch
+      system's exchanges), then lower score groups in ranking order. So a group ranked
+      1..6 pairs 1-4, 2-5, 3-6; an odd group's lowest-ranked leftover floats down to the
+      next group, where, being ranked above its members, it is paired first, with the
+      best-ranked member it may meet.
+    - ``"adjacent"`` (the behaviour before the Dutch system): the next-ranked entrants in
+      ranking order, so 1 meets 2 and 3 meets 4; score groups still pair within themselves
+      and a group's leftover floats down.
 
     Exactness comes from a look-ahead: an entrant is paired only if the entrants left can
-    still be paired with the fewest rematches, which a maximum matching of the "not yet met"
-    graph decides (Edmonds' algorithm, :mod:`.matching`). Returns a seating (module doc).
+    still be paired with the fewest rematches (clashes), which a maximum matching of the
+    "not yet met" ("not met, no clash") graph decides (Edmonds' algorithm,
+    :mod:`.matching`). The bye is chosen before clashes are looked at. Returns a seating
+    (module doc), each table's entrants in ranking order.
     """
     ids = _check_ranking(ranking)
+    if method not in SWISS_METHODS:
+        raise ValueError(f"A Swiss pairing method is one of {', '.join(SWISS_METHODS)}, "
+                         f"not {method!r}.")
+    group = _score_groups(ids, points)
     times = _times_met(ids, history)
     fresh = {i: [j for j in range(len(ids)) if j != i and not times[i][j]]
              for i in range(len(ids))}
@@ -178,8 +251,82 @@ def swiss_pairing(ranking: Sequence[str], history: Mapping[str, Any] | None = No
         bye, matching = _choose_bye(order, fresh, matching, _bye_counts(ids, history))
         order.remove(bye)
         sit_out.append(bye)
-    pairs = _pair_top_down(order, fresh, matching, times)
+    clash = _clashes(ids, history) if method == "dutch" else _no_clash
+    good = fresh
+    if clash is not _no_clash:
+        strict = {i: [j for j in fresh[i] if not clash(i, j)] for i in order}
+        clear = maximum_matching(order, strict, matching)
+        if matching_size(clear) == matching_size(matching):  # no rematch more
+            good, matching = strict, clear
+    prefer = _dutch_preference(group) if method == "dutch" else _adjacent_preference
+    pairs = _pair_top_down(order, good, matching, times, prefer, clash)
     return _seating(ids, pairs, sit_out, history)
+
+
+def _surplus(entrant: str, history: Mapping[str, Any] | None) -> int:
+    """How many more times an entrant went first than second at tables of two."""
+    hist = history or {}
+    return hist.get("first", {}).get(entrant, 0) - hist.get("second", {}).get(entrant, 0)
+
+
+def _no_clash(a: int, b: int) -> bool:
+    return False
+
+
+def _clashes(ids: Sequence[str], history: Mapping[str, Any] | None
+             ) -> Callable[[int, int], bool]:
+    """Whether two ranking positions clash: both went first (or both second) at least two
+    times more than the other way, so whichever goes first, one drifts further. Returns
+    :func:`_no_clash` when nobody is that far off."""
+    surplus = [_surplus(entrant, history) for entrant in ids]
+    if all(-2 < value < 2 for value in surplus):
+        return _no_clash
+
+    def clash(a: int, b: int) -> bool:
+        return (surplus[a] >= 2 and surplus[b] >= 2) or (surplus[a] <= -2 and surplus[b] <= -2)
+
+    return clash
+
+
+def _score_groups(ids: Sequence[str], points: Mapping[str, float] | None) -> list[int]:
+    """The score group of each ranking position, 0 for the top group (all 0 without points)."""
+    if points is None:
+        return [0] * len(ids)
+    if not isinstance(points, Mapping):
+        raise ValueError("Points map each entrant to a number.")
+    values = []
+    for entrant in ids:
+        if entrant not in points:
+            raise ValueError(f"{entrant!r} has no points.")
+        value = points[entrant]
+        if isinstance(value, bool) or not isinstance(value, (int, float)) \
+                or not math.isfinite(value):
+            raise ValueError(f"The points of {entrant!r} must be a number, not {value!r}.")
+        values.append(value)
+    groups = []
+    for k, value in enumerate(values):
+        if k and value > values[k - 1]:
+            raise ValueError("The ranking must list entrants by points, best first.")
+        groups.append(groups[-1] + (value != values[k - 1]) if k else 0)
+    return groups
+
+
+def _adjacent_preference(top: int, rest: Sequence[int]) -> list[int]:
+    """The "adjacent" order: the next-ranked first."""
+    return list(rest)
+
+
+def _dutch_preference(group: Sequence[int]) -> Callable[[int, Sequence[int]], list[int]]:
+    """The "dutch" order for the top entrant (see :func:`swiss_pairing`)."""
+
+    def prefer(top: int, rest: Sequence[int]) -> list[int]:
+        members = [top] + [v for v in rest if group[v] == group[top]]
+        half = len(members) // 2
+        own = members[half:] + members[half - 1:0:-1] if half else []
+        lower = [v for v in rest if group[v] != group[top]]
+        return own + lower
+
+    return prefer
 
 
 def _without(matching: Mapping[int, int], *gone: int) -> dict[int, int]:
@@ -207,36 +354,73 @@ def _choose_bye(order: list[int], fresh: Mapping[int, list[int]], matching: dict
     raise AssertionError("an exposed vertex always keeps the maximum")  # pragma: no cover
 
 
-def _pair_top_down(order: list[int], fresh: Mapping[int, list[int]],
-                   matching: dict[int, int], times: Sequence[Sequence[int]]
+def _pair_top_down(order: list[int], good: Mapping[int, list[int]],
+                   matching: dict[int, int], times: Sequence[Sequence[int]],
+                   prefer: Callable[[int, Sequence[int]], list[int]] = _adjacent_preference,
+                   clash: Callable[[int, int], bool] = _no_clash
                    ) -> list[tuple[int, int]]:
     """Pair the top entrant with its best partner that keeps the rest optimally pairable.
 
-    Invariant: ``matching`` is a maximum matching of the "not met" graph on ``order``, so
-    its size is the most rematch-free pairs the entrants left can have; a pair is taken
-    only if that number stays reachable.
+    ``good`` is the graph of pairs to have as many of as possible (not met before, and
+    perhaps no clash). ``prefer(top, rest)`` lists the partners of ``top`` in order of
+    preference; every partner not met before comes before any rematch, rematches go by
+    the fewest meetings, and within each a clash comes last (a stable sort keeps the
+    preference otherwise).
+
+    Invariant: ``matching`` is a maximum matching of ``good`` on ``order``, so its size is
+    the most good pairs the entrants left can have; a pair is taken only if that number
+    stays reachable.
     """
     pairs = []
     order = list(order)
+    near = {v: set(good.get(v, ())) for v in order}
     while order:
         top, rest = order[0], order[1:]
         best = matching_size(matching)
-        # Nearest in the ranking first; a rematch only after every fresh partner, and then
-        # with whoever was met the fewest times.
-        for partner in sorted(rest, key=lambda v: (times[top][v], v)):
-            is_fresh = not times[top][partner]
-            if is_fresh and matching.get(top) == partner:
-                left = _without(matching, top)  # still maximum on the rest
-            else:
+        for partner in sorted(prefer(top, rest),
+                              key=lambda v: (times[top][v], clash(top, v))):
+            is_good = partner in near[top]
+            left = _exchanged(matching, top, partner, near) if is_good else None
+            if left is None:
                 others = [v for v in rest if v != partner]
-                left = maximum_matching(others, fresh, _without(matching, top, partner))
-                if matching_size(left) + is_fresh != best:
+                left = maximum_matching(others, good, _without(matching, top, partner))
+                if matching_size(left) + is_good != best:
                     continue
             pairs.append((top, partner))
             order = [v for v in rest if v != partner]
             matching = left
             break
+        else:  # pragma: no cover
+            raise AssertionError("the partner of a maximum matching always keeps the maximum")
     return pairs
+
+
+def _exchanged(matching: Mapping[int, int], top: int, partner: int,
+               near: Mapping[int, set[int]]) -> dict[int, int] | None:
+    """A maximum matching of the rest once ``top`` meets ``partner`` (a good pair: ``near``
+    is the good graph), when one follows from ``matching`` at once; None when a full
+    search must decide.
+
+    ``matching`` is maximum, and the rest can have at most one pair fewer. That many are
+    left when the pair is in it, when ``top`` or ``partner`` is unmatched (drop the other's
+    pair), when their mates make a good pair (they pair instead), or when the mates can
+    take the two ends of another pair instead (an augmenting path of three pairs): the
+    Dutch pairing's ideal partner is rarely the mate the matching happened to give, and
+    this keeps big fields fast (about a second for a 1,000-team round).
+    """
+    mate, other = matching.get(top), matching.get(partner)
+    if mate is None or other is None or mate == partner:
+        return _without(matching, top, partner)
+    left = _without(matching, top, partner)
+    if other in near[mate]:
+        left[mate], left[other] = other, mate
+        return left
+    for x in near[mate]:
+        y = left.get(x)
+        if y is not None and y in near[other]:
+            left[mate], left[x], left[y], left[other] = x, mate, other, y
+            return left
+    return None
 
 
 def random_pairing(entrants: Sequence[str], rng: random.Random,
@@ -245,47 +429,74 @@ def random_pairing(entrants: Sequence[str], rng: random.Random,
 
     Pairing the shuffled order keeps the guarantees of the Swiss pairing (no rematch or
     second bye when avoidable, which matters when a director reseats a later round at
-    random); with an odd count the bye goes to the last drawn who has had none.
+    random); with an odd count the bye goes to the last drawn who has had none. The
+    shuffled order is paired with the "adjacent" method, so a seed draws the same round as
+    before the Dutch system existed (both are equally random).
     """
     order = _check_ranking(entrants)
     rng.shuffle(order)
-    return swiss_pairing(order, history)
+    return swiss_pairing(order, history, method="adjacent")
 
 
 # Tables of several players.
 
+#: How a count that does not divide into preferred tables is split (see :func:`table_sizes`).
+ODD_TABLES = ("closest", "smaller", "larger")
+
+
 def table_sizes(count: int, min_size: int, max_size: int,
-                preferred: int | None = None) -> list[int]:
+                preferred: int | None = None, odd: str = "closest") -> list[int]:
     """Split ``count`` entrants into table sizes within ``min_size``..``max_size``.
 
     Chooses, in order: the fewest entrants sitting out (``count - sum(sizes)``; only when no
-    split seats everyone, e.g. fewer entrants than ``min_size``), sizes closest to
-    ``preferred`` (least sum of squared differences), the fewest tables, then larger tables.
-    ``preferred`` defaults to 4 clamped into the limits. Sizes come largest first.
+    split seats everyone, e.g. fewer entrants than ``min_size``), then by ``odd``:
+
+    - ``"closest"``: nothing more (the next rule decides);
+    - ``"smaller"``: the fewest seats above ``preferred`` (summed over tables), so the
+      tables that differ from ``preferred`` are smaller than it whenever a split without a
+      larger table seats as many entrants (10 at 3..6, preferred 4: 4+3+3);
+    - ``"larger"``: the fewest seats missing below ``preferred``, so the tables that differ
+      are larger whenever possible (10 at 3..6, preferred 4: 5+5; 9: 5+4);
+
+    then sizes closest to ``preferred`` (least sum of squared differences), the fewest
+    tables, then larger tables. ``preferred`` defaults to 4 clamped into the limits. Sizes
+    come largest first.
     """
     preferred = _check_sizes(min_size, max_size, preferred)
     if isinstance(count, bool) or not isinstance(count, int) or count < 0:
         raise ValueError("The number of entrants must be a whole number of at least 0.")
-    # best[m]: the best split of exactly m entrants, as (squared deviation, tables, minus
-    # the count of tables of each size from the largest down). Comparing those counts
-    # compares the splits' sizes sorted largest first, so "larger tables" wins ties, and
-    # each step costs the number of sizes, not the number of tables (500-table events).
+    _check_odd(odd)
+    # best[m]: the best split of exactly m entrants, as (seats on the wrong side of
+    # preferred, squared deviation, tables, minus the count of tables of each size from the
+    # largest down). Every part is a sum over tables, so the best split of m extends a best
+    # split of m - size. Comparing those counts compares the splits' sizes sorted largest
+    # first, so "larger tables" wins ties, and each step costs the number of sizes, not the
+    # number of tables (500-table events).
     span = max_size - min_size + 1
-    best: list[tuple[int, int, tuple[int, ...]] | None] = [None] * (count + 1)
-    best[0] = (0, 0, (0,) * span)
+    best: list[tuple[int, int, int, tuple[int, ...]] | None] = [None] * (count + 1)
+    best[0] = (0, 0, 0, (0,) * span)
     for total in range(min_size, count + 1):
         options = []
         for size in range(min_size, min(max_size, total) + 1):
             before = best[total - size]
             if before is not None:
-                counts = list(before[2])
+                counts = list(before[3])
                 counts[max_size - size] -= 1
-                options.append((before[0] + (size - preferred) ** 2, before[1] + 1,
-                                tuple(counts)))
+                wrong = (max(0, size - preferred) if odd == "smaller"
+                         else max(0, preferred - size) if odd == "larger" else 0)
+                options.append((before[0] + wrong, before[1] + (size - preferred) ** 2,
+                                before[2] + 1, tuple(counts)))
         if options:
             best[total] = min(options)
     seated = max(m for m in range(count + 1) if best[m] is not None)
-    return [max_size - k for k, minus in enumerate(best[seated][2]) for _ in range(-minus)]
+    return [max_size - k for k, minus in enumerate(best[seated][3]) for _ in range(-minus)]
+
+
+def _check_odd(odd: Any) -> str:
+    if odd not in ODD_TABLES:
+        raise ValueError(f"Tables for an uneven count are {', '.join(ODD_TABLES)}, "
+                         f"not {odd!r}.")
+    return odd
 
 
 def _check_sizes(min_size: int, max_size: int, preferred: int | None) -> int:
@@ -304,16 +515,16 @@ def _check_sizes(min_size: int, max_size: int, preferred: int | None) -> int:
 
 
 def assign_tables(ranking: Sequence[str], history: Mapping[str, Any] | None = None, *,
-                  min_size: int, max_size: int, preferred: int | None = None
-                  ) -> dict[str, list]:
+                  min_size: int, max_size: int, preferred: int | None = None,
+                  odd: str = "closest") -> dict[str, list]:
     """Seat a table-game round by standings: top entrants together, few repeated table-mates.
 
-    Sizes come from :func:`table_sizes`; whoever cannot be seated sits out (fewest earlier
-    byes, then lowest-ranked). The scheme: table 1 takes the top of the ranking, table 2 the
-    next, and so on ("king of the hill"). Then pairs of entrants swap tables while that
-    lowers, first, the number of earlier meetings among table-mates, second, how far
-    entrants moved from their standings table (sum of squared table distances) and, last,
-    how far better-ranked entrants sit from the top tables. The search
+    Sizes come from :func:`table_sizes` (``odd`` as there); whoever cannot be seated sits
+    out (fewest earlier byes, then lowest-ranked). The scheme: table 1 takes the top of the
+    ranking, table 2 the next, and so on ("king of the hill"). Then pairs of entrants swap
+    tables while that lowers, first, the number of earlier meetings among table-mates,
+    second, how far entrants moved from their standings table (sum of squared table
+    distances) and, last, how far better-ranked entrants sit from the top tables. The search
     starts both from the standings split and from a greedy split that fills each table with
     the best-ranked entrants who met its members least, and keeps the better end. A field
     of more than :data:`BLOCK` entrants is seated in blocks of consecutive tables (see
@@ -321,7 +532,7 @@ def assign_tables(ranking: Sequence[str], history: Mapping[str, Any] | None = No
     out.
     """
     ids = _check_ranking(ranking)
-    sizes = table_sizes(len(ids), min_size, max_size, preferred)
+    sizes = table_sizes(len(ids), min_size, max_size, preferred, odd)
     sit_out = _choose_sit_outs(_bye_counts(ids, history), len(ids) - sum(sizes))
     out = set(sit_out)
     players = [i for i in range(len(ids)) if i not in out]
@@ -520,35 +731,86 @@ def _swap_search(table_of: dict[int, int], home: Mapping[int, int],
 
 def random_tables(entrants: Sequence[str], rng: random.Random,
                   history: Mapping[str, Any] | None = None, *, min_size: int,
-                  max_size: int, preferred: int | None = None) -> dict[str, list]:
+                  max_size: int, preferred: int | None = None, odd: str = "closest"
+                  ) -> dict[str, list]:
     """A random table-game round (the first one): shuffle with ``rng``, then seat as
     :func:`assign_tables` would seat that order (so repeats are still avoided if a later
     round is drawn at random)."""
     order = _check_ranking(entrants)
     rng.shuffle(order)
     return assign_tables(order, history, min_size=min_size, max_size=max_size,
-                         preferred=preferred)
+                         preferred=preferred, odd=odd)
+
+
+# Who goes first at a table of two.
+
+def orient_pairs(seating: Mapping[str, Any], history: Mapping[str, Any] | None = None
+                 ) -> dict[str, list]:
+    """Turn each table of two so that ``entrants[0]`` is the entrant who should go first.
+
+    At a pair table ``entrants[0]`` goes first (in Rook team A, in seat 0, deals and leads
+    first). The entrant who went first fewer times goes first — counted against the times
+    it went second (``history["first"]`` minus ``history["second"]``), which is the same
+    when both played as many tables and fairer when a bye or a late arrival made the
+    counts differ; on a tie, the one who did not go first in their last round at a table
+    of two (``history["last_first"]``); on a further tie the table keeps its order (ranking
+    order from the seating functions). Entrants new to the history count as 0, not first
+    last time; a history without ``"second"`` compares the first counts alone. Tables of
+    another size are left alone; ``repeats`` follow their table's order. Returns a new
+    seating; the one given is not changed.
+
+    Each table is turned on its own; who meets whom is the pairing's choice. Two entrants
+    who both went first two times more than second (a *clash*) cannot both be helped, and
+    the Dutch pairing avoids such tables whenever it can without a rematch; with no clash,
+    everyone's first count stays within one of half their tables, round after round.
+    """
+    last_first = (history or {}).get("last_first", {})
+
+    def key(entrant: str) -> tuple[int, bool]:
+        return _surplus(entrant, history), bool(last_first.get(entrant, False))
+
+    tables = []
+    turned: dict[frozenset, list[str]] = {}
+    for table in seating["tables"]:
+        entrants = list(table["entrants"])
+        if len(entrants) == 2:
+            if key(entrants[1]) < key(entrants[0]):
+                entrants.reverse()
+            turned[frozenset(entrants)] = entrants
+        tables.append({**table, "entrants": entrants})
+    repeats = [list(turned.get(frozenset(pair), pair)) for pair in seating.get("repeats", [])]
+    return {**seating, "tables": tables, "byes": list(seating.get("byes", [])),
+            "repeats": repeats}
 
 
 # One entry point for the web layer.
 
 def seat_round(fmt: Mapping[str, Any], ranking: Sequence[str],
                history: Mapping[str, Any] | None = None, *,
-               rng: random.Random | None = None) -> dict[str, list]:
+               rng: random.Random | None = None,
+               points: Mapping[str, float] | None = None) -> dict[str, list]:
     """Seat one round of a tournament in format ``fmt`` (see :mod:`.formats`).
 
-    With ``rng`` the round is drawn at random (the first round); without, it is seated by
+    With ``rng`` the round is drawn at random (the first one); without, it is seated by
     standings from ``ranking`` (best first). Pair formats (``"head_to_head"``, ``"teams"``)
-    use Swiss pairing; ``"tables"`` formats use table assignment with the format's sizes.
+    use Swiss pairing (Dutch-style, by score group when ``points`` are given; see
+    :func:`swiss_pairing`), then :func:`orient_pairs`, so at each table ``entrants[0]``
+    goes first and a table's entrants are no longer necessarily in ranking order.
+    ``"tables"`` formats use table assignment with the format's sizes and ``odd_tables``
+    (``"closest"`` when the format has none); they ignore ``points``, and so does a random
+    round.
     """
     kind = fmt.get("kind")
     if kind in PAIR_KINDS:
         if rng is not None:
-            return random_pairing(ranking, rng, history)
-        return swiss_pairing(ranking, history)
+            seating = random_pairing(ranking, rng, history)
+        else:
+            seating = swiss_pairing(ranking, history, points=points)
+        return orient_pairs(seating, history)
     if kind == "tables":
         sizes = {"min_size": fmt["min_table"], "max_size": fmt["max_table"],
-                 "preferred": fmt.get("preferred_table")}
+                 "preferred": fmt.get("preferred_table"),
+                 "odd": fmt.get("odd_tables") or "closest"}
         if rng is not None:
             return random_tables(ranking, rng, history, **sizes)
         return assign_tables(ranking, history, **sizes)

@@ -1,4 +1,5 @@
-"""Tournament standings: points per result, tie-breaks, shared places, a CSV of every result.
+"""Tournament standings: points per result, director's adjustments, tie-breaks, shared
+places, and CSVs of every result and of the standings.
 
 Pure and JSON-ready. Shapes:
 
@@ -13,6 +14,10 @@ Pure and JSON-ready. Shapes:
   CSV and :func:`score_totals`.
 - **scoring**: :func:`match_scoring` (win / draw / loss / bye points, a table of two
   entrants) or :func:`place_scoring` (points by finishing place, any table size).
+- **adjustment** (the director's bonus or penalty, outside any result)::
+
+      {"entrant": "Ann", "points": -1, "reason": "late", "round": 2}   # round may be None
+
 - **standings row** (one per entrant, best first; see :func:`standings`).
 
 Numbers are kept as exact fractions inside, so shared places and tie-breaks compare
@@ -24,23 +29,34 @@ from __future__ import annotations
 import csv
 import io
 import math
+import re
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
 __all__ = [
     "TIEBREAKS",
+    "TIEBREAK_NAMES",
     "match_scoring",
+    "parse_points_list",
+    "parse_tiebreak_order",
     "place_scoring",
     "places_from_scores",
     "result_points",
     "results_csv",
     "score_totals",
     "standings",
+    "standings_csv",
+    "tiebreak_columns",
 ]
 
 #: Tie-break names, in the default order for match scoring. "game" is the game's own list.
 TIEBREAKS = ("game", "buchholz", "median_buchholz", "sonneborn_berger")
+
+#: What pages and CSV headers call each tie-break.
+TIEBREAK_NAMES = {"game": "Game score", "buchholz": "Buchholz",
+                  "median_buchholz": "Median-Buchholz", "sonneborn_berger": "Sonneborn-Berger"}
 
 #: Sonneborn-Berger weighs a result against one opponent; a table of several is no such
 #: result, so place scoring leaves it out by default (the value is then None).
@@ -114,6 +130,40 @@ def _point_list(row: Any) -> list:
     for value in row:
         _number(value, "Points for a place")
     return list(row)
+
+
+#: The most values a director's list of points by place may hold, and their bounds.
+_MOST_POINTS, _POINTS_BOUND = 12, 1000
+
+_NUMBER_TEXT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)")
+
+
+def parse_points_list(text: str) -> list[int | float]:
+    """The points a director typed for 1st, 2nd, …: ``"4, 2, 1, 0"`` -> ``[4, 2, 1, 0]``.
+
+    Values are separated by commas or spaces (or both), whole or decimal (``1.5``; a
+    decimal comma is read as a separator), negative allowed; at most 12 values, each
+    between -1000 and 1000. Full-width digits and commas (Japanese input) are read as
+    plain ones. Whole values come back as ints, others as floats. Raises ValueError with
+    a sentence for the director otherwise (nothing typed, a word, too many values).
+    """
+    if not isinstance(text, str):
+        raise ValueError("Points by place are typed as text, like 4, 2, 1, 0.")
+    parts = [p for p in re.split(r"[,\s]+", unicodedata.normalize("NFKC", text)) if p]
+    if not parts:
+        raise ValueError("Enter the points for 1st, 2nd and so on, like 4, 2, 1, 0.")
+    if len(parts) > _MOST_POINTS:
+        raise ValueError(f"Enter at most {_MOST_POINTS} values for points by place.")
+    values: list[int | float] = []
+    for part in parts:
+        if not _NUMBER_TEXT.fullmatch(part):
+            raise ValueError(f"{part!r} is not a number; enter points like 4, 2, 1, 0.")
+        value = Fraction(part)
+        if not -_POINTS_BOUND <= value <= _POINTS_BOUND:
+            raise ValueError(f"Points by place lie between -{_POINTS_BOUND} and "
+                             f"{_POINTS_BOUND}; {part} does not.")
+        values.append(_plain(value))
+    return values
 
 
 def places_from_scores(scores: Sequence[float], higher_wins: bool = True) -> list[int]:
@@ -247,11 +297,16 @@ def standings(entrants: Sequence[str], results: Iterable[Mapping[str, Any]],
               scoring: Mapping[str, Any], *,
               game_tiebreaks: Mapping[str, Sequence[float]] | None = None,
               initial_points: Mapping[str, float] | None = None,
-              order: Sequence[str] | None = None) -> list[dict[str, Any]]:
+              order: Sequence[str] | None = None,
+              adjustments: Iterable[Mapping[str, Any]] | None = None
+              ) -> list[dict[str, Any]]:
     """Rank every entrant: points, then the tie-breaks in ``order``; exact ties share a place.
 
     ``entrants`` are all registered entrants (dropped ones too: they keep their row).
     ``initial_points`` adds points outside any result (a late arrival granted a score).
+    ``adjustments`` are the director's bonuses and penalties (module doc): each adds its
+    ``points`` (negative for a penalty) to the entrant's points after the results; a
+    reason defaults to "" and a round to None.
     ``game_tiebreaks`` maps an entrant to the game's own tie-break values, most important
     first, higher is better (negate a "lower is better" value); a missing list counts as
     zeros. ``order`` picks from :data:`TIEBREAKS` (default: all of them for match scoring,
@@ -260,7 +315,10 @@ def standings(entrants: Sequence[str], results: Iterable[Mapping[str, Any]],
     - **buchholz**: the sum over rounds of the opponent's points (match scoring) or of the
       table-mates' average points (place scoring, so a big table weighs no more than a small
       one). A bye counts as an opponent with the entrant's own points, so a bye neither
-      helps nor hurts; rounds missed by a late arrival count nothing.
+      helps nor hurts; rounds missed by a late arrival count nothing. The points are the
+      ones the standings show, initial points and adjustments included: a penalty lowers
+      the Buchholz of everyone who played the penalised entrant, as it lowers that
+      entrant's place (Sonneborn-Berger alike).
     - **median_buchholz**: the same without the highest and the lowest round (with at
       least three rounds; with fewer it equals the Buchholz).
     - **sonneborn_berger**: the points of opponents beaten plus half the points of those
@@ -270,6 +328,8 @@ def standings(entrants: Sequence[str], results: Iterable[Mapping[str, Any]],
 
         {"rank": 1, "entrant": "Ann", "points": 6, "played": 3, "byes": 1,
          "wins": 3, "draws": 0, "losses": 0,          # None under place scoring
+         "adjustment": -1,                             # the adjustments' total
+         "adjustments": [{"points": -1, "reason": "late", "round": 2}],
          "game_tiebreaks": [310], "buchholz": 11, "median_buchholz": 5,
          "sonneborn_berger": 8,                        # None under place scoring
          "results": [{"round": 1, "table": 2, "opponents": ["Bob"], "outcome": "win",
@@ -285,11 +345,14 @@ def standings(entrants: Sequence[str], results: Iterable[Mapping[str, Any]],
     unknown = sorted(set(initial_points) - set(ids))
     if unknown:
         raise ValueError(f"{unknown[0]!r} is not an entrant.")
+    adjusted = _check_adjustments(adjustments, ids)
     seats_of = _collect(ids, results, scoring)
+    extra = {e: sum((a["points"] for a in adjusted[e]), Fraction(0)) for e in ids}
     points = {e: sum((s["points"] for s in seats_of[e]), Fraction(0))
-              + _number(initial_points.get(e, 0), "Initial points") for e in ids}
+              + _number(initial_points.get(e, 0), "Initial points") + extra[e] for e in ids}
     game = _game_values(ids, game_tiebreaks)
-    rows = [_row(e, seats_of[e], points, game[e], mode) for e in ids]
+    rows = [{**_row(e, seats_of[e], points, game[e], mode), "adjustment": extra[e],
+             "adjustments": adjusted[e]} for e in ids]
     keys = [_sort_key(row, points[row["entrant"]], order) for row in rows]
     ranked = sorted(range(len(ids)), key=lambda i: (keys[i], i))
     out = []
@@ -318,6 +381,70 @@ def _check_order(order: Sequence[str] | None, mode: Any) -> tuple[str, ...]:
     if mode != "match" and "sonneborn_berger" in order:
         raise ValueError("Sonneborn-Berger needs match scoring (tables of two).")
     return order
+
+
+def tiebreak_columns(order: Sequence[str] | None, mode: Any) -> tuple[str, ...]:
+    """The tie-breaks a standings table of scoring ``mode`` ("match" or "places") uses, in
+    order: ``order`` checked as :func:`standings` checks it, or the mode's default order
+    when None. Pages and CSV show these (named by :data:`TIEBREAK_NAMES`), and no others.
+    """
+    return _check_order(order, mode)
+
+
+def parse_tiebreak_order(values: Iterable[Any], mode: Any) -> tuple[str, ...]:
+    """The tie-break order a director picked in a form, checked: ``["buchholz", "",
+    "game"]`` -> ``("buchholz", "game")``.
+
+    ``values`` are tie-break keys (:data:`TIEBREAKS`) or their names
+    (:data:`TIEBREAK_NAMES`, any case), most important first; blank values (``""``, None,
+    spaces) are skipped. Each may appear once, and Sonneborn-Berger only under match
+    scoring. An empty choice is allowed: ranks then follow points alone. Raises
+    ValueError with a sentence otherwise.
+    """
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise ValueError("Tie-breaks are chosen as a list.")
+    by_name = {name.casefold(): key for key, name in TIEBREAK_NAMES.items()}
+    order: list[str] = []
+    for value in values:
+        if value is None or (isinstance(value, str) and not value.strip()):
+            continue
+        if not isinstance(value, str):
+            raise ValueError(f"{value!r} is not a tie-break.")
+        text = value.strip()
+        key = text if text in TIEBREAKS else by_name.get(text.casefold())
+        if key is None:
+            names = ", ".join(TIEBREAK_NAMES.values())
+            raise ValueError(f"{text!r} is not a tie-break; choose from {names}.")
+        if key in order:
+            raise ValueError(f"{TIEBREAK_NAMES[key]} is chosen twice.")
+        order.append(key)
+    return _check_order(order, mode)
+
+
+def _check_adjustments(adjustments: Iterable[Mapping[str, Any]] | None,
+                       ids: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
+    """Each entrant's adjustments, in the order given, with exact points."""
+    out: dict[str, list[dict[str, Any]]] = {e: [] for e in ids}
+    if adjustments is None:
+        return out
+    if isinstance(adjustments, (str, bytes, Mapping)) or not isinstance(adjustments, Iterable):
+        raise ValueError("Adjustments are a list.")
+    for item in adjustments:
+        if not isinstance(item, Mapping):
+            raise ValueError("An adjustment is a dictionary.")
+        entrant = item.get("entrant")
+        if entrant not in out:
+            raise ValueError(f"{entrant!r} is not an entrant.")
+        points = _number(item.get("points"), "An adjustment's points")
+        reason = item.get("reason") or ""
+        if not isinstance(reason, str):
+            raise ValueError("An adjustment's reason is text.")
+        rnd = item.get("round")
+        if rnd is not None and (isinstance(rnd, bool) or not isinstance(rnd, int) or rnd < 1):
+            raise ValueError(f"An adjustment's round is a whole number of at least 1 "
+                             f"(or none), not {rnd!r}.")
+        out[entrant].append({"points": points, "reason": reason, "round": rnd})
+    return out
 
 
 def _collect(ids: Sequence[str], results: Iterable[Mapping[str, Any]],
@@ -408,8 +535,9 @@ def _sort_key(row: Mapping[str, Any], points: Fraction, order: Sequence[str]) ->
 def _publish(row: Mapping[str, Any]) -> dict[str, Any]:
     """A row with its exact numbers turned into JSON numbers."""
     out = dict(row)
-    for name in ("points", "buchholz", "median_buchholz", "sonneborn_berger"):
+    for name in ("points", "buchholz", "median_buchholz", "sonneborn_berger", "adjustment"):
         out[name] = _plain(row[name])
+    out["adjustments"] = [{**a, "points": _plain(a["points"])} for a in row["adjustments"]]
     out["game_tiebreaks"] = [_plain(v) for v in row["game_tiebreaks"]]
     out["results"] = [{**r, "points": _plain(r["points"])} for r in row["results"]]
     return out
@@ -471,3 +599,71 @@ def results_csv(results: Iterable[Mapping[str, Any]], scoring: Mapping[str, Any]
         row += [""] * (3 + 4 * width - len(row))
         writer.writerow(row)
     return buffer.getvalue()
+
+
+def standings_csv(rows: Sequence[Mapping[str, Any]], order: Sequence[str] | None, *,
+                  members: Mapping[str, Sequence[str]] | None = None,
+                  dropped: Iterable[str] = (), final: bool = False) -> str:
+    """The standings as CSV text, one row per standings row, in the rows' order.
+
+    ``rows`` are what :func:`standings` returns and ``order`` the tie-breaks it used (None:
+    the default order of the rows' scoring, match scoring when the rows have wins).
+    Columns::
+
+        place, entrant, members, points, played, wins, draws, losses, byes, adjustment,
+        <one per tie-break in order, headed by its name in TIEBREAK_NAMES>, dropped
+
+    ``members`` maps an entrant (a team) to its players, joined with " & " (empty for
+    others); ``wins``/``draws``/``losses`` are empty under place scoring; ``dropped``
+    entrants say "yes". The game's own tie-break is one "Game score" column, or "Game
+    score", "Game score 2", … when the game gives several values. Names that a spreadsheet
+    would read as a formula are prefixed with an apostrophe (as in :func:`results_csv`).
+    ``final`` changes nothing in the text (the pages say "final"); it is accepted so
+    callers can pass what they show.
+    """
+    del final  # the same CSV either way
+    rows = list(rows)
+    if order is None:
+        mode = "match" if any(r.get("wins") is not None for r in rows) or not rows \
+            else "places"
+        order = _check_order(None, mode)
+    else:
+        order = tuple(order)
+        for name in order:
+            if name not in TIEBREAKS:
+                raise ValueError(f"{name!r} is not a tie-break; choose from "
+                                 f"{', '.join(TIEBREAKS)}.")
+    members = members or {}
+    gone = set(dropped)
+    width = max((len(r.get("game_tiebreaks") or ()) for r in rows), default=0)
+    header = ["place", "entrant", "members", "points", "played", "wins", "draws", "losses",
+              "byes", "adjustment"]
+    for name in order:
+        if name == "game":
+            header += [TIEBREAK_NAMES["game"]] + [f"{TIEBREAK_NAMES['game']} {n}"
+                                                  for n in range(2, width + 1)]
+        else:
+            header.append(TIEBREAK_NAMES[name])
+    header.append("dropped")
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)
+    writer.writerow(header)
+    for row in rows:
+        entrant = row["entrant"]
+        team = " & ".join(str(m) for m in members.get(entrant, ()))
+        line = [row["rank"], _cell(entrant), _cell(team), row["points"], row["played"]]
+        line += [_blank(row.get(k)) for k in ("wins", "draws", "losses")]
+        line += [row["byes"], row.get("adjustment", 0)]
+        for name in order:
+            if name == "game":
+                values = list(row.get("game_tiebreaks") or ())
+                line += [_blank(v) for v in values] + [""] * (max(width, 1) - len(values))
+            else:
+                line.append(_blank(row.get(name)))
+        line.append("yes" if entrant in gone else "")
+        writer.writerow(line)
+    return buffer.getvalue()
+
+
+def _blank(value: Any) -> Any:
+    return "" if value is None else value

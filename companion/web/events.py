@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 
-from flask import Blueprint, abort, make_response, redirect, request, url_for
+from flask import Blueprint, abort, current_app, make_response, redirect, request, url_for
 from flask_limiter.util import get_remote_address
 
 from companion import events, tables
@@ -18,6 +18,7 @@ from companion.tournament import FORMATS, tournament_format
 
 from .cookies import (director_cookie, director_secret, pass_cookie, pass_secret,
                       phone_secret, set_event_cookie, set_phone_cookie)
+from .extensions import limiter
 from .games import game_or_404, has_ui, ui_for
 from .htmx import is_fragment_request, render
 from .i18n import N_
@@ -75,7 +76,8 @@ def new_event(slug: str):
 def _form(game, values, error, status: int = 200):
     fmt = tournament_format(game.slug)
     return render("events/new.html", "events/new.html", status, game=game, values=values,
-                  error=error, fmt=fmt, ui=ui_for(game.slug))
+                  error=error, fmt=fmt, ui=ui_for(game.slug),
+                  choices=events.config_choices(fmt))
 
 
 @bp.post("/events/new/<slug>")
@@ -93,12 +95,14 @@ def create(slug: str):
                                                else {"preferred_table": table_size}))
         entrants = events.parse_entrants(form.get("entrants", ""), fmt,
                                          allow_few=registration)
+        config = events.parse_config(form, fmt)
         options = {"confirm": bool(game.teams) and form.get("confirm") == "on"}
         for name, _label, _hint in getattr(ui_for(game.slug), "TABLE_SWITCHES", ()):
             options[name] = form.get(name) == "on"
         event, secret = events.create_event(get_db(), form.get("event_name", ""), game.slug,
                                             settings, options, rounds, entrants,
-                                            registration=registration, table_size=table_size)
+                                            registration=registration, table_size=table_size,
+                                            config=config)
     except ValueError as exc:
         return _form(game, form, str(exc), 422)
     response = redirect(url_for(".dashboard", event_id=event.id), 303)
@@ -120,6 +124,9 @@ def _room(event: events.Event, page: bool = True) -> dict:
                 words=STATUS_WORDS, counts=events.entrant_counts(db, event),
                 entrants=events.entrants(db, event) if page else [],
                 audit=events.audit(db, event), error=None,
+                tools=_director_tools(event, current, rows) if page else None,
+                clock=events.clock_state(event, current),
+                clock_minutes=events.DEFAULT_ROUND_MINUTES,
                 can_lock=bool(current) and not current.locked and all(r.result for r in rows),
                 can_seat=(not current or current.locked) and len(done) < event.rounds)
 
@@ -238,23 +245,30 @@ def registration(event_id: str):
 
 @bp.get("/e/<event_id>/cards")
 def cards(event_id: str):
-    """Printable table cards of the current round: one page per table, with its QR code."""
+    """Printable table cards, 1, 2 or 4 to an A4 page (?per_page=): one card per table number
+    the biggest round so far used. Each QR code opens that table number in whatever round is
+    current, so the cards are printed once per event; a card of one to a page also lists the
+    current round's seats."""
     event = _director_event(event_id)
-    done = events.rounds(get_db(), event)
+    db = get_db()
+    done = events.rounds(db, event)
     if not done:
         raise tables.NotFound("No round has been seated yet.")
     current = done[-1]
-    rows = events.round_tables(get_db(), event, current.number)
+    per_page = _per_page(request.args.get("per_page"))
+    # Only a whole page has room for names; the smaller cards stay on the tables all event.
+    rows = ({r.number: r for r in events.round_tables(db, event, current.number)}
+            if per_page == 1 else {})
     cards = []
-    for r in rows:
-        url = _table_card_url(event, r.number)
-        cards.append({"row": r, "url": url,
-                      "qr": qr_svg(url, f"QR code of table {r.number}")})
+    for number in range(1, events.most_tables(db, event) + 1):
+        url = _table_card_url(event, number)
+        cards.append({"number": number, "row": rows.get(number), "url": url,
+                      "qr": qr_svg(url, f"QR code of table {number}")})
         # A QR code costs milliseconds: 500 of them would hold this gevent worker (and
         # every live table on it) for seconds. Let the other requests in between.
         time.sleep(0)
     return render("events/cards.html", "events/cards.html", event=event, current=current,
-                  cards=cards)
+                  cards=cards, per_page=per_page, choices=CARDS_PER_PAGE)
 
 
 @bp.get("/e/<event_id>/results.csv")
@@ -281,20 +295,16 @@ def standings(event_id: str):
 
 @bp.get("/e/<event_id>/projector")
 def projector(event_id: str):
-    """The standings for a projector: large type, dark, refreshed every few seconds."""
+    """The standings for a projector: large type, dark, refreshed every few seconds. While a
+    round is played its pairings take turns with the standings (see _projector_screen)."""
     event = _event(event_id)
     rows = events.standings(get_db(), event)
-    # A room of 30+ players doesn't fit one screen: the pages take turns, one per refresh.
-    pages = max(1, -(-len(rows) // PROJECTOR_ROWS))
-    raw = request.args.get("page", "1")
-    page = int(raw) if raw.isascii() and raw.isdigit() and 1 <= int(raw) <= pages else 1
-    shown = rows[(page - 1) * PROJECTOR_ROWS: page * PROJECTOR_ROWS]
+    done = events.rounds(get_db(), event)
     url = _players_url(event)
-    return render("events/projector.html", "events/_projector.html", event=event, rows=shown,
-                  rounds=events.rounds(get_db(), event), players_url=url, page_no=page,
-                  pages=pages, rows_per_page=PROJECTOR_ROWS, next_page=page % pages + 1,
-                  total=len(rows),
-                  players_qr=lambda: qr_svg(url, "QR code of the players' page"))
+    return render("events/projector.html", "events/_projector.html", event=event,
+                  rounds=done, players_url=url,
+                  players_qr=lambda: qr_svg(url, "QR code of the players' page"),
+                  **_projector_screen(event, rows, done))
 
 
 def _players_url(event: events.Event) -> str:
@@ -358,7 +368,8 @@ def _mine(event: events.Event, name: str) -> dict:
     current = done[-1] if done else None
     table = events.table_of(db, event, current.number, name) if current else None
     return {"row": row, "current": current, "table": table,
-            "bye": bool(current and name in current.byes), "count": len(rows)}
+            "bye": bool(current and name in current.byes), "count": len(rows),
+            "clock": events.clock_state(event, current) if current else None}
 
 
 def _with_pass(response, event: events.Event, entrant: str, member: str | None):
@@ -450,3 +461,219 @@ def register(event_id: str):
     member = parts[0] if event.format["kind"] == "teams" else None
     response = redirect(url_for(".players", event_id=event.id), 303)
     return _with_pass(response, event, name, member)
+
+
+# ---------------------------------------------------------------- the room (issue 13): round
+# clock, pairings by name (page and projector), table cards per page, the director's link
+
+PROJECTOR_PAIRINGS = 20    # names on one projector screen (two columns); more take turns
+CARDS_PER_PAGE = (1, 2, 4)
+
+
+def _join_limit() -> str:
+    """The join links' rate limit (config JOIN_RATE_LIMIT), as for a table's QR code."""
+    return current_app.config["JOIN_RATE_LIMIT"]
+
+
+def _pages(count: int, per_page: int) -> int:
+    return max(1, -(-count // per_page))
+
+
+def _page_arg(pages: int) -> int:
+    """?page= from 1 to `pages`; anything else shows the first page."""
+    raw = request.args.get("page", "1")
+    ok = raw.isascii() and raw.isdigit() and len(raw) <= 4 and 1 <= int(raw) <= pages
+    return int(raw) if ok else 1
+
+
+def _per_page(raw: str | None) -> int:
+    """Table cards to an A4 page: 1, 2 or 4 (anything else: 1)."""
+    text = (raw or "").strip()
+    return int(text) if text in {str(n) for n in CARDS_PER_PAGE} else 1
+
+
+def _projector_screen(event: events.Event, rows: list[dict], done: list) -> dict:
+    """What the projector shows on this refresh, and the address of the next screen.
+
+    The standings take turns a page (PROJECTOR_ROWS places) at a time. While a round is
+    seated and not locked, a page of its pairings follows each page of standings:
+    ?page=N is standings page N, ?show=pairings&page=N pairings page N; the shorter list
+    starts over while the longer one pages on, so every page of both is seen.
+    """
+    current = done[-1] if done else None
+    playing = bool(current) and not current.locked
+    paired = events.pairings(get_db(), event) if playing else []
+    spages = _pages(len(rows), PROJECTOR_ROWS)
+    ppages = _pages(len(paired), PROJECTOR_PAIRINGS)
+    cycle = max(spages, ppages) if playing else spages
+    page = _page_arg(cycle)
+    show = "pairings" if playing and request.args.get("show") == "pairings" else "standings"
+    if show == "pairings":
+        next_url = url_for(".projector", event_id=event.id, page=page % cycle + 1)
+    elif playing:
+        next_url = url_for(".projector", event_id=event.id, show="pairings", page=page)
+    else:
+        next_url = url_for(".projector", event_id=event.id, page=page % spages + 1)
+    s_page, p_page = (page - 1) % spages + 1, (page - 1) % ppages + 1
+    return dict(show=show, next_url=next_url, total=len(rows), page_no=s_page, pages=spages,
+                rows_per_page=PROJECTOR_ROWS,
+                rows=rows[(s_page - 1) * PROJECTOR_ROWS: s_page * PROJECTOR_ROWS],
+                pairs=paired[(p_page - 1) * PROJECTOR_PAIRINGS: p_page * PROJECTOR_PAIRINGS],
+                pair_page=p_page, pair_pages=ppages, pairs_per_page=PROJECTOR_PAIRINGS,
+                pair_total=len(paired), current=current,
+                clock=events.clock_state(event, current) if current else None)
+
+
+@bp.post("/e/<event_id>/clock")
+def clock(event_id: str):
+    """The round clock: start (a number of minutes), pause, resume, extend (+5 min or a number
+    of minutes) or stop. Every page of the event shows it."""
+    event = _director_event(event_id)
+    action = request.form.get("action")
+    if action not in events.CLOCK_ACTIONS:
+        abort(400)
+    try:
+        minutes = events.parse_minutes((request.form.get("minutes") or "")[:10])
+        events.set_clock(get_db(), event, action, minutes)
+    except ValueError as exc:
+        return _refused(event, str(exc))
+    return redirect(url_for(".dashboard", event_id=event.id), 303)
+
+
+@bp.get("/e/<event_id>/pairings")
+def pairings(event_id: str):
+    """The latest round's pairings by name, for anyone with the link: where every player
+    sits (printable, two columns on A4)."""
+    event = _event(event_id)
+    db = get_db()
+    done = events.rounds(db, event)
+    return render("events/pairings.html", "events/pairings.html", event=event,
+                  current=done[-1] if done else None, people=events.pairings(db, event))
+
+
+def _dashboard_page(event: events.Event, **extra):
+    """The whole dashboard (not the polled room alone), with `extra` in its context."""
+    context = _room(event)
+    context["players_url"] = url = _players_url(event)
+    context["players_qr"] = lambda: qr_svg(url, "QR code of the players' page")
+    context.update(extra)
+    return render("events/dashboard.html", "events/dashboard.html", **context)
+
+
+@bp.post("/e/<event_id>/director-link")
+def director_link(event_id: str):
+    """A new director's link for a second device (it replaces the previous one), shown once
+    on the dashboard as a QR code and an address: only its hash is stored."""
+    event = _director_event(event_id)
+    token = events.new_director_link(get_db(), event)
+    url = public_url(url_for(".director_join", event_id=event.id, token=token))
+    return _dashboard_page(events.get_event(get_db(), event.id), director_url=url,
+                           director_qr=qr_svg(url, "QR code of the director's link"))
+
+
+@bp.get("/e/<event_id>/director/<token>")
+@limiter.limit(_join_limit)
+def director_join(event_id: str, token: str):
+    """The director's link (like a table's QR code, opening it is the action): this browser
+    becomes a director of the event, then sees the dashboard. A wrong or replaced link is
+    a plain 404; guessing is limited like joining a table."""
+    if len(token) > 64:
+        abort(404)
+    event = _event(event_id)
+    secret = events.join_as_director(get_db(), event, token)
+    response = redirect(url_for(".dashboard", event_id=event.id), 303)
+    set_event_cookie(response, director_cookie(event.id), secret)
+    return response
+
+
+# ---------------------------------------------------------------- the director's tools (issue
+# 13): penalties and bonuses, swapping entrants or unseating a round before play, the
+# standings as CSV
+
+# The tie-breaks' names as pages show them (the library's TIEBREAK_NAMES, translatable).
+TIEBREAK_WORDS = {"game": N_("Game score"), "buchholz": N_("Buchholz"),
+                  "median_buchholz": N_("Median-Buchholz"),
+                  "sonneborn_berger": N_("Sonneborn-Berger")}
+
+
+@bp.context_processor
+def _tiebreak_words() -> dict:
+    """The standings table (page, projector) heads its tie-break columns with these."""
+    return {"tiebreak_words": TIEBREAK_WORDS}
+
+
+def _director_tools(event: events.Event, current, rows: list) -> dict:
+    """What the director's tools on the dashboard need: the penalties and bonuses in force,
+    who plays the current round (seated or a bye) and why its seating can't change, if so."""
+    db = get_db()
+    playing = {e for r in rows for e in r.entrants} | set(current.byes if current else ())
+    return {"adjustments": events.adjustments(db, event),
+            "playing": sorted(playing, key=lambda name: (name.casefold(), name)),
+            "refusal": events.edit_refusal(db, event) if current else None}
+
+
+def _tools_done(event: events.Event):
+    return redirect(url_for(".dashboard", event_id=event.id) + "#director-tools", 303)
+
+
+def _who() -> str:
+    return (request.form.get("who") or "")[:100]
+
+
+@bp.post("/e/<event_id>/adjustments")
+def adjustments(event_id: str):
+    """A penalty or bonus for an entrant, with a reason (action=add), or taking one back
+    (action=withdraw, id=...). Both are kept in the audit log."""
+    event = _director_event(event_id)
+    form = request.form
+    action = form.get("action")
+    try:
+        if action == "add":
+            points, number = events.parse_adjustment(form, event)
+            events.add_adjustment(get_db(), event, (form.get("entrant") or "")[:400], points,
+                                  (form.get("reason") or "")[:1000], _who(), number)
+        elif action == "withdraw":
+            events.withdraw_adjustment(get_db(), event, _int_arg(form, "id"), _who())
+        else:
+            abort(400)
+    except ValueError as exc:
+        return _refused(event, str(exc))
+    return _tools_done(event)
+
+
+@bp.post("/e/<event_id>/swap")
+def swap(event_id: str):
+    """Swap two entrants (teams) between tables of the current round before play begins."""
+    event = _director_event(event_id)
+    form = request.form
+    number = _int_arg(form, "round")
+    try:
+        events.swap_entrants(get_db(), event, number, (form.get("entrant_a") or "")[:400],
+                             (form.get("entrant_b") or "")[:400], _who())
+    except ValueError as exc:
+        return _refused(event, str(exc))
+    return _tools_done(event)
+
+
+@bp.post("/e/<event_id>/unseat")
+def unseat(event_id: str):
+    """Take back the current round's seating before play begins, to seat it again."""
+    event = _director_event(event_id)
+    number = _int_arg(request.form, "round")
+    try:
+        events.unseat_round(get_db(), event, number, _who())
+    except ValueError as exc:
+        return _refused(event, str(exc))
+    return redirect(url_for(".dashboard", event_id=event.id), 303)
+
+
+@bp.get("/e/<event_id>/standings.csv")
+def standings_csv(event_id: str):
+    """The standings as a CSV download: places, points, every tie-break used, team
+    members, dropped entrants."""
+    event = _director_event(event_id)
+    response = make_response(events.standings_csv(get_db(), event))
+    response.mimetype = "text/csv"
+    response.headers["Content-Disposition"] = \
+        f'attachment; filename="event-{event.id}-standings.csv"'
+    return response

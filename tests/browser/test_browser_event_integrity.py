@@ -79,6 +79,6 @@ def test_an_attacker_watches_while_the_table_corrects_itself(phones, ui):
     shot(director, "dashboard")
 
     director.locator("#lock-round").click()
-    director.get_by_role("link", name="Standings").click()
+    director.get_by_role("link", name="Standings", exact=True).click()
     first = director.locator("#standings-table tbody tr").first
     expect(first).to_have_attribute("data-entrant", seats[0])

@@ -90,7 +90,7 @@ def test_a_two_round_event_from_start_page_to_standings(phones, ui):
         expect(director.locator("#room h2")).to_contain_text(f"Round {rnd} · locked")
     expect(director.locator("#event-over")).to_be_visible()
 
-    director.get_by_role("link", name="Standings").click()
+    director.get_by_role("link", name="Standings", exact=True).click()
     for name, points in played.items():
         expect(director.locator(f'tr[data-entrant="{name}"] .points')).to_have_text(
             str(sum(points)))
@@ -194,7 +194,7 @@ def test_four_rounds_of_eight_tables_standings_match_hand_computed(phones, ui, e
              for a in seats for b in seats if a < b]
     assert len(pairs) == len(set(pairs)), "a repeat pairing"
 
-    director.get_by_role("link", name="Standings").click()
+    director.get_by_role("link", name="Standings", exact=True).click()
     rows = director.locator("#standings-table tbody tr")
     expect(rows).to_have_count(32)
     shown = []

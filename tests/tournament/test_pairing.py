@@ -49,7 +49,8 @@ def history(met=(), byes=None):
 #
 # Round 1 is seated from the seeding (P01 best); each later round from the standings:
 # points, Buchholz, Median-Buchholz, Sonneborn-Berger, then entry order. Each table is
-# (higher-ranked, lower-ranked, winner or None for a draw).
+# (higher-ranked, lower-ranked, winner or None for a draw). Paired with the "adjacent"
+# method (1 meets 2), the default before the Dutch system; a Dutch event follows below.
 # ---------------------------------------------------------------------------
 
 SWISS_16 = {
@@ -102,7 +103,7 @@ def test_sixteen_player_swiss_by_hand():
     rows = None
     for rnd, tables in SWISS_16.items():
         ranking = PLAYERS if rnd == 1 else active_ranking(rows)
-        seating = swiss_pairing(ranking, history_from_results(results))
+        seating = swiss_pairing(ranking, history_from_results(results), method="adjacent")
         assert pairs_of(seating) == [(a, b) for a, b, _ in tables], f"round {rnd}"
         assert seating["byes"] == [] and seating["repeats"] == []
         results += [_result(rnd, t["table"], a, b, w)
@@ -122,6 +123,7 @@ def test_sixteen_player_swiss_by_hand():
 # ---------------------------------------------------------------------------
 
 SWISS_CASES = [
+    # The "adjacent" method (top meets next-ranked):
     # (ranking, met, earlier byes, expected pairs, expected bye)
     ("ABCD", [], {}, ["AB", "CD"], None),
     ("ABCDE", [], {}, ["AB", "CD"], "E"),
@@ -150,15 +152,18 @@ SWISS_CASES = [
 
 @pytest.mark.parametrize("ranking,met,byes,pairs,bye", SWISS_CASES)
 def test_swiss_pairing_examples(ranking, met, byes, pairs, bye):
-    seating = swiss_pairing(list(ranking), history(met, byes))
+    seating = swiss_pairing(list(ranking), history(met, byes), method="adjacent")
     assert ["".join(p) for p in pairs_of(seating)] == pairs
     assert seating["byes"] == ([bye] if bye else [])
     assert [t["table"] for t in seating["tables"]] == list(range(1, len(pairs) + 1))
 
 
 def test_swiss_reports_unavoidable_rematches():
-    seating = swiss_pairing(list("ABCD"), history(["A-B", "A-C", "A-D", "B-C", "B-D", "C-D"]))
+    seating = swiss_pairing(list("ABCD"), history(["A-B", "A-C", "A-D", "B-C", "B-D", "C-D"]),
+                            method="adjacent")
     assert seating["repeats"] == [["A", "B"], ["C", "D"]]
+    dutch = swiss_pairing(list("ABCD"), history(["A-B", "A-C", "A-D", "B-C", "B-D", "C-D"]))
+    assert dutch["repeats"] == [["A", "C"], ["B", "D"]]
 
 
 def test_swiss_edge_counts():
@@ -183,8 +188,10 @@ def test_drops_and_late_arrivals_between_rounds():
     # entrants on 1 point, G below those on 0.
     ranking = active_ranking(rows, dropped=["B"], late={"G": 0, "H": 1})
     assert ranking == ["A", "F", "C", "D", "H", "E", "G"]
-    seating = swiss_pairing(ranking, history_from_results(results))
-    # C-D met: C floats to H; D meets E; the last, G, has the bye.
+    points = {r["entrant"]: r["points"] for r in rows} | {"G": 0, "H": 1}
+    seating = swiss_pairing(ranking, history_from_results(results), points=points)
+    # The last, G, has the bye. Score groups A F (2) | C D H (1) | E (0): A meets F; C's
+    # Dutch partner D met C, so C meets H, and D floats down to E.
     assert pairs_of(seating) == [("A", "F"), ("C", "H"), ("D", "E")]
     assert seating["byes"] == ["G"]
 
@@ -201,7 +208,10 @@ def test_history_counts_meetings_and_byes():
     ])
     assert hist == {"met": {"A": {"B": 2, "C": 1}, "B": {"A": 2, "C": 1},
                             "C": {"A": 1, "B": 1}},
-                    "byes": {"D": 1}}
+                    "byes": {"D": 1},
+                    # Only the table of two has a first (and a second) entrant.
+                    "first": {"A": 1, "B": 0}, "second": {"A": 0, "B": 1},
+                    "last_first": {"A": True, "B": False}}
 
 
 def test_random_first_round_is_seeded_and_complete():
@@ -393,7 +403,7 @@ def test_swiss_matches_brute_force(situation):
     for a, b in met:
         times[a][b] += 1
         times[b][a] += 1
-    seating = swiss_pairing(names, situation_history(names, met, byes))
+    seating = swiss_pairing(names, situation_history(names, met, byes), method="adjacent")
     got = [(names.index(a), names.index(b)) for a, b in pairs_of(seating)]
     got_bye = names.index(seating["byes"][0]) if seating["byes"] else None
 

@@ -30,9 +30,12 @@ def test_a_300_player_rook_swiss_runs_end_to_end(app):
     # Swiss over five rounds of 150 teams: no pair of teams meets twice.
     pairs = Counter(frozenset(entrants) for _r, entrants in seatings)
     assert max(pairs.values()) == 1
-    # Rook: team A deals first; across the rounds each team takes turns at it.
+    # Rook: team A deals first; across the rounds the teams take turns at it. Pairing keeps
+    # almost everyone within one of half their tables (2 or 3 of 5); a team may miss that
+    # only where a pairing without a rematch leaves no other way (round 1 is drawn at random).
     first = Counter(entrants[0] for _r, entrants in seatings)
-    assert all(2 <= first[team] <= 3 for team in seated), first.most_common(3)
+    assert all(1 <= first[team] <= 4 for team in seated), first.most_common(3)
+    assert sum(not 2 <= first[team] <= 3 for team in seated) <= TEAMS // 20
     # Every table has a stored result after its lock; points follow win 2 / loss 0.
     assert len(results) == ROUNDS * TEAMS // 2
     points = Counter()

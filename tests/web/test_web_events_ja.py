@@ -120,8 +120,10 @@ def test_the_players_page_in_japanese(director, new_phone):
     assert_shown(page, "まだテーブルはありません", "1位 / 8", "全体の順位", "別の人ですか？")
     seat_round(director, event_id)
     page = ok(player.get(f"/e/{event_id}/players?name=Cy", headers=JA))
+    assert_shown(page, "ラウンド1", "これは自分")          # a phone that hasn't picked Cy
+    assert player.pick(event_id, "Cy").status_code == 303
+    page = ok(player.get(f"/e/{event_id}/players", headers=JA))
     assert re.search(r"テーブル\d+を開く", text_of(page)), text_of(page)[:1500]
-    assert_shown(page, "ラウンド1", "テーブルカードのQRコードを読み取り、自分の席をタップしてください。")
 
 
 def test_a_team_event_with_registration_and_a_bye_in_japanese(director, new_phone):

@@ -53,7 +53,7 @@ from web_helpers import Phone, make_app
 from web_helpers import snapshot as _table_snapshot
 
 EVENT_DATA = ("events", "event_entrants", "event_rounds", "event_seatings", "event_results",
-              "event_audit")
+              "event_audit", "event_directors", "event_adjustments")
 
 
 def snapshot(db_path: str) -> dict[str, list[tuple]]:
@@ -72,13 +72,19 @@ def snapshot(db_path: str) -> dict[str, list[tuple]]:
 TABLE = "/t/<table_id>"
 EVENT = "/e/<event_id>"
 EVENT_FIELDS = ("event_name", "event_rounds", "entrants", "target", "rounds", "low_wins",
-                "registration", "table_size")
+                "registration", "table_size", "points_places", "points_win", "points_draw",
+                "points_loss", "points_bye", "late_points", "tiebreak_1", "tiebreak_2",
+                "tiebreak_3", "tiebreak_4", "odd_tables", "pairing")
 CORRECT_FIELDS = ("round", "table", "place_0", "place_1", "place_2", "place_3", "score_0",
                   "score_1", "score_2", "score_3", "why", "who")
 # Event routes only the director (Ann's browser, holding the event's cookie) may use.
 DIRECTOR_ROUTES = ("events.dashboard", "events.seat", "events.lock", "events.correct_form",
                    "events.correct", "events.cards", "events.results_csv",
-                   "events.change_entrants", "events.registration")
+                   "events.change_entrants", "events.registration", "events.clock",
+                   "events.director_link", "events.adjustments", "events.swap",
+                   "events.unseat", "events.standings_csv")
+# Event writes that may touch the event's own tables (never A or B): a swap renames seats.
+EVENT_TABLE_WRITES = ("events.swap",)
 NEW_TABLE_FIELDS = ("name_0", "name_1", "name_2", "name_3", "name_4", "me", "target", "rounds",
                     "low_wins", "variant", "min_bid", "ones", "confirm")
 # The entry form of every game with phone screens: the score pad's boxes and Rook's hand.
@@ -171,10 +177,10 @@ ROUTES: dict[tuple[str, str], tuple[str, ...]] = {
     (EVENT + "/lock", "POST"): ("round",),
     (EVENT + "/correct", "GET"): ("round", "table"),
     (EVENT + "/correct", "POST"): CORRECT_FIELDS,
-    (EVENT + "/cards", "GET"): (),
+    (EVENT + "/cards", "GET"): ("per_page",),
     (EVENT + "/results.csv", "GET"): (),
     (EVENT + "/standings", "GET"): (),
-    (EVENT + "/projector", "GET"): (),
+    (EVENT + "/projector", "GET"): ("show", "page"),
     (EVENT + "/players", "GET"): ("name", "pick"),
     (EVENT + "/entrants", "POST"): ("action", "name"),
     (EVENT + "/registration", "POST"): ("action",),
@@ -182,6 +188,17 @@ ROUTES: dict[tuple[str, str], tuple[str, ...]] = {
     (EVENT + "/pick", "POST"): ("name",),
     (EVENT + "/my-table", "POST"): (),
     (EVENT + "/t/<int:table_no>", "GET"): (),
+    # The room (issue 13): the round clock, pairings by name, the director's link.
+    (EVENT + "/clock", "POST"): ("action", "minutes"),
+    (EVENT + "/pairings", "GET"): (),
+    (EVENT + "/director-link", "POST"): (),
+    (EVENT + "/director/<token>", "GET"): (),
+    # The director's tools (issue 13): penalties, swaps and unseating before play, the CSV.
+    (EVENT + "/adjustments", "POST"): ("action", "entrant", "points", "reason", "round", "id",
+                                       "who"),
+    (EVENT + "/swap", "POST"): ("round", "entrant_a", "entrant_b", "who"),
+    (EVENT + "/unseat", "POST"): ("round", "who"),
+    (EVENT + "/standings.csv", "GET"): (),
 }
 PATH_PARAMETERS = ("table_id", "slug", "token", "event_id", "table_no")
 JOIN_ENDPOINTS = ("home.join_by_token",)
@@ -230,6 +247,10 @@ SID_NEW, SID_OLD, SEQ_LAST, SEQ_PENDING = (Ref("SID_NEW"), Ref("SID_OLD"), Ref("
                                            Ref("SEQ_PENDING"))
 CSRF_VALID, CSRF_OTHER = Ref("CSRF_VALID"), Ref("CSRF_OTHER")
 EVENT_ID = Ref("EVENT_ID")
+DIRECTOR_TOKEN = Ref("DIRECTOR_TOKEN")      # the token of the event's director link
+# The event's latest round, and the first entrant of its first and of its last table.
+CURRENT_ROUND, FIRST_SEATED, LAST_SEATED = (Ref("CURRENT_ROUND"), Ref("FIRST_SEATED"),
+                                            Ref("LAST_SEATED"))
 
 # ---------------------------------------------------------------- strategies
 
@@ -275,16 +296,31 @@ EVENT_LIKELY = {
     "event_rounds": ["2", "3", "0", "", "21"],
     "entrants": ["Ann\nBob\nCy\nDee", "Ann\nBob\nCy\nDee\nEve", "Ann", "Ann\nann\nBob",
                  "Ann, Bob\nCy, Dee"],
-    "round": ["1", "1", "2", "3", "0", "x"], "table": ["1", "1", "1", "2", "0"],
+    "round": ["1", "1", "2", "3", "0", "x", CURRENT_ROUND], "table": ["1", "1", "1", "2", "0"],
     "place_0": ["1", "2", "1", "4", "5"], "place_1": ["2", "1", "1", "0"],
     "place_2": ["3", "3", "2"], "place_3": ["4", "4", "1"],
     "why": ["Score slip misread", "Score slip misread", ""], "who": ["Jo", "", "J" * 40],
     "rounds": ["1", "", "2"], "target": ["", "", "50"], "low_wins": ["", "on"],
     "name": ["Cy", "Ann", "", "Nobody", "Eve", "Fay"],
-    "action": ["add", "drop", "return", "", "x", "open", "close"],
+    "action": ["add", "drop", "return", "", "x", "open", "close", "start", "pause", "resume",
+               "extend", "stop"],
+    "minutes": ["60", "5", "", "0", "x", "601", "999999"], "per_page": ["1", "2", "4", "3", ""],
+    "show": ["pairings", "standings", ""], "page": ["1", "2", "0", "99", "x"],
     "registration": ["on", "", "off"], "table_size": ["", "4", "5", "1", "13", "x"],
     "member_0": ["Gil", "Ann", "", "Hu" * 20], "member_1": ["", "Ida"], "member_2": ["", "Jo"],
     "pick": ["1", ""],
+    "points_places": ["", "4, 2, 1, 0", "5, 3, 1", "1, 2", "x", ", ".join(["1"] * 13)],
+    "points_win": ["", "2", "3", "0", "x"], "points_draw": ["", "1", "5"],
+    "points_loss": ["", "0", "-1"], "points_bye": ["", "2", "1.5", "lots"],
+    "late_points": ["zero", "bye", "", "x"], "odd_tables": ["closest", "smaller", "larger", "x"],
+    "pairing": ["dutch", "adjacent", "", "x"],
+    "tiebreak_1": ["game", "buchholz", "", "sonneborn_berger", "x"],
+    "tiebreak_2": ["buchholz", "game", "", "median_buchholz"], "tiebreak_3": ["", "buchholz"],
+    "tiebreak_4": ["", "sonneborn_berger"],
+    "entrant": ["Cy", "Ann", "", "Nobody"], "points": ["-2", "1", "1.5", "0", "x", ""],
+    "reason": ["Late", "Late", "", "R" * 400], "id": ["1", "2", "x", ""],
+    "entrant_a": [FIRST_SEATED, FIRST_SEATED, "Cy", "", "Nobody"],
+    "entrant_b": [LAST_SEATED, LAST_SEATED, "Ann", "Eve", ""],
 }
 
 
@@ -370,7 +406,8 @@ def path_value(name: str, sane: bool):
         real = st.sampled_from(["1"] * 6 + ["2", "0", "99999", "18446744073709551617"])
     elif name == "token":
         base32 = st.text("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", min_size=32, max_size=32)
-        real = st.one_of(st.sampled_from([TOKEN_A] * 3 + [TOKEN_B, TOKEN_A_LOWER, REJOIN_A]),
+        real = st.one_of(st.sampled_from([TOKEN_A] * 3 + [TOKEN_B, TOKEN_A_LOWER, REJOIN_A,
+                                          DIRECTOR_TOKEN]),
                          base32, st.just("A" * 65))
     else:
         raise AssertionError(f"no fuzz strategy for the path parameter <{name}>")
@@ -565,6 +602,11 @@ class World:
         assert r.status_code == 303, r.status_code
         self.event_id = urlsplit(r.headers["Location"]).path.rsplit("/", 1)[1]
         assert ann.post(f"/e/{self.event_id}/seat").status_code == 303
+        # The director's link for a second device (its token is shown once, in the page).
+        r = ann.post(f"/e/{self.event_id}/director-link")
+        assert r.status_code == 200, r.status_code
+        self.director_token = re.search(r'/director/([A-Z2-7]{32})" id="director-url"',
+                                        r.get_data(as_text=True)).group(1)
         self.cast: dict[str, Cast] = {"nobody": Cast()}
         for name, phone in (("ann", ann), ("bob", bob), ("spectator", spectator), ("zed", zed),
                             ("yan", yan), ("stranger", stranger)):
@@ -613,6 +655,18 @@ class World:
 
     # ------------------------------------------------------------ filling in the Refs
 
+    def seated(self, rows, value):
+        """The event's latest round (CURRENT_ROUND), or an entrant of its first or last
+        table (FIRST_SEATED, LAST_SEATED): a swap's two entrants."""
+        mine = [r for r in rows["event_seatings"] if r[0] == self.event_id]
+        latest = max((r[1] for r in mine), default=1)
+        if value is CURRENT_ROUND:
+            return str(latest)
+        tables = sorted((r for r in mine if r[1] == latest), key=lambda r: r[2])
+        if not tables:
+            return "Cy"
+        return json.loads(tables[0 if value is FIRST_SEATED else -1][4])[0]
+
     def table_row(self, rows, tid):
         return next((t for t in rows["tables"] if t[0] == tid), None)
 
@@ -660,6 +714,10 @@ class World:
             seqs = [r[1] for r in rows["actions"]
                     if r[0] == table[0] and r[4] in ("game", "rematch") and r[8] is None]
             return str(max(seqs)) if seqs else "1"
+        if value is DIRECTOR_TOKEN:
+            return self.director_token
+        if value in (CURRENT_ROUND, FIRST_SEATED, LAST_SEATED):
+            return self.seated(rows, value)
         if value is EVENT_ID:
             return self.event_id
         if value is CSRF_VALID:
@@ -824,8 +882,12 @@ class World:
                 assert {k: v for k, v in before.items() if k != "phones"} == \
                        {k: v for k, v in after.items() if k != "phones"}
         elif req.endpoint.startswith("events."):
-            # Event writes never touch an existing table (seating a round makes new ones).
-            assert not changed & existing, f"an event write touched {changed & existing}"
+            # Event writes never touch an existing table (seating a round makes new ones);
+            # a swap renames seats at the event's own tables, never at A or B.
+            if req.endpoint in EVENT_TABLE_WRITES:
+                assert not changed & ids, f"a swap touched {changed & ids}"
+            else:
+                assert not changed & existing, f"an event write touched {changed & existing}"
             if req.endpoint in DIRECTOR_ROUTES:
                 self._check_director(headers)
         elif req.endpoint == "home.create_table":
@@ -1005,6 +1067,28 @@ SEEDS = [  # in order: the confirmation needs B's pending hand, the rematch a fi
          params={"event_id": EVENT_ID}),
     seed(EVENT + "/t/<int:table_no>", "GET", "events.table_card", "stranger",
          params={"event_id": EVENT_ID, "table_no": "1"}),
+    seed(EVENT + "/pairings", "GET", "events.pairings", "nobody", params={"event_id": EVENT_ID}),
+    seed(EVENT + "/director/<token>", "GET", "events.director_join", "stranger",
+         params={"event_id": EVENT_ID, "token": DIRECTOR_TOKEN}),
+    seed(EVENT + "/clock", "POST", "events.clock", "ann", [("action", "start"), ("minutes", "60")],
+         params={"event_id": EVENT_ID}),
+    seed(EVENT + "/director-link", "POST", "events.director_link", "ann",
+         params={"event_id": EVENT_ID}),
+    # The director's tools: round 2 (nothing played yet) is unseated and seated again with
+    # the late arrivals (two tables of three), then two entrants change tables.
+    seed(EVENT + "/unseat", "POST", "events.unseat", "ann", [("round", CURRENT_ROUND)],
+         params={"event_id": EVENT_ID}),
+    seed(EVENT + "/seat", "POST", "events.seat", "ann", params={"event_id": EVENT_ID}),
+    seed(EVENT + "/swap", "POST", "events.swap", "ann",
+         [("round", CURRENT_ROUND), ("entrant_a", FIRST_SEATED), ("entrant_b", LAST_SEATED)],
+         params={"event_id": EVENT_ID}),
+    seed(EVENT + "/adjustments", "POST", "events.adjustments", "ann",
+         [("action", "add"), ("entrant", "Cy"), ("points", "-2"), ("reason", "Late")],
+         params={"event_id": EVENT_ID}),
+    seed(EVENT + "/adjustments", "POST", "events.adjustments", "ann",
+         [("action", "withdraw"), ("id", "1")], params={"event_id": EVENT_ID}),
+    seed(EVENT + "/standings.csv", "GET", "events.standings_csv", "ann",
+         params={"event_id": EVENT_ID}),
 ]
 
 
