@@ -1,7 +1,7 @@
 """The web layer: blueprints that parse a request, call `companion.tables`, and render."""
 from __future__ import annotations
 
-from flask import Flask
+from flask import Flask, abort, request
 
 from . import errors, filters, security
 from .extensions import compress, csrf, limiter
@@ -9,6 +9,9 @@ from .extensions import compress, csrf, limiter
 
 def init_app(app: Flask) -> None:
     """Register extensions, blueprints, error pages and response headers."""
+    # Before CSRF: Flask-WTF reads every form key, and a multipart part whose name Werkzeug
+    # could not parse comes back as None (a 500 inside Flask-WTF). Such a body is a 400.
+    app.before_request(_refuse_unnamed_form_fields)
     csrf.init_app(app)
     limiter.init_app(app)
     compress.init_app(app)
@@ -33,3 +36,8 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(events_bp)
     from .rockit_tools import bp as rockit_tools_bp
     app.register_blueprint(rockit_tools_bp)
+
+
+def _refuse_unnamed_form_fields() -> None:
+    if request.method == "POST" and any(key is None for key in request.form):
+        abort(400)
