@@ -18,8 +18,8 @@ import string
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-__all__ = ["LIST_PATTERN", "LIST_SEPARATOR", "Said", "extract", "fields_of", "joined",
-           "listing", "message", "rebuild", "templates_in"]
+__all__ = ["LIST_PATTERN", "LIST_SEPARATOR", "N_", "Said", "extract", "fields_of", "joined",
+           "listing", "message", "rebuild", "said_of", "templates_in"]
 
 #: The msgids (context "list") a translation uses to lay out a :func:`listing`.
 LIST_SEPARATOR = ", "
@@ -67,9 +67,24 @@ def _remake(text, context, template, values, parts, sep, conj) -> Said:
                 conj=conj)
 
 
+def N_(text: str) -> str:
+    """Mark a fixed sentence or label for the catalogue (``pybabel extract -k N_``).
+
+    It returns ``text`` unchanged: the words are translated where they are shown (the web's
+    ``tr()``). The one marker for every layer: rules, services and web code import it here.
+    """
+    return text
+
+
 def message(context: str, template: str, **values: Any) -> Said:
     """``template.format(**values)`` as a Said (``context`` names the template table)."""
     return Said(template.format(**values), context=context, template=template, values=values)
+
+
+def said_of(error: BaseException) -> Any:
+    """An exception's sentence, keeping a Said (``str(error)`` would lose its recipe)."""
+    first = error.args[0] if error.args else None
+    return first if isinstance(first, str) else str(error)
 
 
 def joined(parts: Iterable[Any], sep: str = " ") -> Said:

@@ -11,12 +11,13 @@ import json
 import sqlite3
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from typing import Any
 
 import sqlite_utils
 
 from companion.rules import Game, RuleError, find_game
+from companion.rules.said import N_, message, said_of
 from companion.storage import transaction
 
 from . import live, tokens
@@ -161,7 +162,8 @@ def get_table(db: sqlite_utils.Database, table_id: str) -> Table:
     """The table with this public id, or `NotFound`."""
     row = _one(db, "SELECT * FROM tables WHERE id = ?", [table_id])
     if row is None:
-        raise NotFound("There is no such table. Check the link or scan the table's QR code again.")
+        raise NotFound(N_("There is no such table. Check the link or scan the table's QR code "
+                          "again."))
     return _table_from_row(row)
 
 
@@ -174,18 +176,20 @@ def find_by_token(db: sqlite_utils.Database, token: str) -> tuple[Table, int | N
     seat = _one(db, "SELECT table_id, pos FROM seats WHERE rejoin_token = ?", [token])
     if seat is not None:
         return get_table(db, seat["table_id"]), seat["pos"]
-    raise NotFound("This QR code doesn't open any table (it may be an old rejoin code "
-                   "that was already used). Ask the host for a fresh one.")
+    raise NotFound(N_("This QR code doesn't open any table (it may be an old rejoin code "
+                      "that was already used). Ask the host for a fresh one."))
 
 
 def find_by_code(db: sqlite_utils.Database, code: str) -> Table:
     """The table with this typed join code, or `NotFound`."""
     code = tokens.normalize_code(code)
     if len(code) != tokens.CODE_LENGTH:
-        raise TableError(f"A join code has {tokens.CODE_LENGTH} letters, like KQWMTR.")
+        raise TableError(message("table", "A join code has {n} letters, like KQWMTR.",
+                                 n=tokens.CODE_LENGTH))
     row = _one(db, "SELECT * FROM tables WHERE code = ?", [code])
     if row is None:
-        raise NotFound(f"No table has the code {code}. Check the letters on the host's screen.")
+        raise NotFound(message("table", "No table has the code {code}. Check the letters on the "
+                               "host's screen.", code=code))
     return _table_from_row(row)
 
 
@@ -211,7 +215,8 @@ def phone_by_secret(db: sqlite_utils.Database, table_id: str, secret: str | None
 def _phone(db, phone_id: int) -> Phone:
     row = _one(db, "SELECT id, table_id, seat FROM phones WHERE id = ?", [phone_id])
     if row is None:
-        raise Forbidden("This phone was removed from the table. Scan the table's QR code to join again.")
+        raise Forbidden(N_("This phone was removed from the table. Scan the table's QR code to "
+                           "join again."))
     return Phone(id=row["id"], table_id=row["table_id"], seat=row["seat"])
 
 
@@ -256,16 +261,16 @@ def _by_submission(db, table_id: str, submission_id: str | None, kind: str) -> A
     if row is None:
         return None
     if row["kind"] != kind:
-        raise Conflict("This form was already used for something else. Reload the page and "
-                       "try again; nothing was saved.")
+        raise Conflict(N_("This form was already used for something else. Reload the page "
+                          "and try again; nothing was saved."))
     return _action_from_row(row)
 
 
 def _require_seated(phone: Phone | None) -> Phone:
     if phone is None:
-        raise Forbidden("Open this table from its QR code or join code first.")
+        raise Forbidden(N_("Open this table from its QR code or join code first."))
     if not phone.seated:
-        raise Forbidden("Spectators can watch but not enter scores. Pick a free seat to play.")
+        raise Forbidden(N_("Spectators can watch but not enter scores. Pick a free seat to play."))
     return phone
 
 
@@ -301,13 +306,13 @@ def create_table(db: sqlite_utils.Database, game_slug: str, settings: dict, name
     try:
         game = find_game(game_slug)
     except LookupError:
-        raise TableError("Pick a game from the list.") from None
+        raise TableError(N_("Pick a game from the list.")) from None
     try:
         game.new(settings, names)
     except ValueError as exc:  # RuleError is a ValueError too
-        raise TableError(str(exc), rule=getattr(exc, "rule", None), status=422) from None
+        raise TableError(said_of(exc), rule=getattr(exc, "rule", None), status=422) from None
     if not 0 <= host_seat < len(names):
-        raise TableError("Pick which player you are.")
+        raise TableError(N_("Pick which player you are."))
     teams = _teams(game, len(names))
     secret = tokens.new_secret() if event_id is None else None
     for _attempt in range(20):
@@ -333,7 +338,7 @@ def create_table(db: sqlite_utils.Database, game_slug: str, settings: dict, name
             continue  # a code collision: draw again
         live.publish(table_id, 1)
         return get_table(db, table_id), secret
-    raise TableError("Could not find a free join code; please try again.", status=503)
+    raise TableError(N_("Could not find a free join code; please try again."), status=503)
 
 
 def _teams(game: Game, n: int) -> list[str | None]:
@@ -387,18 +392,20 @@ def claim_seat(db: sqlite_utils.Database, table_id: str, phone: Phone, pos: int,
         phone = _phone(db, phone.id)
         seat = _one(db, "SELECT name FROM seats WHERE table_id = ? AND pos = ?", [table_id, pos])
         if seat is None:
-            raise NotFound("That seat doesn't exist at this table.")
+            raise NotFound(N_("That seat doesn't exist at this table."))
         if phone.seat == pos:
             return phone
         event_id = _one(db, "SELECT event_id FROM tables WHERE id = ?", [table_id])[0]
         if event_id is not None and pos not in (allowed or ()):
-            raise Forbidden(f"This is a tournament table: only {seat['name']}'s own phone can "
-                            f"take {seat['name']}'s seat. If that's you, pick your name on the "
-                            "event's players' page first; anyone else can watch.")
+            raise Forbidden(message("table", "This is a tournament table: only {name}'s own "
+                                    "phone can take {name}'s seat. If that's you, pick your "
+                                    "name on the event's players' page first; anyone else "
+                                    "can watch.", name=seat["name"]))
         holder = _one(db, "SELECT id FROM phones WHERE table_id = ? AND seat = ?", [table_id, pos])
         if holder is not None:
-            raise Conflict(f"{seat['name']}'s seat is already taken by another phone. If that "
-                           "phone was yours, ask the host for a rejoin code for this seat.")
+            raise Conflict(message("table", "{name}'s seat is already taken by another phone. If "
+                                   "that phone was yours, ask the host for a rejoin code for "
+                                   "this seat.", name=seat["name"]))
         db.execute("UPDATE phones SET seat = ?, seen_at = ? WHERE id = ?", [pos, now(), phone.id])
         version = _bump(db, table_id)
         _append(db, table_id, version, pos, SEAT, {"event": "claim", "seat": pos}, None)
@@ -425,12 +432,12 @@ def _host_transaction_checks(db, table_id: str, phone: Phone, pos: int,
     phone = _phone(db, phone.id)
     if table.event_id is not None:
         if not director:
-            raise Forbidden("At a tournament table only the event's director can do that.")
+            raise Forbidden(N_("At a tournament table only the event's director can do that."))
     elif not host_allowed(table, seats_of(db, table_id), phone):
-        raise Forbidden("Only the host's phone can do that.")
+        raise Forbidden(N_("Only the host's phone can do that."))
     seat = _one(db, "SELECT name FROM seats WHERE table_id = ? AND pos = ?", [table_id, pos])
     if seat is None:
-        raise NotFound("That seat doesn't exist at this table.")
+        raise NotFound(N_("That seat doesn't exist at this table."))
     return table, phone, seat
 
 
@@ -456,12 +463,13 @@ def release_seat(db: sqlite_utils.Database, table_id: str, phone: Phone, pos: in
     with transaction(db):
         _table, host, seat = _host_transaction_checks(db, table_id, phone, pos, director)
         if host.seat == pos:
-            raise TableError("That is your own seat. Pass the host role on first, or use "
-                             "'Leave seat' to become a spectator.")
+            raise TableError(N_("That is your own seat. Pass the host role on first, or use "
+                                "'Leave seat' to become a spectator."))
         cur = db.execute("UPDATE phones SET seat = NULL WHERE table_id = ? AND seat = ?",
                          [table_id, pos])
         if cur.rowcount == 0:
-            raise Conflict(f"No phone holds {seat['name']}'s seat right now.")
+            raise Conflict(message("table", "No phone holds {name}'s seat right now.",
+                                   name=seat["name"]))
         version = _bump(db, table_id)
         _append(db, table_id, version, host.seat, SEAT, {"event": "release", "seat": pos}, None)
     live.publish(table_id, version)
@@ -498,18 +506,18 @@ def rename_seat(db: sqlite_utils.Database, table_id: str, pos: int, name: str) -
         return version
     seat = _one(db, "SELECT name FROM seats WHERE table_id = ? AND pos = ?", [table_id, pos])
     if seat is None:
-        raise NotFound("That seat doesn't exist at this table.")
+        raise NotFound(N_("That seat doesn't exist at this table."))
     name = (name or "").strip()
     if not name:
-        raise TableError("A seat needs a name.")
+        raise TableError(N_("A seat needs a name."))
     others = db.execute("SELECT name FROM seats WHERE table_id = ? AND pos != ?",
                         [table_id, pos]).fetchall()
     if any(row[0].casefold() == name.casefold() for row in others):
-        raise TableError(f"{name} already has a seat at this table.")
+        raise TableError(message("table", "{name} already has a seat at this table.", name=name))
     started = _one(db, "SELECT 1 FROM actions WHERE table_id = ? AND kind != ? LIMIT 1",
                    [table_id, SEAT])
     if started is not None:
-        raise TableError("The game at this table has started: its seats keep their names.")
+        raise TableError(N_("The game at this table has started: its seats keep their names."))
     db.execute("UPDATE seats SET name = ?, rejoin_token = NULL WHERE table_id = ? AND pos = ?",
                [name, table_id, pos])
     db.execute("UPDATE phones SET seat = NULL WHERE table_id = ? AND seat = ?", [table_id, pos])
@@ -552,20 +560,29 @@ def _check_fresh(table: Table, actions: list[ActionRow], seats: list[Seat], vers
                  phone: Phone) -> None:
     """Refuse a write made against an old sheet, saying what changed since."""
     if not 1 <= version <= table.version:
-        raise TableError("The form's sheet version isn't one this table ever had. Reload the page.")
+        raise TableError(N_("The form's sheet version isn't one this table ever had. Reload the "
+                            "page."))
     newer = [a for a in actions if a.kind in STATE_KINDS and a.version > version]
     if not newer:
         return
     first = newer[0]
     if first.seat == phone.seat:
-        who = "You (from another screen)"
+        who = message("table", "You (from another screen)")
     else:
-        who = next((s.name for s in seats if s.pos == first.seat), "Someone")
-    what = {GAME: "saved an entry", UNDO: "undid an entry", REMATCH: "started a rematch",
-            CONFIRM: "confirmed an entry"}[first.kind]
-    more = f" (and {len(newer) - 1} more change{'s' if len(newer) > 2 else ''})" if len(newer) > 1 else ""
-    raise Conflict(f"{who} {what} (#{first.seq}) while you were typing{more}. Nothing of "
-                   "yours was saved: check the sheet, then try again.")
+        who = next((s.name for s in seats if s.pos == first.seat), None)
+        who = who if who is not None else message("table", "Someone")
+    what = {GAME: message("table", "saved an entry"), UNDO: message("table", "undid an entry"),
+            REMATCH: message("table", "started a rematch"),
+            CONFIRM: message("table", "confirmed an entry")}[first.kind]
+    if len(newer) == 1:
+        more = ""
+    elif len(newer) == 2:
+        more = message("table", " (and 1 more change)")
+    else:
+        more = message("table", " (and {n} more changes)", n=len(newer) - 1)
+    raise Conflict(message("table", "{who} {what} (#{seq}) while you were typing{more}. Nothing "
+                                    "of yours was saved: check the sheet, then try again.",
+                           who=who, what=what, seq=first.seq, more=more))
 
 
 def _start_write(db, table_id: str, phone: Phone, submission_id: str,
@@ -599,17 +616,16 @@ def enter(db: sqlite_utils.Database, table_id: str, phone: Phone, payload: dict,
         if current.waiting is not None:
             raise Conflict(_waiting_message(current))
         if current.summary.get("over") and payload.get("kind") != NEXT_GAME:
-            raise TableError("This game is over. Start a rematch to play again.", status=409,
+            raise TableError(N_("This game is over. Start a rematch to play again."), status=409,
                              rule=(current.summary.get("over_reason") or {}).get("rule"))
         try:
             new_state = table.game.apply(current.state, payload)
         except RuleError as exc:
             # args[0] rather than str(): a rules sentence may be a Said that the web
             # translates (companion.rules.said); it is still a plain str for everyone else.
-            raise TableError(exc.args[0] if exc.args else str(exc), rule=exc.rule,
-                             status=422) from None
+            raise TableError(said_of(exc), rule=exc.rule, status=422) from None
         except ValueError as exc:
-            raise TableError(str(exc), status=422) from None
+            raise TableError(said_of(exc), status=422) from None
         pending = table.confirms
         status = "waiting" if pending else _status(table.game.summary(new_state))
         new_version = _bump(db, table_id, status)
@@ -626,70 +642,86 @@ def _waiting_message(current: Sheet) -> str:
     team = current.team_of(entry.seat)
     other = "B" if team == "A" else "A"
     names = current.summary.get("team_names") or {}
-    return (f"Entry #{entry.seq} is waiting for {names.get(other, 'the other team')} to confirm "
-            "it. Confirm or reject it first.")
+    return message("table", "Entry #{seq} is waiting for {team} to confirm it. Confirm or "
+                            "reject it first.", seq=entry.seq,
+                   team=names.get(other) or message("table", "the other team"))
 
 
 def confirm(db: sqlite_utils.Database, table_id: str, phone: Phone, target: int,
             submission_id: str) -> Outcome:
     """The other team accepts a pending entry, which then counts (house rule `confirm`)."""
-    with transaction(db):
-        table, phone, repeat = _start_write(db, table_id, phone, submission_id, CONFIRM)
-        if repeat is not None:
-            return repeat
-        actions = _actions(db, table_id)
-        goal = next((a for a in actions if a.seq == target), None)
+
+    def check(actions: list[ActionRow], goal: ActionRow | None,
+              seats: list[Seat]) -> list[ActionRow]:
         if goal is None or not goal.waiting:
-            raise Conflict(f"Entry #{target} isn't waiting for a confirmation (any more).")
-        seats = seats_of(db, table_id)
+            raise Conflict(message("table", "Entry #{seq} isn't waiting for a confirmation "
+                                            "(any more).", seq=target))
         teams = {s.pos: s.team for s in seats}
         if teams.get(phone.seat) == teams.get(goal.seat):
-            raise Forbidden("The other team confirms an entry, not the team that made it.")
-        confirmed = [replace(a, confirmed_by=0) if a.seq == target else a for a in actions]
-        check = fold(table_id, None, table.game, table.settings, [s.name for s in seats], confirmed)
-        if check.errors:
-            raise TableError(f"Entry #{target} no longer fits the sheet ({check.errors[0]}). "
-                             "Reject it and enter it again.", status=422)
-        new_version = _bump(db, table_id, _status(check.summary))
-        action = _append(db, table_id, new_version, phone.seat, CONFIRM, {"target": target},
-                         submission_id)
-        db.execute("UPDATE actions SET confirmed_by = ? WHERE table_id = ? AND seq = ?",
-                   [action.seq, table_id, target])
-        result = sheet(db, get_table(db, table_id))
-    live.publish(table_id, new_version)
-    return Outcome(action, False, result)
+            raise Forbidden(N_("The other team confirms an entry, not the team that made it."))
+        return [replace(a, confirmed_by=0) if a.seq == target else a for a in actions]
+
+    def refused(why: str) -> str:
+        return message("table", "Entry #{seq} no longer fits the sheet ({why}). Reject it and "
+                                "enter it again.", seq=target, why=why)
+
+    return _mark_entry(db, table_id, phone, target, submission_id, CONFIRM, "confirmed_by",
+                       check, refused)
 
 
 def undo(db: sqlite_utils.Database, table_id: str, phone: Phone, target: int,
          submission_id: str) -> Outcome:
     """Strike entry `target` from the sheet by appending an undo; nothing is deleted."""
+
+    def check(actions: list[ActionRow], goal: ActionRow | None,
+              seats: list[Seat]) -> list[ActionRow]:
+        if goal is None or goal.kind not in UNDOABLE:
+            raise NotFound(message("table", "There is no entry #{seq} to undo.", seq=target))
+        if goal.undone_by is not None:
+            undoer = next(a for a in actions if a.seq == goal.undone_by)
+            who = next((s.name for s in seats if s.pos == undoer.seat), None)
+            raise Conflict(message("table", "Entry #{seq} was already undone by {who}.",
+                                   seq=target, who=who or message("table", "Someone")))
+        return [a for a in actions if a.seq != target]
+
+    def refused(why: str) -> str:
+        return message("table", "Entry #{seq} can't be struck: the entries after it would no "
+                                "longer be legal ({why}). Undo the later ones first.",
+                       seq=target, why=why)
+
+    return _mark_entry(db, table_id, phone, target, submission_id, UNDO, "undone_by", check,
+                       refused)
+
+
+def _mark_entry(db: sqlite_utils.Database, table_id: str, phone: Phone, target: int,
+                submission_id: str, kind: str, column: str,
+                check: Callable[[list[ActionRow], ActionRow | None, list[Seat]], list[ActionRow]],
+                refused: Callable[[str], str]) -> Outcome:
+    """The one path that marks an earlier entry (undo strikes it, confirm accepts it).
+
+    Inside one write transaction: `check(actions, goal, seats)` refuses what may not be
+    marked and returns the log as it would read afterwards; that log must still fold
+    without errors (else `refused(first error)`); then an action of
+    `kind` is appended and the target's `column` points at it.
+    """
     with transaction(db):
-        table, phone, repeat = _start_write(db, table_id, phone, submission_id, UNDO)
+        table, phone, repeat = _start_write(db, table_id, phone, submission_id, kind)
         if repeat is not None:
             return repeat
         actions = _actions(db, table_id)
-        by_seq = {a.seq: a for a in actions}
-        goal = by_seq.get(target)
-        if goal is None or goal.kind not in UNDOABLE:
-            raise NotFound(f"There is no entry #{target} to undo.")
         seats = seats_of(db, table_id)
-        if goal.undone_by is not None:
-            undoer = by_seq[goal.undone_by]
-            who = next((s.name for s in seats if s.pos == undoer.seat), "Someone")
-            raise Conflict(f"Entry #{target} was already undone by {who}.")
-        remaining = [a for a in actions if a.seq != target]
-        check = fold(table_id, None, table.game, table.settings, [s.name for s in seats], remaining)
-        if check.errors:
-            raise TableError(f"Entry #{target} can't be struck: the entries after it would no "
-                             f"longer be legal ({check.errors[0]}). Undo the later ones first.",
-                             status=422)
-        new_version = _bump(db, table_id, _status(check.summary))
-        action = _append(db, table_id, new_version, phone.seat, UNDO, {"target": target},
+        goal = next((a for a in actions if a.seq == target), None)
+        after = check(actions, goal, seats)
+        folded = fold(table_id, None, table.game, table.settings, [s.name for s in seats], after)
+        if folded.errors:
+            raise TableError(refused(folded.errors[0]), status=422)
+        new_version = _bump(db, table_id, _status(folded.summary))
+        action = _append(db, table_id, new_version, phone.seat, kind, {"target": target},
                          submission_id)
-        db.execute("UPDATE actions SET undone_by = ? WHERE table_id = ? AND seq = ?",
+        # `column` is one of two fixed names chosen above, never user input.
+        db.execute(f"UPDATE actions SET {column} = ? WHERE table_id = ? AND seq = ?",
                    [action.seq, table_id, target])
-        table = get_table(db, table_id)
-        result = sheet(db, table)
+        result = sheet(db, get_table(db, table_id))
     live.publish(table_id, new_version)
     return Outcome(action, False, result)
 
@@ -710,7 +742,7 @@ def rematch(db: sqlite_utils.Database, table_id: str, phone: Phone, submission_i
             _check_fresh(table, actions, seats_of(db, table_id), version, phone)
         current = _sheet(db, table, actions)
         if not current.summary.get("over"):
-            raise TableError("The game is still going. Finish it (or undo back) before a rematch.",
+            raise TableError(N_("The game is still going. Finish it (or undo back) before a rematch."),
                              status=409)
         new_version = _bump(db, table_id, "playing")
         action = _append(db, table_id, new_version, phone.seat, REMATCH, {}, submission_id)

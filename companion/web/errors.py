@@ -8,14 +8,10 @@ from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
+from companion.rules.said import N_, message
 from companion.tables import TableError
 
 from .htmx import is_fragment_request
-
-
-def N_(text: str) -> str:
-    """Mark a sentence for the translation catalogue; it is translated where it is used."""
-    return text
 
 
 MESSAGES = {
@@ -33,16 +29,18 @@ MESSAGES = {
 STORAGE_FAULTS = (
     # A full disk also shows as SQLITE_IOERR_SHMSIZE ("disk I/O error"): a new connection
     # can't create SQLite's -shm file when no other connection holds the database open.
-    (("full", "shmsize"), "The server's disk is full",
-     "Free some space on the server: the table works again at once, with every earlier entry."),
+    (("full", "shmsize"), message("storage", "The server's disk is full"),
+     message("storage", "Free some space on the server: the table works again at once, "
+                        "with every earlier entry.")),
     (("readonly", "read-only", "unable to open"),
-     "The server can't write its database right now (it is read-only)",
-     "Fix the server's storage: the table works again at once."),
-    (("locked", "busy"), "The server is too busy right now", "Try again in a moment."),
+     message("storage", "The server can't write its database right now (it is read-only)"),
+     message("storage", "Fix the server's storage: the table works again at once.")),
+    (("locked", "busy"), message("storage", "The server is too busy right now"),
+     message("storage", "Try again in a moment.")),
 )
 
 
-def error_response(message: str, status: int, rule: str | None = None):
+def error_response(text: str, status: int, rule: str | None = None):
     """The error as a page, or for htmx a notice in the page's #flash box.
 
     htmx 4 swaps error answers too: retargeting keeps the error from replacing the part
@@ -54,7 +52,7 @@ def error_response(message: str, status: int, rule: str | None = None):
         headers.update({"HX-Retarget": "#flash", "HX-Reswap": "innerHTML"})
     else:
         template = "error.html"
-    response = render_template(template, message=message, status=status, rule=rule)
+    response = render_template(template, message=text, status=status, rule=rule)
     return response, status, headers
 
 
@@ -67,8 +65,11 @@ def storage_message(exc: sqlite3.Error, writing: bool = True) -> str | None:
     text = f"{exc} {getattr(exc, 'sqlite_errorname', '') or ''}".lower()
     for words, problem, fix in STORAGE_FAULTS:
         if any(word in text for word in words):
-            middle = ", so nothing was saved." if writing else "; everything saved so far is safe."
-            return f"{problem}{middle} {fix}"
+            if writing:
+                return message("storage", "{problem}, so nothing was saved. {fix}",
+                               problem=problem, fix=fix)
+            return message("storage", "{problem}; everything saved so far is safe. {fix}",
+                           problem=problem, fix=fix)
     return None
 
 

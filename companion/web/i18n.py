@@ -6,10 +6,11 @@ to ``messages.mo`` beside it, shipped in the wheel); docs/I18N.md says how to ad
 The language of a request: the one chosen with the English/日本語 switch (a cookie), else
 the best match of the browser's Accept-Language among :data:`LANGUAGES`, else English.
 
-Templates get ``_()`` (gettext, for literal strings written in the template), ``tr(text)``
-for a string that comes from code (a setting's label: translated if the catalogue has it,
-never %-formatted, always escaped) and ``say(text)`` for a rules sentence (a
-:class:`~companion.rules.said.Said`), which is remade from its translated template.
+Templates get ``_()`` (gettext, for literal strings written in the template) and
+``say(text)`` for every sentence that comes from code: a label or sentence marked ``N_()``
+(translated if the catalogue has it, never %-formatted, always escaped) or a
+:class:`~companion.rules.said.Said` built with ``message()`` by the rules, a service or a
+game adapter, which is remade from its translated template. docs/I18N.md has the whole path.
 """
 from __future__ import annotations
 
@@ -18,18 +19,13 @@ from typing import Any
 from flask import Blueprint, Flask, Response, redirect, request
 from flask_babel import Babel, get_locale, gettext, pgettext
 
-from companion.rules.said import rebuild
+from companion.rules.said import N_, Said, rebuild, said_of
 
 LANGUAGES = ("en", "ja")
 LANGUAGE_NAMES = (("en", "English"), ("ja", "日本語"))
 COOKIE = "lang"
 COOKIE_MAX_AGE = 60 * 60 * 24 * 365
 MAX_NEXT = 2000
-
-
-def N_(text: str) -> str:
-    """Mark a string for the catalogue; it is translated where it is shown (``tr``)."""
-    return text
 
 
 #: Strings shown through tr() that no _() call names: the card picker's rank and suit
@@ -61,22 +57,18 @@ def _lookup(context: str, template: str) -> str:
 
 
 def say(text: Any) -> Any:
-    """A rules sentence in the active language (anything but a Said comes back as it is)."""
-    return rebuild(text, _lookup)
-
-
-def tr(text: Any) -> Any:
-    """A string from code (a label, a game name) in the active language, if the catalogue
-    has it. Unlike the templates' ``_()``, it never %-formats and never marks text safe."""
+    """A sentence from code in the active language: a :class:`Said` is remade from its
+    translated template, any other non-empty string (marked ``N_``) is looked up as it is;
+    anything else (a number, None) comes back unchanged. Never %-formats."""
+    if isinstance(text, Said):
+        return rebuild(text, _lookup)
     if not isinstance(text, str) or not text:
         return text
-    return gettext(str(text))
+    return gettext(text)
 
 
-def said_of(error: BaseException) -> Any:
-    """An exception's sentence, keeping a Said (``str(error)`` would lose its recipe)."""
-    first = error.args[0] if error.args else None
-    return first if isinstance(first, str) else str(error)
+#: The templates' older name for :func:`say` on a label (kept while templates move over).
+tr = say
 
 
 def _here() -> str:
