@@ -9,7 +9,6 @@ locally and FAIL when the `CI` environment variable is set: CI must run them.
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -19,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from helpers import free_port, in_ci
 
 CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -29,16 +29,6 @@ CHROMIUM_ARGS = [
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 SERVER_START_TIMEOUT = 30.0
-
-
-def in_ci() -> bool:
-    return os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
-
-
-def free_port(host: str = "127.0.0.1") -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind((host, 0))
-        return s.getsockname()[1]
 
 
 @dataclass

@@ -20,6 +20,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from .said import N_, Said, message
+
 __all__ = [
     "DECKS",
     "Card",
@@ -28,6 +30,7 @@ __all__ = [
     "is_joker",
     "parse_card",
     "parse_cards",
+    "picker_deck",
     "rank_value",
     "split_card",
 ]
@@ -47,13 +50,19 @@ class _Deck:
     suits: tuple[str, ...]
     special: str | None          # the suitless card: "JK", "ROOK" or None
     hint: str                    # how to write a card, for error messages
-    rank_names: dict[str, str]   # rank -> word used by format_card
+    rank_names: dict[str, str]   # rank -> word used by format_card (and a picker's labels)
     suit_names: dict[str, str]   # suit -> symbol or word used by format_card
+    suit_words: dict[str, str] | None = None  # suit -> word for people (a picker's labels)
+    rank_marks: dict[str, str] | None = None  # rank -> the mark printed on the card (UCD)
 
 
 _STANDARD_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 _STANDARD_SUITS = ("S", "H", "D", "C")
 _SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+_SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+_FACE_NAMES = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}
+#: The Rook deck's four colours (rules/rook.py and the Rook screens use these).
+ROOK_COLOURS = {"B": "Black", "R": "Red", "Y": "Yellow", "G": "Green"}
 
 _DECKS: dict[str, _Deck] = {
     "standard": _Deck(
@@ -62,8 +71,9 @@ _DECKS: dict[str, _Deck] = {
         special="JK",
         hint="write a rank A, 2–10, J, Q or K and then a suit S, H, D or C "
              "(like 10H or QS), or JK for a joker.",
-        rank_names={},
+        rank_names=_FACE_NAMES,
         suit_names=_SYMBOLS,
+        suit_words=_SUIT_WORDS,
     ),
     "rocca": _Deck(
         ranks=("0",) + _STANDARD_RANKS,
@@ -71,8 +81,9 @@ _DECKS: dict[str, _Deck] = {
         special="JK",
         hint="write a rank 0, A, 2–10, J, Q or K and then a suit S, H, D or C "
              "(like 0S or QH), or JK for a joker.",
-        rank_names={},
+        rank_names=_FACE_NAMES,
         suit_names=_SYMBOLS,
+        suit_words=_SUIT_WORDS,
     ),
     "ucd": _Deck(
         ranks=("1", "2", "3", "4", "5", "6", "7", "M", "S", "G"),
@@ -81,7 +92,9 @@ _DECKS: dict[str, _Deck] = {
         hint="write a rank 1–7, M (Moon), S (Sun) or G (Galaxy) and then a suit "
              "E, J, M, N, S or V (like 5J or GN).",
         rank_names={"M": "Moon", "S": "Sun", "G": "Galaxy"},
+        rank_marks={"M": "☾", "S": "☀", "G": "✦"},
         suit_names={},
+        suit_words={suit: f"suit {suit}" for suit in ("E", "J", "M", "N", "S", "V")},
     ),
     "rook": _Deck(
         ranks=tuple(str(n) for n in range(1, 15)),
@@ -90,7 +103,7 @@ _DECKS: dict[str, _Deck] = {
         hint="write a number 1–14 and then a colour B, R, Y or G (like 14R or 5Y), "
              "or ROOK for the bird.",
         rank_names={},
-        suit_names={"B": "Black", "R": "Red", "Y": "Yellow", "G": "Green"},
+        suit_names=ROOK_COLOURS,
     ),
 }
 
@@ -110,23 +123,31 @@ def _deck(deck: str) -> _Deck:
     try:
         return _DECKS[deck]
     except (KeyError, TypeError):
-        raise ValueError(f"Unknown deck {deck!r}: use {', '.join(DECKS)}.") from None
+        raise ValueError(message("rules", "Unknown deck {deck!r}: use {decks}.", deck=deck,
+                                 decks=", ".join(DECKS))) from None
+
+
+def _hint(spec: _Deck) -> Said:
+    """A deck's hint as a value of a sentence (``say()`` looks it up as it is)."""
+    return Said(spec.hint, template=spec.hint)
 
 
 def parse_card(text: str, deck: str = "standard") -> str:
     """Return the canonical (upper-case) form of one card, or raise ValueError naming it."""
     spec = _deck(deck)
     if not isinstance(text, str):
-        raise ValueError(f"{text!r} is not a card: {spec.hint}")
+        raise ValueError(message("rules", "{card!r} is not a card: {hint}", card=text,
+                                 hint=_hint(spec)))
     card = text.strip().upper()
     if card and card == spec.special:
         return card
     if len(card) >= 2 and card[:-1] in spec.ranks and card[-1] in spec.suits:
         return card
-    note = ""
     if deck == "standard" and len(card) == 2 and card[0] == "0" and card[1] in spec.suits:
-        note = " (0 is only in the Rocca deck)"
-    raise ValueError(f"'{text.strip()}' is not a card{note}: {spec.hint}")
+        raise ValueError(message("rules", "'{card}' is not a card (0 is only in the Rocca "
+                                 "deck): {hint}", card=text.strip(), hint=_hint(spec)))
+    raise ValueError(message("rules", "'{card}' is not a card: {hint}", card=text.strip(),
+                             hint=_hint(spec)))
 
 
 def parse_cards(cards: str | Iterable[str], deck: str = "standard") -> list[str]:
@@ -140,7 +161,7 @@ def parse_cards(cards: str | Iterable[str], deck: str = "standard") -> list[str]
     elif isinstance(cards, Iterable) and not isinstance(cards, (bytes, dict)):
         items = list(cards)
     else:
-        raise ValueError("Cards must be a list, or text with cards separated by spaces.")
+        raise ValueError(N_("Cards must be a list, or text with cards separated by spaces."))
     return [parse_card(item, deck) for item in items]
 
 
@@ -188,3 +209,25 @@ def all_cards(deck: str = "standard") -> tuple[str, ...]:
     spec = _deck(deck)
     cards = tuple(rank + suit for suit in spec.suits for rank in spec.ranks)
     return cards + ((spec.special,) if spec.special else ())
+
+
+def picker_deck(deck: str = "standard") -> dict:
+    """What a card picker shows for `deck` (templates/_cards.html draws its buttons from it,
+    and the page's hand display reads the suit symbols back from those buttons).
+
+    ``ranks``: (code, word for people) in order; ``suits``: (code, symbol, word);
+    ``symbols``: suit -> symbol; ``marks``: rank -> the mark printed on the card where it
+    isn't the rank itself (Moon ☾, Sun ☀, Galaxy ✦); ``joker``: whether the deck has the
+    joker ``JK``. The words are English msgids, shown through the page's ``say()``.
+    """
+    spec = _deck(deck)
+    words = spec.suit_words or spec.suit_names
+    symbols = {suit: _SYMBOLS[suit] if spec.suit_names is _SYMBOLS else suit
+               for suit in spec.suits}
+    return {
+        "ranks": [(rank, spec.rank_names.get(rank, rank)) for rank in spec.ranks],
+        "suits": [(suit, symbols[suit], words.get(suit, suit)) for suit in spec.suits],
+        "symbols": symbols,
+        "marks": dict(spec.rank_marks or {}),
+        "joker": spec.special == "JK",
+    }

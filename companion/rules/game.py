@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from .text import join_names, number
+from .said import N_, Said, listing, message
+from .text import number
 
 __all__ = [
     "Game",
@@ -32,6 +33,12 @@ _KINDS = ("int", "bool", "choice")
 _TRUE_WORDS = frozenset({"on", "true", "1", "yes"})
 _FALSE_WORDS = frozenset({"", "off", "false", "0", "no"})
 _INT_TEXT = re.compile(r"[+-]?[0-9]+")
+
+
+def _label(text: str) -> Said:
+    """A setting's label (or a choice's) as a value of a sentence: the web's ``say()``
+    looks it up in the catalogue as it looks up the label shown on the form."""
+    return Said(text, template=text)
 
 
 @dataclass(frozen=True)
@@ -56,26 +63,32 @@ class Setting:
 
     def __post_init__(self) -> None:
         if self.kind not in _KINDS:
-            raise ValueError(f"Setting kind must be one of {', '.join(_KINDS)}, not {self.kind!r}.")
+            raise ValueError(message("rules", "Setting kind must be one of {kinds}, not "
+                                     "{kind!r}.", kinds=", ".join(_KINDS), kind=self.kind))
         if self.kind == "choice" and not self.choices:
-            raise ValueError(f"Choice setting {self.name!r} needs choices.")
+            raise ValueError(message("rules", "Choice setting {name!r} needs choices.",
+                                     name=self.name))
 
     def problem(self) -> str:
         """The sentence shown when a value for this setting is not acceptable."""
+        label = _label(self.label)
         if self.kind == "bool":
-            return f"{self.label} must be yes or no."
+            return message("rules", "{label} must be yes or no.", label=label)
         if self.kind == "choice":
-            labels = join_names([label for _, label in self.choices], "or")
-            return f"{self.label} must be one of {labels}."
+            labels = listing([_label(label) for _, label in self.choices],
+                             message("rules", "or"))
+            return message("rules", "{label} must be one of {labels}.", label=label,
+                           labels=labels)
         if self.minimum is not None and self.maximum is not None:
-            bound = f" between {number(self.minimum)} and {number(self.maximum)}"
-        elif self.minimum is not None:
-            bound = f" of at least {number(self.minimum)}"
-        elif self.maximum is not None:
-            bound = f" of at most {number(self.maximum)}"
-        else:
-            bound = ""
-        return f"{self.label} must be a whole number{bound}."
+            return message("rules", "{label} must be a whole number between {low} and {high}.",
+                           label=label, low=number(self.minimum), high=number(self.maximum))
+        if self.minimum is not None:
+            return message("rules", "{label} must be a whole number of at least {low}.",
+                           label=label, low=number(self.minimum))
+        if self.maximum is not None:
+            return message("rules", "{label} must be a whole number of at most {high}.",
+                           label=label, high=number(self.maximum))
+        return message("rules", "{label} must be a whole number.", label=label)
 
     def check(self, value: Any) -> Any:
         """Return ``value`` if it is acceptable for this setting, else raise ValueError."""
@@ -148,7 +161,7 @@ def parse_form_settings(fields: Sequence[Setting], form: Mapping[str, Any]) -> d
 
 
 def check_settings(fields: Sequence[Setting], settings: Mapping[str, Any] | None,
-                   game_name: str = "this game") -> dict[str, Any]:
+                   game_name: str = message("rules", "this game")) -> dict[str, Any]:
     """Validate a settings dict and return it complete: every field, defaults filled in.
 
     A missing key or a None value takes the default (which may be None, "not set").
@@ -157,11 +170,12 @@ def check_settings(fields: Sequence[Setting], settings: Mapping[str, Any] | None
     if settings is None:
         settings = {}
     if not isinstance(settings, Mapping):
-        raise ValueError("Settings must be a dictionary of house rules.")
+        raise ValueError(N_("Settings must be a dictionary of house rules."))
     known = {s.name for s in fields}
     for key in settings:
         if key not in known:
-            raise ValueError(f"{key!r} is not a setting of {game_name}.")
+            raise ValueError(message("rules", "{key!r} is not a setting of {game}.", key=key,
+                                     game=game_name))
     result: dict[str, Any] = {}
     for setting in fields:
         value = settings.get(setting.name)
@@ -187,39 +201,44 @@ def describe_settings(fields: Sequence[Setting],
 
 
 def check_seats(seats: Sequence[str], min_players: int, max_players: int,
-                game_name: str = "This game") -> list[str]:
+                game_name: str = message("rules", "This game")) -> list[str]:
     """Validate player names in seating order and return them stripped.
 
     Each name is text of 1 to 32 characters after stripping; names differ ignoring case;
     the count lies within ``min_players``..``max_players``. Otherwise ValueError.
     """
     if isinstance(seats, (str, bytes)) or not isinstance(seats, Sequence):
-        raise ValueError("Seats must be a list of player names.")
+        raise ValueError(N_("Seats must be a list of player names."))
     names = []
     for seat in seats:
         if not isinstance(seat, str):
-            raise ValueError("Player names must be text.")
+            raise ValueError(N_("Player names must be text."))
         name = seat.strip()
         if not name:
-            raise ValueError("Every player needs a name: one name is empty.")
+            raise ValueError(N_("Every player needs a name: one name is empty."))
         if len(name) > MAX_NAME_LENGTH:
-            raise ValueError(
-                f"'{name}' is too long: player names have at most {MAX_NAME_LENGTH} characters.")
+            raise ValueError(message("rules", "'{name}' is too long: player names have at most "
+                                     "{most} characters.", name=name, most=MAX_NAME_LENGTH))
         names.append(name)
     seen: dict[str, str] = {}
     for name in names:
         key = name.casefold()
         if key in seen:
             count = sum(1 for other in names if other.casefold() == key)
-            times = "twice" if count == 2 else f"{count} times"
-            raise ValueError(f"Player names must be different: '{seen[key]}' appears {times}.")
+            if count == 2:
+                raise ValueError(message("rules", "Player names must be different: '{name}' "
+                                         "appears twice.", name=seen[key]))
+            raise ValueError(message("rules", "Player names must be different: '{name}' "
+                                     "appears {count} times.", name=seen[key], count=count))
         seen[key] = name
     if not min_players <= len(names) <= max_players:
         if min_players == max_players:
-            wanted = f"exactly {min_players}"
-        else:
-            wanted = f"{min_players} to {max_players}"
-        raise ValueError(f"{game_name} is for {wanted} players, not {len(names)}.")
+            raise ValueError(message("rules", "{game} is for exactly {count} players, not "
+                                     "{given}.", game=game_name, count=min_players,
+                                     given=len(names)))
+        raise ValueError(message("rules", "{game} is for {low} to {high} players, not {given}.",
+                                 game=game_name, low=min_players, high=max_players,
+                                 given=len(names)))
     return names
 
 
@@ -247,6 +266,9 @@ class Game:
     summary: Callable[[dict], dict] = field(repr=False, compare=False)
     settings_fields: tuple[Setting, ...] = ()
     rules: Mapping[str, str] = field(default_factory=_no_rules, repr=False, compare=False)
+    #: What differs from the tournament format derived from the fields above (see
+    #: ``companion.tournaments.formats``): e.g. ``{"preferred_table": 5}``. Empty for most.
+    tournament: Mapping[str, Any] = field(default_factory=_no_rules, repr=False, compare=False)
 
     def parse_settings(self, form: Mapping[str, str]) -> dict[str, Any]:
         """Turn raw form strings into a settings dict for ``new`` (see parse_form_settings)."""

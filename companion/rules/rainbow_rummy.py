@@ -65,6 +65,7 @@ __all__ = [
     "count_points",
     "cut_for_deal",
     "new",
+    "other_team",
     "resolve_settings",
     "score_hand",
     "summary",
@@ -82,7 +83,6 @@ HAND_SIZE = 7          # cards dealt to each player (RR-3)
 STACKS = 4             # stacks per board, one face-down card each (RR-3)
 TARGET = 100
 GALAXY = 10            # rank values from cards.rank_value: 1–7, Moon 8, Sun 9, Galaxy 10
-DESTINATIONS = ("team", "opponents", "bar")
 STAGES = ("before", "between", "after")
 
 RULES: dict[str, str] = {
@@ -240,6 +240,14 @@ def resolve_settings(settings: Any = None) -> dict[str, Any]:
 def team_of(seat: int) -> str:
     """The team of a seat number (0-based): "A" for seats 0 and 2, "B" for 1 and 3 (RR-1)."""
     return TEAMS[seat % 2]
+
+
+def other_team(team: str) -> str:
+    """The team that is not ``team`` ("A" -> "B", "B" -> "A"); ValueError for anything
+    else."""
+    if team not in TEAMS:
+        raise ValueError(f"There is no team {team!r}: the teams are A and B.")
+    return TEAMS[1 - TEAMS.index(team)]
 
 
 def _team_players(seats: Sequence[str]) -> dict[str, list[str]]:
@@ -801,7 +809,9 @@ def _breakdown(s: Mapping[str, Any], seats: list[str], entry: dict) -> dict:
     difference = abs(raw["A"] - raw["B"])
     changes = {team: difference if team == scorer else 0 for team in TEAMS}
     return {"went_out": went_out, "blocked": went_out is None, "players": players,
-            "raw": raw, "raw_rule": "RR-11", "scorer": scorer, "difference": difference, "changes": changes,
+            "raw": raw, "raw_rule": "RR-11", "scorer": scorer,
+            "loser": None if scorer is None else other_team(scorer),
+            "difference": difference, "changes": changes,
             "rule": rule, "rules": dict.fromkeys(TEAMS, rule)}
 
 
@@ -829,7 +839,7 @@ def score_hand(seats: Any, went_out: str | None, cards: Mapping[str, Any],
     seat order: ``player``, ``seat``, ``team``, ``went_out``, ``hand``, ``down``,
     ``hand_points``, ``doubled``, ``down_points``, ``down_counted``, ``total``, ``rules``),
     ``raw`` (each team's points), ``scorer`` (the team with fewer points, None on a tie),
-    ``difference``, ``changes`` ({"A", "B"}), ``rules``, ``went_out`` and ``blocked``.
+    ``loser`` (the other team, None on a tie), ``difference``, ``changes`` ({"A", "B"}), ``rules``, ``went_out`` and ``blocked``.
     """
     if isinstance(seats, Mapping) and seats.get("game") == SLUG:
         s = resolve_settings(seats if settings is None else settings)
@@ -967,7 +977,8 @@ def summary(state: dict) -> dict:
     Each ``hands`` row: hand (1, 2, …), dealer, went_out, blocked, players (seat order:
     player, seat, team, went_out, hand, down, hand_points, doubled, down_points,
     down_counted, total, rules {hand, down, total}), raw {"A", "B"}, raw_rule, scorer (None
-    on a tie), difference, changes {"A", "B"}, rule, rules {"A", "B"}, running {"A", "B"},
+    on a tie), loser (the team that does not score: the other team; None on a tie),
+    difference, changes {"A", "B"}, rule, rules {"A", "B"}, running {"A", "B"},
     running_rule, ends_game and text.
     """
     _check_state(state)

@@ -70,6 +70,7 @@ __all__ = [
     "placements",
     "start_card",
     "summary",
+    "turn_order",
 ]
 
 SLUG = "rocca"
@@ -508,6 +509,17 @@ def _check_state(state: Any) -> None:
 
 def _still_in(state: dict) -> list[str]:
     return [p for p in state["seats"] if p not in state["eliminated"]]
+
+
+def turn_order(seats: list[str], still_in: list[str], first: str | None,
+               direction: int) -> list[str]:
+    """The players still in, from ``first`` (the one who acts now), in the direction of
+    play (1 clockwise, -1). ``first`` not seated: the players still in, in seat order."""
+    if first not in seats:
+        return list(still_in)
+    start = seats.index(first)
+    order = [seats[(start + i * direction) % len(seats)] for i in range(len(seats))]
+    return [p for p in order if p in still_in]
 
 
 def _next(state: dict, player: str) -> str:
@@ -1011,7 +1023,9 @@ def summary(state: dict) -> dict:
     ``{"suit", "symbol"}``), ``hands`` (cards in each hand), ``stock``, ``tower`` (cards
     on the tower, the start card included), ``missing``, ``stock_out``, ``said_one``,
     ``must_say_one`` (1 card and no One yet), ``eliminated`` (in order, first = worst),
-    ``still_in``, ``status`` ({"text", "rule"}: what happens now), ``last`` (the latest
+    ``still_in``, ``turn_order`` (the players still in, from the one who acts now, or the
+    starter once over, in the direction of play), ``queen_targets`` (who an opening queen
+    can go to: the other players still in), ``status`` ({"text", "rule"}: what happens now), ``last`` (the latest
     line, {"kind", "player", "text", "rule", "card"/"cards"}, or None), ``lines`` (this
     game's lines), ``totals`` (games won), ``over`` (this game has a winner and awaits
     ``new_game``), ``winners`` ([that winner] once over, else []), ``winner``,
@@ -1044,6 +1058,9 @@ def summary(state: dict) -> dict:
                          if state["hands"][p] == 1 and p not in state["said_one"]],
         "eliminated": list(state["eliminated"]),
         "still_in": still_in,
+        "turn_order": turn_order(state["seats"], still_in,
+                                 state["current"] or state["starter"], state["direction"]),
+        "queen_targets": [p for p in still_in if p != state["current"]],
         "status": _status(state),
         "last": copy.deepcopy(state["lines"][-1]) if state["lines"] else None,
         "lines": copy.deepcopy(state["lines"]),

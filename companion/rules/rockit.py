@@ -62,7 +62,9 @@ __all__ = [
     "check_trick",
     "joker_identity",
     "new",
+    "play_order",
     "review_board",
+    "review_layout",
     "summary",
 ]
 
@@ -568,6 +570,95 @@ def review_board(tricks: Any, decks: int | None = None,
                           f"{plural(len(split), 'trick')}.", "RID-7", details)
 
 
+def _with_jokers(split: list[list[str]] | None, decks: int | None) -> list[dict] | None:
+    """A split's tricks with what each joker stands for (its place in the trick fixes it)."""
+    if not split:
+        return None
+    return [{"cards": list(trick), "jokers": joker_identity(trick, decks).details["jokers"]}
+            for trick in split]
+
+
+def _layout_words(found: bool, total: int, hand: int, loose: int, laid: bool) -> tuple[str, str]:
+    """The sentence and rule of a layout check with cards not yet in a trick."""
+    one = hand == 1
+    cards = "card" if one else f"{hand} cards"
+    if hand and found:
+        return (f"Your {cards} can join the board: all {total} cards fit in valid tricks, one "
+                f"way shown below.", "RID-6")
+    if hand:
+        keep = "Keep it in hand." if one else "Keep them in hand, or lay fewer."
+        return (f"Your {cards} {'cannot' if one else 'cannot all'} join the board: no layout "
+                f"of these {total} cards is valid. {keep}", "RID-7")
+    left = ""
+    if laid:
+        left = ("1 card is not in a trick yet. " if loose == 1
+                else f"{loose} cards are not in a trick yet. ")
+    if found:
+        return (f"{left}All {total} cards can be laid out in valid tricks, one way shown "
+                f"below.", "RID-7" if left else "RID-3")
+    return (f"{left}No layout of these {total} cards is valid: put the board back as it was "
+            f"at the start of the turn.", "RID-A6")
+
+
+def review_layout(tricks: Any = (), loose: Any = (), hand: Any = (), decks: int | None = None,
+                  budget: float | None = 1.0) -> dict[str, Any]:
+    """The whole board check that ends an argument at the table (RULES.md §4.6), composed
+    from :func:`check_board`, :func:`review_board`, :func:`check_deck` and :func:`arrange`.
+
+    ``tricks``: the tricks as the players laid them out; ``loose``: cards on the board not
+    in a trick yet; ``hand``: cards a player wants to add from hand. Returns a dict:
+
+    - ``ok``: True (valid / the cards fit), False, or None when not decided in ``budget``
+      seconds; ``reason`` (a sentence) and ``rule``;
+    - ``rockit``: the board as laid out is valid ("RockIt" may be said; no loose or hand
+      cards);
+    - ``tricks``: one entry per laid-out trick, in order (:func:`check_board`'s
+      ``details["tricks"]``: ``ok``, ``reason``, ``rule``, ``cards``, ``jokers``…);
+    - ``arrangement``: None, or a valid layout of all the cards: ``[{"cards", "jokers"}]``,
+      each joker's stand-in fixed by its place (:func:`joker_identity`);
+    - ``laid``, ``cards``, ``hand``, ``loose``: how many tricks and cards were given.
+
+    ValueError for bad notation or when no card was given at all.
+    """
+    laid = [trick for trick in _tricks(tricks) if trick]
+    loose, hand = _cards(loose), _cards(hand)
+    every = [card for trick in laid for card in trick] + loose + hand
+    if not every:
+        raise ValueError("There are no cards to check.")
+    result: dict[str, Any] = {"ok": None, "reason": "", "rule": "", "rockit": False,
+                              "tricks": [], "arrangement": None, "laid": len(laid),
+                              "cards": len(every), "hand": len(hand), "loose": len(loose)}
+    if laid:
+        result["tricks"] = check_board(laid, decks).details["tricks"]
+    if not loose and not hand:
+        verdict = review_board(laid, decks, budget=budget)
+        decided = (verdict.ok or verdict.details["arrangeable"] is not None
+                   or verdict.rule == "RID-1")
+        result.update(ok=verdict.ok if decided else None, reason=verdict.reason,
+                      rule=verdict.rule, rockit=verdict.ok,
+                      arrangement=_with_jokers(verdict.details["arrangement"], decks))
+        return result
+    deck = check_deck(every, decks)
+    if not deck:
+        result.update(ok=False, reason=deck.reason, rule=deck.rule)
+        return result
+    try:
+        split = arrange(every, decks, budget)
+    except TimeoutError:
+        result.update(ok=None, rule="RID-7",
+                      reason=f"Whether these {len(every)} cards can be laid out in valid "
+                             f"tricks was not decided in time.")
+        return result
+    # Loose cards beside tricks laid out: the board is not finished (RID-7) even when they
+    # fit; cards from hand ask only whether they can join.
+    unfinished = bool(laid) and bool(loose) and not hand
+    reason, rule = _layout_words(split is not None, len(every), len(hand), len(loose),
+                                 bool(laid))
+    result.update(ok=split is not None and not unfinished, reason=reason, rule=rule,
+                  arrangement=_with_jokers(split, decks))
+    return result
+
+
 def check_steal(trick: Any, replacement: str, new_trick: Any, hand: Any,
                 index: int | None = None, declared: str | None = None,
                 decks: int | None = None) -> Verdict:
@@ -660,6 +751,15 @@ def check_steal(trick: Any, replacement: str, new_trick: Any, hand: Any,
 
 # ---------------------------------------------------------------------------------------
 # The game: new, apply, summary.
+
+def play_order(seats: list[str], starter: str | None) -> list[str]:
+    """The players from ``starter``, clockwise (seating order); the seating order when
+    ``starter`` is not seated (None once the match is over)."""
+    if starter not in seats:
+        return list(seats)
+    start = seats.index(starter)
+    return list(seats[start:] + seats[:start])
+
 
 def _table_settings(settings: Mapping[str, Any] | None, players: int) -> dict[str, Any]:
     resolved = check_settings(SETTINGS, settings, NAME)
@@ -815,7 +915,12 @@ def summary(state: dict) -> dict:
     starter and turn (who starts the game in progress: seat 0, then the last winner; None
     once over — the engine does not track single turns), come_in (the game in progress:
     ``{player: None | {"cards", "points", "trick", "order"}}`` for every seat),
-    come_in_order (players in the order they came in), games (history: one
+    come_in_order (players in the order they came in), play_order (every player from the
+    starter, clockwise in seating order; the seating order once over), waiting (the players
+    not come in yet this game, in seating order), last_winner (the winner of the last game,
+    who starts this one; None in game 1), last_event (what happened last: the latest
+    come-in of this game as ``{"kind": "come_in", **come_in entry}``, else the last game
+    won as ``{"kind": "win", **games entry}``, else None), games (history: one
     ``{"game", "winner", "starter", "how", "rule", "come_in": [...]}`` per game won),
     games_played, end_rule, over_reason, result, rules.
     """
@@ -845,6 +950,14 @@ def summary(state: dict) -> dict:
                 "No target: the table plays games until it finishes the match; the most "
                 "games won wins.")
     copies = s["decks"]
+    starter = None if current is None else current["starter"]
+    games = sheet["games"]
+    if order:
+        last_event = {"kind": "come_in", **copy.deepcopy(come_in[order[-1]])}
+    elif games:
+        last_event = {"kind": "win", **copy.deepcopy(games[-1])}
+    else:
+        last_event = None
     return {
         "game": SLUG,
         "seats": list(seats),
@@ -863,6 +976,10 @@ def summary(state: dict) -> dict:
         "turn": None if current is None else current["starter"],
         "come_in": come_in,
         "come_in_order": order,
+        "play_order": play_order(seats, starter),
+        "waiting": [p for p in seats if come_in[p] is None],
+        "last_winner": games[-1]["winner"] if games else None,
+        "last_event": last_event,
         "games": copy.deepcopy(sheet["games"]),
         "games_played": len(sheet["games"]),
         "end_rule": {"text": end_text, "rule": "RID-9"},

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from .cards import format_card, parse_cards, split_card
+from .cards import ROOK_COLOURS, format_card, parse_cards, split_card
 from .game import Game, Setting, check_seats, check_settings, describe_settings
 from .text import join_names, number
 from .verdict import RuleError, Verdict
@@ -63,7 +63,7 @@ MIN_PLAYERS = 4
 MAX_PLAYERS = 6
 TEAMS = ("A", "B")
 ROOK = "ROOK"
-COLOURS = {"B": "Black", "R": "Red", "Y": "Yellow", "G": "Green"}
+COLOURS = ROOK_COLOURS
 
 RULES: dict[str, str] = {
     "RK-1": "The deck: the family game uses two Rook decks without the cards below 5 (two 4s "

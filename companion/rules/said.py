@@ -71,7 +71,7 @@ def N_(text: str) -> str:
     """Mark a fixed sentence or label for the catalogue (``pybabel extract -k N_``).
 
     It returns ``text`` unchanged: the words are translated where they are shown (the web's
-    ``tr()``). The one marker for every layer: rules, services and web code import it here.
+    ``say()``). The one marker for every layer: rules, services and web code import it here.
     """
     return text
 

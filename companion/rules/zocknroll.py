@@ -65,6 +65,7 @@ __all__ = [
     "final_result",
     "hands_present",
     "new",
+    "reveal_default",
     "row_label",
     "row_points",
     "rows",
@@ -1086,6 +1087,20 @@ def _guided_summary(cur: dict | None, seats: list[str], board: str) -> dict:
             "stayed": dict(cur["stayed"]),
             "revealed": {p: list(d) for p, d in cur["revealed"].items()},
             "own_dice": OWN_DICE[board]}
+
+
+def reveal_default(summary: dict, viewer: str | None) -> str | None:
+    """Whose dice a phone held by ``viewer`` (a player's name, or None for a spectator) is
+    asked for first in the round-3 reveal of a guided turn (``summary`` is
+    :func:`summary`'s result): the viewer's own while they still have to show them, else
+    Jörg's on the dealer's phone, else the first player still to show; None when nobody
+    is waiting."""
+    waiting = summary["guided"]["waiting"]
+    if viewer in waiting:
+        return viewer
+    if JORG in waiting and viewer is not None and viewer == summary["dealer"]:
+        return JORG
+    return waiting[0] if waiting else None
 
 
 def summary(state: dict) -> dict:

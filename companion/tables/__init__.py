@@ -9,6 +9,7 @@ from .service import (
     create_table, get_table, find_by_token, find_by_code, seats_of, phone_by_secret,
     join, claim_seat, leave_seat, make_rejoin_token, release_seat, pass_host, rename_seat,
     enter, undo, rematch, confirm, sheet, history, export_table, last_undoable, host_allowed,
+    SEAT,
 )
 
 __all__ = [
@@ -18,4 +19,5 @@ __all__ = [
     "phone_by_secret", "join", "claim_seat", "leave_seat", "make_rejoin_token",
     "release_seat", "pass_host", "rename_seat", "enter", "undo", "rematch", "confirm", "sheet", "history",
     "export_table", "last_undoable", "host_allowed",
+    "SEAT",
 ]

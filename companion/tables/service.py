@@ -10,12 +10,12 @@ from __future__ import annotations
 import json
 import sqlite3
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timezone
 from collections.abc import Callable, Collection
 from typing import Any
 
 import sqlite_utils
 
+from companion.clock import now
 from companion.rules import Game, RuleError, find_game
 from companion.rules.said import N_, message, said_of
 from companion.storage import transaction
@@ -119,6 +119,15 @@ class Sheet:
         return next((s.team for s in self.seats if s.pos == pos), None)
 
     @property
+    def confirming_team(self) -> str | None:
+        """The team that confirms the waiting entry: the one the entry's maker isn't on
+        (None when nothing waits)."""
+        if self.waiting is None:
+            return None
+        makers = self.team_of(self.waiting.seat)
+        return next((s.team for s in self.seats if s.team and s.team != makers), None)
+
+    @property
     def names(self) -> list[str]:
         return [s.name for s in self.seats]
 
@@ -133,11 +142,6 @@ class Outcome:
 
 
 # ---------------------------------------------------------------- helpers
-
-def now() -> str:
-    """The current UTC time as stored in the log."""
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
-
 
 def _table_from_row(row) -> Table:
     return Table(id=row["id"], token=row["token"], code=row["code"], game_slug=row["game"],
@@ -638,13 +642,10 @@ def enter(db: sqlite_utils.Database, table_id: str, phone: Phone, payload: dict,
 
 
 def _waiting_message(current: Sheet) -> str:
-    entry = current.waiting
-    team = current.team_of(entry.seat)
-    other = "B" if team == "A" else "A"
     names = current.summary.get("team_names") or {}
     return message("table", "Entry #{seq} is waiting for {team} to confirm it. Confirm or "
-                            "reject it first.", seq=entry.seq,
-                   team=names.get(other) or message("table", "the other team"))
+                            "reject it first.", seq=current.waiting.seq,
+                   team=names.get(current.confirming_team) or message("table", "the other team"))
 
 
 def confirm(db: sqlite_utils.Database, table_id: str, phone: Phone, target: int,

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from flask import Flask, abort, request
 
-from . import errors, filters, security
+from . import errors, filters, games, security
 from .extensions import compress, csrf, limiter
 
 
@@ -18,6 +18,7 @@ def init_app(app: Flask) -> None:
     security.init_app(app)
     filters.init_app(app)
     errors.init_app(app)
+    games.init_app(app)
 
     from .home import bp as home_bp
     from .table import bp as table_bp
@@ -32,8 +33,8 @@ def init_app(app: Flask) -> None:
     i18n.init_app(app)
     from .rocca_tools import bp as rocca_tools_bp
     app.register_blueprint(rocca_tools_bp)
-    from .events import bp as events_bp
-    app.register_blueprint(events_bp)
+    from .tournaments import bp as tournaments_bp
+    app.register_blueprint(tournaments_bp)
     from .rockit_tools import bp as rockit_tools_bp
     app.register_blueprint(rockit_tools_bp)
 

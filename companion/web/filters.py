@@ -5,7 +5,7 @@ from datetime import datetime
 
 from flask import Flask
 
-from companion.rules.cards import format_card
+from companion.rules.cards import format_card, picker_deck
 
 from .htmx import csrf_token
 
@@ -29,3 +29,6 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(signed, "signed")
     app.add_template_filter(lambda card: format_card(card, "rook"), "rookcard")
     app.add_template_global(csrf_token, "csrf_token")
+    # Deck data lives once, in rules/cards.py: the card picker (templates/_cards.html)
+    # draws its buttons from it, and the page's script reads the symbols back from those.
+    app.add_template_global(picker_deck, "card_deck")

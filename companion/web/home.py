@@ -5,13 +5,13 @@ from flask import Blueprint, abort, current_app, redirect, render_template, requ
 from flask_babel import gettext
 
 from companion import tables
-from companion.rules import GAMES
 from companion.rules.game import MAX_NAME_LENGTH
 from companion.storage import get_db
 
 from .cookies import phone_secret, set_phone_cookie
 from .extensions import limiter
-from .games import game_or_404, has_ui, ui_for
+from .i18n import said_of
+from .games import game_or_404, playable_games, ui_for
 
 bp = Blueprint("home", __name__)
 
@@ -31,7 +31,7 @@ def start():
 @bp.get("/new")
 def choose_game():
     """Pick which game the new table plays."""
-    games = [g for g in GAMES.values() if has_ui(g.slug)]
+    games = playable_games()
     return render_template("new_game.html", games=games)
 
 
@@ -47,6 +47,7 @@ def new_table(slug: str):
 def create_table(slug: str):
     """Create the table; this phone takes the seat marked "me" and the host role."""
     game = game_or_404(slug)
+    ui = ui_for(game.slug)
     names = [(request.form.get(f"name_{i}") or "").strip() for i in range(_rows(game))]
     try:
         me_row = int(request.form.get("me", "0"))
@@ -58,7 +59,7 @@ def create_table(slug: str):
     try:
         settings = game.parse_settings(request.form)
     except ValueError as exc:
-        error = str(exc)
+        error = said_of(exc)
     if error is None:
         rows = [i for i, _ in filled]
         if me_row not in rows:
@@ -66,24 +67,23 @@ def create_table(slug: str):
     if error is None:
         try:
             options = {"confirm": game.teams and request.form.get("confirm") == "on"}
-            for name, _label, _hint in getattr(ui_for(game.slug), "TABLE_SWITCHES", ()):
+            for name, _label, _hint in ui.table_switches:
                 options[name] = request.form.get(name) == "on"
-            # A game may ask who starts (STARTER_CHOICE): its rules start with the first
+            # A game may ask who starts (starter_choice): its rules start with the first
             # seat, so the rows turn round to put that player first, in the same order.
-            first = getattr(ui_for(game.slug), "first_seat", lambda form, rows: 0)(
-                request.form, rows)
+            first = ui.first_seat(request.form, rows)
             rows = rows[first:] + rows[:first]
             table, secret = tables.create_table(get_db(), game.slug, settings,
                                                 [names[i] for i in rows], rows.index(me_row),
                                                 options)
         except ValueError as exc:       # the starter is not a row with a name
-            error = str(exc)
+            error = said_of(exc)
         except tables.TableError as exc:
             error = exc.message
     if error is not None:
         return render_template("new_table.html", game=game, names=names, me=me_row,
                                values=request.form, error=error, max_name=MAX_NAME_LENGTH,
-                               ui=ui_for(game.slug)), 422
+                               ui=ui), 422
     response = redirect(url_for("table.show", table_id=table.id), 303)
     set_phone_cookie(response, table.id, secret)
     return response

@@ -28,9 +28,10 @@ COOKIE_MAX_AGE = 60 * 60 * 24 * 365
 MAX_NEXT = 2000
 
 
-#: Strings shown through tr() that no _() call names: the card picker's rank and suit
-#: names (templates/_cards.html) and the score pad's name (the game chooser).
-SHOWN_THROUGH_TR = (N_("Ace"), N_("Jack"), N_("Queen"), N_("King"), N_("spades"),
+#: Strings shown through say() that no _() call names: the card picker's rank and suit
+#: names (companion/rules/cards.py, drawn by templates/_cards.html) and the score pad's
+#: name (the game chooser).
+SHOWN_THROUGH_SAY = (N_("Ace"), N_("Jack"), N_("Queen"), N_("King"), N_("spades"),
                     N_("hearts"), N_("diamonds"), N_("clubs"), N_("Score pad"))
 
 babel = Babel()
@@ -67,10 +68,6 @@ def say(text: Any) -> Any:
     return gettext(text)
 
 
-#: The templates' older name for :func:`say` on a label (kept while templates move over).
-tr = say
-
-
 def _here() -> str:
     """This page's path, for the language switch to come back to."""
     if request.method == "GET":
@@ -104,7 +101,6 @@ def init_app(app: Flask) -> None:
     """Set up Flask-Babel, the template helpers and the switch's route."""
     babel.init_app(app, locale_selector=select_locale)
     app.add_template_global(say, "say")
-    app.add_template_global(tr, "tr")
     app.add_template_global(_here, "here")
 
     @app.context_processor

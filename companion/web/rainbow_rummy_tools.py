@@ -16,6 +16,7 @@ from flask import Blueprint, abort, render_template, request
 
 from companion.rules import rainbow_rummy as rules
 from companion.rules.cards import parse_cards
+from companion.rules.said import said_of
 from companion.rules.verdict import Verdict
 
 from .games.rainbow_rummy import CHECK_SETTINGS, check_args
@@ -179,12 +180,12 @@ def check():
     try:
         settings = _settings(request.args)
     except ValueError as exc:
-        settings, error = rules.resolve_settings(None), str(exc)
+        settings, error = rules.resolve_settings(None), said_of(exc)
     if error is None and request.args.get("check"):
         try:
             verdict = CHECKERS[what](request.args, settings)
         except ValueError as exc:
-            error = str(exc)
+            error = said_of(exc)
     # The tabs keep the table and its house rules (only once they were understood).
     carried = {}
     if table_id:

@@ -21,6 +21,7 @@ from flask import Blueprint, abort, render_template, request
 
 from companion.rules import rockit as rules
 from companion.rules.cards import format_card, parse_cards
+from companion.rules.said import said_of
 from companion.rules.verdict import Verdict
 
 bp = Blueprint("rockit_tools", __name__)
@@ -106,19 +107,18 @@ def card_views(cards: list[str], jokers: list[dict], hand: Counter | None = None
     return out
 
 
-def _arrangement(split: list[list[str]], decks: int, hand: list[str]) -> list[list[dict]]:
-    """The solver's layout with each joker's card (its place in the run fixes it) and the
-    hand's cards marked."""
+def _arrangement(split: list[dict], hand: list[str]) -> list[list[dict]]:
+    """The rules' valid layout for the template, the hand's cards marked."""
     pool = Counter(hand)
-    return [card_views(trick, rules.joker_identity(trick, decks).details["jokers"], pool)
-            for trick in split]
+    return [card_views(trick["cards"], trick["jokers"], pool) for trick in split]
 
 
 # ---------------------------------------------------------------- the checks
 
 def _board(args: Mapping[str, str], decks: int, slots: int) -> dict:
-    """The board check's answer: ``ok`` (None: not decided), ``reason``, ``rule``, ``rows``
-    (one per trick as laid out, numbered as on the form) and ``arrangement``."""
+    """The board check's answer (``rules.review_layout``) for the template: ``ok`` (None:
+    not decided), ``reason``, ``rule``, ``rows`` (one per trick as laid out, numbered as on
+    the form) and ``arrangement``."""
     laid = []
     for i in range(slots):
         cards = _cards(args, f"trick_{i}", f"Trick {i + 1}")
@@ -126,73 +126,19 @@ def _board(args: Mapping[str, str], decks: int, slots: int) -> dict:
             laid.append((i + 1, cards))
     loose = _cards(args, "all", "Every card on the board")
     hand = _cards(args, "hand", "Cards from hand")
-    every = [c for _, cards in laid for c in cards] + loose + hand
-    if not every:
+    if not laid and not loose and not hand:
         raise ValueError("Tap the cards of each trick on the board (or every card on the "
                          "board in one box), then Check the board.")
-    tricks = [cards for _, cards in laid]
-    rows = []
-    if tricks:
-        laid_out = rules.check_board(tricks, decks)
-        for (number, cards), trick in zip(laid, laid_out.details["tricks"]):
-            rows.append({"number": number, "ok": trick["ok"], "reason": trick["reason"],
-                         "rule": trick["rule"],
-                         "cards": card_views(cards, trick["jokers"])})
-    result = {"rows": rows, "arrangement": None, "laid": len(tricks), "cards": len(every),
-              "hand": len(hand), "loose": len(loose), "rockit": False}
-    if not loose and not hand:
-        verdict = rules.review_board(tricks, decks, budget=BUDGET)
-        split = verdict.details["arrangement"]
-        decided = verdict.ok or verdict.details["arrangeable"] is not None \
-            or verdict.rule == "RID-1"
-        result.update(ok=verdict.ok if decided else None, reason=verdict.reason,
-                      rule=verdict.rule, rockit=verdict.ok)
-        if split:
-            result["arrangement"] = _arrangement(split, decks, [])
-        return result
-    deck = rules.check_deck(every, decks)
-    if not deck:
-        result.update(ok=False, reason=deck.reason, rule=deck.rule)
-        return result
-    try:
-        split = rules.arrange(every, decks, BUDGET)
-    except TimeoutError:
-        result.update(ok=None, rule="RID-7",
-                      reason=f"Whether these {len(every)} cards can be laid out in valid "
-                             f"tricks was not decided in time.")
-        return result
-    # Cards of the board outside the tricks laid out: the board is not finished (RID-7)
-    # even when they fit; cards from hand ask only whether they can join.
-    unfinished = bool(tricks) and bool(loose) and not hand
-    result.update(ok=split is not None and not unfinished,
-                  **_board_words(split, len(every), hand, loose, bool(tricks)))
-    if split:
-        result["arrangement"] = _arrangement(split, decks, hand)
-    return result
-
-
-def _board_words(split, total: int, hand: list[str], loose: list[str],
-                 laid: bool) -> dict:
-    """The sentence and rule when cards not yet in a trick were given."""
-    one = len(hand) == 1
-    cards = "card" if one else f"{len(hand)} cards"
-    if hand and split:
-        return {"reason": f"Your {cards} can join the board: all {total} cards fit in valid "
-                          f"tricks, one way shown below.", "rule": "RID-6"}
-    if hand:
-        keep = "Keep it in hand." if one else "Keep them in hand, or lay fewer."
-        return {"reason": f"Your {cards} {'cannot' if one else 'cannot all'} join the board: "
-                          f"no layout of these {total} cards is valid. {keep}",
-                "rule": "RID-7"}
-    left = ""
-    if laid:
-        left = ("1 card is not in a trick yet. " if len(loose) == 1
-                else f"{len(loose)} cards are not in a trick yet. ")
-    if split:
-        return {"reason": f"{left}All {total} cards can be laid out in valid tricks, one way "
-                          f"shown below.", "rule": "RID-7" if left else "RID-3"}
-    return {"reason": f"{left}No layout of these {total} cards is valid: put the board back "
-                      f"as it was at the start of the turn.", "rule": "RID-A6"}
+    review = rules.review_layout([cards for _, cards in laid], loose, hand, decks,
+                                 budget=BUDGET)
+    rows = [{"number": number, "ok": trick["ok"], "reason": trick["reason"],
+             "rule": trick["rule"], "cards": card_views(cards, trick["jokers"])}
+            for (number, cards), trick in zip(laid, review["tricks"])]
+    arrangement = review["arrangement"]
+    return {**{key: review[key] for key in ("ok", "reason", "rule", "rockit", "laid",
+                                            "cards", "hand", "loose")},
+            "rows": rows,
+            "arrangement": _arrangement(arrangement, hand) if arrangement else None}
 
 
 def _steal(args: Mapping[str, str], decks: int) -> tuple[Verdict, Verdict | None]:
@@ -252,7 +198,7 @@ def check():
     try:
         decks = decks_of(args)
     except ValueError as exc:
-        decks, error = 2, str(exc)
+        decks, error = 2, said_of(exc)
     if error is None and args.get("check"):
         try:
             if what == "board":
@@ -262,7 +208,7 @@ def check():
             else:
                 verdict = _come_in(args, decks)
         except ValueError as exc:
-            error = str(exc)
+            error = said_of(exc)
     carried = {"decks": str(decks)}
     if table_id:
         carried["t"] = table_id

@@ -10,18 +10,19 @@ from flask import (Blueprint, Response, abort, current_app, make_response, redir
                    render_template, request, url_for)
 from flask_babel import gettext
 
-from companion import events as event_service  # `events` is the SSE view below
 from companion import tables
 from companion.storage import get_db
 from companion.tables.live import hub
 from companion.tables.tokens import new_submission_id
+from companion.tournaments import service as tournaments
 
 from .cookies import director_secret, pass_secret, phone_secret
-from .games import ui_for
+from .games import GameUI, ui_for
+from .i18n import N_, said_of
 from . import fragments
 from .htmx import csrf_token, is_fragment_request, render
 from .qr import qr_svg
-from .urls import qr_link
+from .urls import join_url
 
 bp = Blueprint("table", __name__, url_prefix="/t/<table_id>")
 
@@ -50,10 +51,10 @@ class View:
             return False
         db = get_db()
         try:
-            event = event_service.get_event(db, self.table.event_id)
+            event = tournaments.get_event(db, self.table.event_id)
         except tables.NotFound:
             return False
-        return event_service.is_director(db, event, director_secret(event.id))
+        return tournaments.is_director(db, event, director_secret(event.id))
 
     @cached_property
     def is_host(self) -> bool:
@@ -67,7 +68,7 @@ class View:
         players' page pass); None at any other table (every free seat)."""
         if self.table.event_id is None:
             return None
-        return event_service.seats_for_pass(get_db(), self.table,
+        return tournaments.seats_for_pass(get_db(), self.table,
                                             pass_secret(self.table.event_id))
 
     @property
@@ -79,7 +80,8 @@ class View:
         return next((s for s in self.seats if s.pos == self.phone.seat), None)
 
     @property
-    def ui(self):
+    def ui(self) -> GameUI:
+        """The game's web adapter (templates, entry parsing, history lines)."""
         return ui_for(self.table.game_slug)
 
     def name_of(self, pos: int | None) -> str:
@@ -94,11 +96,6 @@ def _view(table_id: str) -> View:
         raise tables.Forbidden("This table is private to the phones that joined it. Scan the "
                                "table's QR code, or type its join code on the start page.")
     return View(table, phone)
-
-
-def join_url(token: str) -> str:
-    """The URL a table's QR code carries (see :mod:`.urls`: never the Host header)."""
-    return qr_link(f"/J/{token}")
 
 
 def _page_context(view: View, **extra) -> dict:
@@ -120,20 +117,23 @@ def show(table_id: str):
 
 @bp.get("/sheet")
 def sheet_fragment(table_id: str):
-    """The sheet alone, for live refreshes; 204 when `since` is already the current version."""
+    """The sheet alone (scripts and tests; the page refreshes /play); 204 when `since` is
+    already the current version."""
     return _fragment(table_id, "tables/_sheet.html")
 
 
 @bp.get("/entry")
 def entry_fragment(table_id: str):
-    """A fresh entry form (after someone else changed the sheet)."""
+    """A fresh entry form alone (scripts and tests; the page refreshes /play)."""
     return _fragment(table_id, "tables/_entry.html")
 
 
 @bp.get("/play")
 def play_fragment(table_id: str):
-    """The sheet and a fresh entry form in one answer: what a phone whose form is
-    untouched fetches after a change; 204 when `since` is already the current version."""
+    """The sheet and a fresh entry form in one answer: what the page fetches on each change
+    the stream announces (or every 2 s while it polls), with since=<the version on screen>;
+    204 when that is still the current version. The page morphs it in and leaves an entry
+    form being typed in alone (templates/tables/_play.html)."""
     return _fragment(table_id, "tables/_play.html")
 
 
@@ -155,37 +155,34 @@ def _fragment(table_id: str, template: str):
 
 
 def _viewer(view: View) -> Hashable:
-    """What a game's live fragments depend on besides the table's version.
-
-    A game's web module may say (``viewer_key``); otherwise each seat gets its own copy,
-    which is always safe.
-    """
-    viewer_key = getattr(view.ui, "viewer_key", None)
-    if viewer_key is not None:
-        return viewer_key(view)
-    return ("seat", view.phone.seat)
+    """What a game's live fragments depend on besides the table's version: the adapter's
+    ``viewer_key`` (by default each seat gets its own copy, which is always safe)."""
+    return view.ui.viewer_key(view)
 
 
 @bp.get("/version")
 def version(table_id: str):
-    """The polling fallback: 204 while nothing changed, else the new version number."""
+    """The table's version as plain text, 204 while `since` is still current: a cheap probe
+    for scripts and tests (the page itself polls its fragments, see tables/_play.html)."""
     view = _view(table_id)
     if request.args.get("since") == str(view.table.version):
         return Response(status=204)
     return Response(str(view.table.version), mimetype="text/plain")
 
 
-@bp.get("/events")
-def events(table_id: str):
-    """Server-Sent Events: `changed` with the table's version whenever it changes."""
+@bp.get("/stream")
+def stream(table_id: str):
+    """Server-Sent Events: `changed` with the table's version whenever it changes, and a
+    `ping` every keep-alive. The page's live fragments refresh on `changed` (hx-trigger
+    "changed from:#live"); "event" is the table's action log, not this."""
     view = _view(table_id)
     config = current_app.config
     hub.ensure_poller(config["DATABASE"], config["LIVE_POLL_INTERVAL"])
     keepalive, max_seconds = config["LIVE_KEEPALIVE"], config["LIVE_MAX_SECONDS"]
     table_id, known = view.table.id, view.table.version
 
-    def stream():
-        # The first event lets a reconnecting page catch up on what it missed.
+    def messages():
+        # The first message lets a reconnecting page catch up on what it missed.
         yield f"retry: 1000\nevent: changed\ndata: {known}\n\n"
         sent, started = known, time.monotonic()
         while time.monotonic() - started < max_seconds:
@@ -194,10 +191,10 @@ def events(table_id: str):
                 sent = current
                 yield f"event: changed\ndata: {current}\n\n"
             else:
-                # A named event (not a comment) so the page can tell the stream is alive.
+                # A named message (not a comment) so the page can tell the stream is alive.
                 yield "event: ping\ndata: \n\n"
 
-    return Response(stream(), mimetype="text/event-stream",
+    return Response(messages(), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
@@ -238,7 +235,9 @@ def _play_response(view: View, *, status: int = 200, message: str | None = None,
     if not is_fragment_request() and status < 400:
         return redirect(url_for(".show", table_id=view.table.id), 303)
     context = _page_context(view)
-    context.update(message=message, status_kind=kind, values=values or {}, rule=rule)
+    # answer: _play.html catches up once after it (a change may have come in meanwhile).
+    context.update(message=message, status_kind=kind, values=values or {}, rule=rule,
+                   answer=True)
     return render("tables/table.html", "tables/_play.html", status=status, **context)
 
 
@@ -266,8 +265,9 @@ def enter(table_id: str):
                                                       "Reload the page."))
     try:
         payload = view.ui.parse_entry(request.form, names, view.sheet.summary)
-    except ValueError as exc:
-        return _play_response(view, status=422, kind="error", values=values, message=str(exc))
+    except ValueError as exc:     # the adapter's refusal: an N_ sentence or a Said
+        return _play_response(view, status=422, kind="error", values=values,
+                              message=said_of(exc))
     try:
         outcome = tables.enter(get_db(), table_id, view.phone, payload, version, sid)
     except tables.Conflict as exc:
@@ -284,39 +284,39 @@ def enter(table_id: str):
 @bp.post("/undo")
 def undo(table_id: str):
     """Strike an entry (the last one, or any earlier one from the history page)."""
+    return _mark_entry(table_id, tables.undo, N_("Entry #%(seq)s was struck."),
+                       N_("Entry #%(seq)s was already struck (a repeated tap)."))
+
+
+@bp.post("/confirm")
+def confirm(table_id: str):
+    """The other team confirms a pending entry (tables where opponents confirm each hand)."""
+    return _mark_entry(table_id, tables.confirm, N_("Entry #%(seq)s confirmed."),
+                       N_("Entry #%(seq)s confirmed."))
+
+
+def _mark_entry(table_id: str, mark, done: str, repeated: str):
+    """The one path that marks an earlier entry (`tables.undo` or `tables.confirm`): the
+    answer is the history page when the form came from there, else the sheet and form.
+    `done`/`repeated` are msgids with a ``%(seq)s`` (marked ``N_`` where they are written)."""
     view = _view(table_id)
     sid = _submission_id()
     target = _form_int("target")
     try:
-        outcome = tables.undo(get_db(), table_id, view.phone, target, sid)
+        outcome = mark(get_db(), table_id, view.phone, target, sid)
     except tables.TableError as exc:
-        return _after_undo(_refresh(view), exc.status, exc.message, "error")
-    note = (gettext("Entry #%(seq)s was struck.", seq=target) if not outcome.duplicate
-            else gettext("Entry #%(seq)s was already struck (a repeated tap).", seq=target))
-    return _after_undo(_refresh(view, outcome), 200, note, "ok")
+        return _after_mark(_refresh(view), exc.status, exc.message, "error")
+    note = gettext(repeated if outcome.duplicate else done, seq=target)
+    return _after_mark(_refresh(view, outcome), 200, note, "ok")
 
 
-def _after_undo(view: View, status: int, message: str, kind: str):
+def _after_mark(view: View, status: int, message: str, kind: str):
     if request.form.get("from") == "history":
         if not is_fragment_request() and status < 400:
             return redirect(url_for(".history", table_id=view.table.id), 303)
         return render("tables/history.html", "tables/_history.html", status=status,
                       **_history_context(view, message=message, status_kind=kind))
     return _play_response(view, status=status, kind=kind, message=message)
-
-
-@bp.post("/confirm")
-def confirm(table_id: str):
-    """The other team confirms a pending entry (tables where opponents confirm each hand)."""
-    view = _view(table_id)
-    sid = _submission_id()
-    target = _form_int("target")
-    try:
-        outcome = tables.confirm(get_db(), table_id, view.phone, target, sid)
-    except tables.TableError as exc:
-        return _play_response(_refresh(view), status=exc.status, kind="error", message=exc.message)
-    return _play_response(_refresh(view, outcome), message=gettext("Entry #%(seq)s confirmed.",
-                                                                          seq=target))
 
 
 @bp.post("/rematch")

@@ -6,6 +6,7 @@ from flask import Blueprint, abort, render_template, request
 from companion import tables
 from companion.rules import rook, zocknroll
 from companion.rules.cards import format_card
+from companion.rules.said import N_, said_of
 from companion.storage import get_db
 
 from .cookies import phone_secret
@@ -29,12 +30,12 @@ def _trick_page(settings: dict, table=None):
     cards = [c for c in played if c]
     if request.args.get("check"):
         if not cards or not trump:
-            error = "Pick the trump colour and at least the card that was led."
+            error = N_("Pick the trump colour and at least the card that was led.")
         else:
             try:
                 verdict = rook.trick_winner(cards, trump, settings)
             except ValueError as exc:
-                error = str(exc)
+                error = said_of(exc)
     status = 422 if error else 200
     return render_template("tools/rook_trick.html", table=table, settings=settings,
                            variants=rook.VARIANTS, options=_card_options(settings),
@@ -87,12 +88,12 @@ def zocknroll_best():
         try:
             dice = parse_dice(typed, "Your dice")
         except ValueError as exc:
-            error = str(exc)
+            error = said_of(exc)
     if error is None and request.args.get("check"):
         try:
             verdict = zocknroll.explain_hand(dice, board)
         except ValueError as exc:
-            error = str(exc)
+            error = said_of(exc)
     shown = typed[:MAX_DICE_TEXT] if typed.strip() else " ".join(map(str, dice))
     return render_template("tools/zocknroll_best.html", board=board, dice=shown,
                            verdict=verdict, error=error, max_dice=8), 422 if error else 200

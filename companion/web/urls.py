@@ -44,6 +44,12 @@ def qr_link(path: str) -> str:
     return qr_url(public_base(), path)
 
 
+def join_url(token: str) -> str:
+    """The URL a table's QR code (and its rejoin code) carries: ``/J/<token>`` on the
+    public base, in QR alphanumeric mode (see :func:`qr_link`)."""
+    return qr_link(f"/J/{token}")
+
+
 def base_is_loopback() -> bool:
     """Whether phones would be sent to this machine's loopback address (unreachable)."""
     return is_loopback_url(public_base())

@@ -144,6 +144,7 @@ def event_server(tmp_path):
     server.kill()
 
 
+@pytest.mark.slow
 def test_four_rounds_of_eight_tables_standings_match_hand_computed(phones, ui, event_server):
     """The issue's done criterion: 32 players at 8 score pads, 4 rounds, every result entered
     on its own table page; points and Buchholz checked against values computed here."""

@@ -10,10 +10,11 @@ pytestmark = pytest.mark.browser
 
 def test_phone_without_a_stream_still_updates_by_polling(phones, ui):
     a, b = phones("A"), phones("B no stream")
-    # B's browser never gets a stream: every request to /events fails.
-    b.page.route("**/events", lambda route: route.abort())
+    # B's browser never gets a stream: every request to /stream fails.
+    b.page.route("**/stream", lambda route: route.abort())
+    # The poll asks for the live fragment with the version on screen (204: nothing new).
     polls: list[int] = []
-    b.page.on("response", lambda r: polls.append(r.status) if "/version?since=" in r.url else None)
+    b.page.on("response", lambda r: polls.append(r.status) if "/play?since=" in r.url else None)
     join_url = ui.create_table(a.page, ["Ann", "Bob"])
     ui.join(b.page, join_url, "Bob")
     expect(b.page.locator("#live-state")).to_have_text("polling", timeout=10_000)

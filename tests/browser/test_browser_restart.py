@@ -77,7 +77,7 @@ def test_phones_reconnect_and_catch_up_after_a_restart(browser, ui, restart_serv
         cy_total, bob_total = 0, 4
         for how in ("stop", "kill"):
             # Phone A's stream can't get through until the round below is stored.
-            a.route("**/events", lambda route: route.abort())
+            a.route("**/stream", lambda route: route.abort())
             getattr(server, how)()
             for page in (a, b):
                 expect(page.locator("#live-state")).not_to_have_text("live", timeout=RECONNECT)
@@ -87,7 +87,7 @@ def test_phones_reconnect_and_catch_up_after_a_restart(browser, ui, restart_serv
             version = cy.version(table_id)
             r = cy.enter(table_id, {2: 10}, sid=f"cy-{how}", version=version)
             assert r.status == 200 and saved_seq(r.text), (r.status, r.plain[:300])
-            a.unroute("**/events")
+            a.unroute("**/stream")
 
             for page in (a, b):
                 expect(ui.total(page, "Cy")).to_have_text(str(cy_total), timeout=RECONNECT)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from fault_helpers import in_ci
+from helpers import in_ci
 
 DISK_SIZE = "4m"
 

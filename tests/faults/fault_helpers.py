@@ -6,7 +6,6 @@ pytest imports test-side modules by basename (there are no __init__.py files und
 """
 from __future__ import annotations
 
-import html as htmllib
 import http.client
 import os
 import re
@@ -21,21 +20,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
+from helpers import attr, csrf_from, form_block, free_port, inputs, text_of
+
 START_TIMEOUT = 30.0
 REQUEST_TIMEOUT = 20.0
 
 # Errors that mean "the server went away" (killed, restarting, not yet listening).
 CONNECTION_ERRORS = (ConnectionError, http.client.HTTPException, socket.timeout, OSError)
-
-
-def in_ci() -> bool:
-    return os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
-
-
-def free_port(host: str = "127.0.0.1") -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind((host, 0))
-        return s.getsockname()[1]
 
 
 # ---------------------------------------------------------------- the server process
@@ -256,9 +247,7 @@ class Client:
 
     def join_path(self, table_id: str) -> str:
         """The QR's join URL path, read from `#join-url` on the table page."""
-        match = re.search(r'<a href="([^"]+)" id="join-url"', self.page(table_id))
-        assert match, "no #join-url on the table page"
-        return urlsplit(match.group(1)).path
+        return urlsplit(attr(self.page(table_id), "a#join-url", "href")).path
 
     def join(self, join_path: str, table_id: str, seat: int) -> None:
         """Open the QR's URL (gets this phone's cookie) and sit down in `seat`."""
@@ -296,43 +285,9 @@ def new_sid(prefix: str = "") -> str:
 
 # ---------------------------------------------------------------- reading pages
 
-_INPUT = re.compile(r"<input\b[^>]*>", re.S)
-_ATTR = re.compile(r'([\w:-]+)="([^"]*)"')
-
-
-def inputs(fragment: str) -> dict[str, str]:
-    found: dict[str, str] = {}
-    for tag in _INPUT.findall(fragment):
-        attrs = dict(_ATTR.findall(tag))
-        if "name" in attrs:
-            found.setdefault(attrs["name"], htmllib.unescape(attrs.get("value", "")))
-    return found
-
-
 def entry_form_of(page: str) -> dict[str, str]:
     """The fields of the `<form id="entry-form">` in a page or fragment."""
-    for match in re.finditer(r"<form\b[^>]*>.*?</form>", page, re.S):
-        if 'id="entry-form"' in match.group(0).split(">", 1)[0]:
-            return inputs(match.group(0))
-    raise AssertionError(f"no entry form in:\n{text_of(page)[:1000]}")
-
-
-def csrf_from(page: str) -> str:
-    match = re.search(r'name="csrf_token" value="([^"]+)"', page) or re.search(
-        r'&#34;X-CSRFToken&#34;: &#34;([^&]+)&#34;|"X-CSRFToken": "([^"]+)"', page)
-    assert match, "no CSRF token in the page"
-    return next(g for g in match.groups() if g)
-
-
-def text_of(page: str) -> str:
-    no_tags = re.sub(r"<[^>]+>", " ", page)
-    return re.sub(r"\s+", " ", htmllib.unescape(no_tags)).strip()
-
-
-def totals(page: str) -> dict[str, int]:
-    """The sheet's totals row: player name -> total."""
-    return {htmllib.unescape(name): int(value) for name, value in
-            re.findall(r'data-player="([^"]*)">(-?\d+)</td>', page)}
+    return inputs(form_block(page, 'id="entry-form"'))
 
 
 def saved_seq(text: str) -> int | None:

@@ -24,6 +24,7 @@ import subprocess
 import sys
 import threading
 
+import pytest
 from fault_helpers import (
     Client,
     Server,
@@ -33,8 +34,8 @@ from fault_helpers import (
     log_problems,
     new_sid,
     saved_seq,
-    totals,
 )
+from helpers import totals
 
 TABLES = 3
 NAMES = ["Ann", "Bob"]
@@ -63,6 +64,7 @@ def sums(rows: list[tuple]) -> dict[str, int]:
     return result
 
 
+@pytest.mark.slow
 def test_backup_while_serving_is_consistent_and_restores(tmp_path):
     server = Server(tmp_path / "instance").start()
     seats: list[tuple[Client, str, int]] = []

@@ -23,16 +23,14 @@ from fault_helpers import (
     Client,
     Response,
     Server,
-    csrf_from,
     entry_form_of,
     game_rows,
     integrity,
     log_problems,
     new_sid,
     saved_seq,
-    text_of,
-    totals,
 )
+from helpers import csrf_from, text_of, totals
 
 FULL = "The server's disk is full, so nothing was saved."
 READ_ONLY = "The server can't write its database right now (it is read-only), so nothing was saved."
@@ -84,7 +82,7 @@ def open_stream(server: Server, client: Client, table_id: str) -> None:
     disk)."""
     conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
     try:
-        conn.request("GET", f"/t/{table_id}/events",
+        conn.request("GET", f"/t/{table_id}/stream",
                      headers={"Cookie": "; ".join(f"{k}={v}" for k, v in client.cookies.items())})
         r = conn.getresponse()
         assert r.status == 200

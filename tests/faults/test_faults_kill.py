@@ -24,6 +24,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 
+import pytest
 from fault_helpers import (
     CONNECTION_ERRORS,
     Client,
@@ -33,8 +34,8 @@ from fault_helpers import (
     log_problems,
     new_sid,
     saved_seq,
-    totals,
 )
+from helpers import totals
 
 TABLES = 4
 NAMES = ["Ann", "Bob"]
@@ -184,6 +185,7 @@ def verify(server: Server, ledger: Ledger, tables: list[str], reader: dict[str, 
         assert expected == stored == shown, f"{label}: {table_id}: {expected} {stored} {shown}"
 
 
+@pytest.mark.slow
 def test_sigkill_mid_stream_loses_and_doubles_nothing(tmp_path):
     rng = random.Random()
     server = Server(tmp_path / "instance").start("serve")

@@ -18,6 +18,7 @@ from __future__ import annotations
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
 from fault_helpers import (
     Client,
     Server,
@@ -26,8 +27,8 @@ from fault_helpers import (
     integrity,
     log_problems,
     saved_seq,
-    totals,
 )
+from helpers import totals
 
 ROUNDS = 100
 NAMES = ["Ann", "Bob", "Cy", "Dee"]
@@ -38,6 +39,7 @@ def value(rnd: int, pos: int) -> int:
     return rnd * 10 + pos + 1
 
 
+@pytest.mark.slow
 def test_many_rounds_of_phones_racing_on_one_table(tmp_path):
     server = Server(tmp_path / "instance", kind="gunicorn").start()
     try:

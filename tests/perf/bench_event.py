@@ -29,6 +29,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "web"))
+sys.path.insert(0, str(HERE.parent))      # tests/: the shared test helpers (web_helpers uses them)
 
 from web_helpers import Phone, make_app  # noqa: E402
 

@@ -200,7 +200,7 @@ def first_load(browser, base_url, storage_state, table_url) -> dict:
     rows = []
     for r in net.requests.values():
         size = sizes.get(r["url"], {})
-        stream = r["url"].endswith("/events")
+        stream = r["url"].endswith("/stream")
         rows.append({
             "url": r["url"].replace(base_url, ""), "type": r.get("type"), "status": r.get("status"),
             "encoding": r.get("encoding", "-"),
@@ -236,9 +236,10 @@ def latency(a_page, b_page, a_net: NetLog, b_net: NetLog, entries: int) -> dict:
         expect(a_page.locator("#entry .notice")).to_contain_text("Saved as entry #")
         b_page.wait_for_timeout(60)
         post = a_net.find("/actions", "POST")
-        sheets = [r for r in b_net.find("/sheet") if "finished" in r]
+        # The page refreshes /play (since=<its version>), morphing sheet and form in one go.
+        sheets = [r for r in b_net.find("/play") + b_net.find("/sheet") if "finished" in r]
         entries_ = [r for r in b_net.find("/entry") if "finished" in r]
-        stream_ids = {r["id"] for r in b_net.requests.values() if r["url"].endswith("/events")}
+        stream_ids = {r["id"] for r in b_net.requests.values() if r["url"].endswith("/stream")}
         chunks = [c for c in b_net.chunks if c["id"] in stream_ids]
         if not (post and sheets and chunks):
             raise RuntimeError(f"round {i}: missing events post={post} sheet={sheets} sse={chunks}")

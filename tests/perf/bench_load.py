@@ -94,7 +94,6 @@ import re
 import selectors
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -107,11 +106,15 @@ from urllib.parse import quote, urlsplit
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
+sys.path.insert(0, str(HERE.parent))      # tests/: the shared test helpers
+
+from helpers import free_port  # noqa: E402
+
 CLIENT = HERE / "load_client.py"
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 PAGE = os.sysconf("SC_PAGE_SIZE")
 KNEE_P99_MS = 250.0
-EVENT_MAX_TABLES = 500    # --event: an event has at most 2500 entrants (companion/events.py)
+EVENT_MAX_TABLES = 500    # --event: an event has at most 2500 entrants (companion/tournaments/service.py)
 WATCH_KINDS = ("dashboard", "projector", "standings", "players")
 NOISY_CORES = 0.2     # other processes' CPU during a run above which its figures are suspect
 now = time.monotonic
@@ -138,12 +141,6 @@ def machine() -> dict:
         "sqlite": __import__("sqlite3").sqlite_version,
         "loadavg_before": open("/proc/loadavg").read().split()[:3],
     }
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def children(pid: int) -> list[int]:

@@ -234,7 +234,9 @@ REC = Record()
 class Phone:
     """One simulated phone: its own cookie jar, its live stream, its fragment fetches.
 
-    It behaves like static/js/app.js: on `changed` with a version newer than its sheet it
+    It behaves like the page's old script (today the page declares its refresh in
+    templates/tables/_play.html: one GET /play?since=<version> per `changed`, morphed in,
+    leaving a typed-in form alone): on `changed` with a version newer than its sheet it
     fetches /play (the sheet and a fresh form in one answer) when its form is older than that
     version too (the form is never being typed in here, but the phone whose own entry is on
     the way leaves its form alone), else /sheet alone; after a fetch it catches up if a
@@ -348,7 +350,7 @@ class Phone:
         REC.count("events")
         conn = self.stream_conn = Conn(timeout=STREAM_SILENCE)
         try:
-            conn.send("GET", f"/t/{self.table.id}/events",
+            conn.send("GET", f"/t/{self.table.id}/stream",
                       self._headers(True, [("Accept", "text/event-stream"),
                                            ("Cache-Control", "no-cache")]))
             status, headers, _cookies = conn.read_head()

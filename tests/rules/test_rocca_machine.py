@@ -11,6 +11,7 @@ without changing anything.
 import copy
 import json
 
+import pytest
 from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
@@ -239,4 +240,4 @@ class RoccaMachine(RuleBasedStateMachine):
 RoccaMachine.TestCase.settings = settings(
     max_examples=60, stateful_step_count=100, deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-TestRoccaMachine = RoccaMachine.TestCase
+TestRoccaMachine = pytest.mark.slow(RoccaMachine.TestCase)

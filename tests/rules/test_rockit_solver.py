@@ -147,6 +147,7 @@ def is_split_of(split, cards):
     return Counter(flat) == Counter(cards) and all(check_trick(t) for t in split)
 
 
+@pytest.mark.slow
 def test_arrange_agrees_with_backtracking():
     rng = random.Random(20261121)
     answers = Counter()

@@ -1080,6 +1080,7 @@ def reference_checks(settings, seats, state, action):
     return added
 
 
+@pytest.mark.slow
 @hyp_settings(max_examples=150, deadline=None)
 @given(games())
 def test_random_games_follow_the_rules(game):

@@ -8,7 +8,8 @@ import re
 
 import pytest
 
-from web_helpers import HX, count, form_block, inputs, snapshot, text_of
+from helpers import form_block, inputs, text_of
+from web_helpers import HX, count, snapshot
 
 
 def assert_plain(response, *needles: str) -> str:
@@ -187,7 +188,7 @@ def test_a_foreign_tables_cookie_opens_nothing(table, new_phone, db_path):
     b_id = zed.create_table(["Zed", "Yan"])
     before = snapshot(db_path)
     ann = table.host  # seated at table A only
-    for url in ("", "/sheet", "/entry", "/version?since=0", "/history", "/seats", "/events"):
+    for url in ("", "/sheet", "/entry", "/version?since=0", "/history", "/seats", "/stream"):
         r = ann.get(f"/t/{b_id}{url}")
         assert r.status_code == 403, url
         assert_plain(r, "private to the phones that joined it")
@@ -217,7 +218,7 @@ def test_a_foreign_tables_cookie_opens_nothing(table, new_phone, db_path):
 def test_unknown_table_is_404(played, new_phone, db_path):
     before = snapshot(db_path)
     for url in ("/t/nope", "/t/nope/sheet", "/t/nope/history", "/t/nope/version",
-                "/t/" + "x" * 300, "/t/nope/events"):
+                "/t/" + "x" * 300, "/t/nope/stream"):
         r = played.host.get(url)
         assert r.status_code == 404, url
         assert_plain(r, "no such table")

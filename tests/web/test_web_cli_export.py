@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 import json
-import re
 
 from companion import cli
 
-from web_helpers import Phone, form_block, inputs, make_app, seq_saved
+from helpers import form_block, inputs, text_of
+from web_helpers import Phone, make_app, seq_saved
 
 
 def test_export_writes_seats_and_actions(tmp_path, monkeypatch, capsys):
@@ -22,7 +22,8 @@ def test_export_writes_seats_and_actions(tmp_path, monkeypatch, capsys):
     second = seq_saved(bob.enter(table_id, {1: 7, 2: -2}))
     undo_sid = inputs(form_block(ann.page(table_id), 'class="undo"'))["sid"]
     assert ann.undo(table_id, second, sid=undo_sid).status_code == 200
-    code = re.search(r'id="join-code">([A-Z]+)<', ann.page(table_id)).group(1)
+    code = text_of(ann.page(table_id), "#join-code")
+    assert code.isalpha() and code.isupper(), code
 
     monkeypatch.setenv("COMPANION_INSTANCE_PATH", str(instance))
     out = tmp_path / "export.json"

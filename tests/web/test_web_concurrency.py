@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import threading
 
-from web_helpers import (count, db_rows, form_block, inputs, round_rows, seq_saved, snapshot,
-                         text_of, totals)
+from helpers import form_block, inputs, text_of, totals
+from web_helpers import count, db_rows, round_rows, seq_saved, snapshot
 
 
 def test_same_submission_twice_is_saved_once(table, db_path):

@@ -1,10 +1,9 @@
 """Entering rounds, the end of a game, rematch, undo and striking entries, the history."""
 from __future__ import annotations
 
-import re
 
-from web_helpers import (count, db_rows, form_block, inputs, round_rows, seq_saved, snapshot,
-                         text_of, totals)
+from helpers import attr, form_block, forms, inputs, select, select_one, text_of, totals
+from web_helpers import count, db_rows, round_rows, seq_saved, snapshot
 
 
 def test_a_round_shows_in_every_phones_sheet(table, db_path):
@@ -37,7 +36,7 @@ def test_game_over_banner_winners_and_rematch_keeps_seats(table, db_path):
     body = r.get_data(as_text=True)
     assert r.status_code == 200
     assert 'id="game-over"' in body
-    banner = text_of(form_block_free(body, "game-over"))
+    banner = text_of(body, "div#game-over")
     assert "Game over — winner: Bob" in banner
     assert "Bob reached 55 (target 50)" in banner
     assert 'id="entry-form"' not in body and 'id="rematch"' in body
@@ -45,7 +44,7 @@ def test_game_over_banner_winners_and_rematch_keeps_seats(table, db_path):
     # No more rounds once the game is over.
     before = count(db_path, "actions")
     page = table.host.page(table.id)
-    version = re.search(r'data-version="(\d+)"', page).group(1)
+    version = attr(page, "[data-version]", "data-version")
     r = table.host.post(f"/t/{table.id}/actions", {"sid": "late", "version": version,
                                                   "score_0": "1"}, hx=True)
     assert r.status_code == 409 and "This game is over" in text_of(r.get_data(as_text=True))
@@ -65,12 +64,6 @@ def test_game_over_banner_winners_and_rematch_keeps_seats(table, db_path):
     assert db_rows(db_path, "SELECT status FROM tables") == [("playing",)]
     assert db_rows(db_path, "SELECT seat FROM phones ORDER BY seat") == [(0,), (1,)]
     assert table.bob.enter(table.id, {1: 1}).status_code == 200
-
-
-def form_block_free(page: str, element_id: str) -> str:
-    match = re.search(rf'<div[^>]*id="{element_id}".*?</div>', page, re.S)
-    assert match
-    return match.group(0)
 
 
 def test_shared_win_on_tied_target(table):
@@ -128,8 +121,8 @@ def test_strike_an_earlier_entry_from_history(table, db_path):
     body = r.get_data(as_text=True)
     assert body.lstrip().startswith('<section id="history"')
     assert f"Entry #{first} was struck" in text_of(body)
-    assert re.search(rf'id="action-{first}"', body)
-    assert re.search(rf'class="h-game struck" id="action-{first}"', body)
+    select_one(body, f"#action-{first}")
+    assert attr(body, f"#action-{first}", "class") == "h-game struck"
     assert f"struck by #{third + 1}" in text_of(body)
     assert totals(table.host.page(table.id)) == {"Ann": 2, "Bob": 20, "Cy": 7}
     # The plain (non-htmx) form goes back to the history page.
@@ -141,9 +134,9 @@ def test_strike_an_earlier_entry_from_history(table, db_path):
 
 
 def strike_form(history_page: str, seq: int) -> str:
-    for match in re.finditer(r"<form\b.*?</form>", history_page, re.S):
-        if f'name="target" value="{seq}"' in match.group(0):
-            return match.group(0)
+    for form in forms(history_page):
+        if str(seq) in [i.get("value") for i in form.select('input[name="target"]')]:
+            return form.html
     raise AssertionError(f"no strike form for #{seq}")
 
 
@@ -155,8 +148,8 @@ def test_history_lists_every_entry_and_undo_with_who(table):
     r = table.host.get(f"/t/{table.id}/history")
     assert r.status_code == 200 and "<html" in r.get_data(as_text=True)
     page = r.get_data(as_text=True)
-    items = {int(seq): text_of(li) for seq, li in
-             re.findall(r'<li class="[^"]*" id="action-(\d+)">(.*?)</li>', page, re.S)}
+    items = {int(li.id.removeprefix("action-")): li.text
+             for li in select(page, 'li[class][id^="action-"]')}
     assert f"#{a}" in items[a] and "Ann" in items[a] and "Round: Ann +10, Bob +5" in items[a]
     assert "Bob" in items[b] and "Round: Ann +1, Cy -4" in items[b] and f"struck by #{b + 1}" in items[b]
     assert "Bob" in items[b + 1] and f"Undid entry #{b}" in items[b + 1]

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import json
 import re
+from urllib.parse import urlsplit
 
 import pytest
 from test_web_events import create_event, seat_player, seat_round, seatings, token_of
-from web_helpers import Phone, count, db_rows, make_app, snapshot, text_of
+from helpers import attr, attrs, links, select, text_of
+from web_helpers import Phone, count, db_rows, make_app, snapshot
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
 
@@ -145,7 +147,8 @@ def test_the_director_holds_the_host_tools_of_event_tables(app, director, db_pat
     # The director hands a new phone a seat (a player's phone died) and can remove a phone.
     r = director.post(f"/t/{table_id}/host/rejoin", {"seat": "2"})
     assert r.status_code == 200
-    rejoin = re.search(r'/J/([A-Z2-7]+)', r.get_data(as_text=True)).group(1)
+    rejoin = urlsplit(attr(r.get_data(as_text=True), "a#rejoin-url", "href")).path
+    rejoin = rejoin.removeprefix("/J/")
     new = new_phone("new phone")
     assert new.join(f"/J/{rejoin}").status_code == 303
     assert seated(db_path, table_id) == [(1,), (2,)]
@@ -161,8 +164,8 @@ def test_the_director_holds_the_host_tools_of_event_tables(app, director, db_pat
 
 def dashboard_result(director: Phone, event_id: str) -> str:
     page = director.get(f"/e/{event_id}", hx=True).get_data(as_text=True)
-    match = re.search(r'<p class="result-line">(.*?)</p>', page, re.S)
-    return text_of(match.group(1)) if match else ""
+    lines = select(page, 'p[class="result-line"]')
+    return lines[0].text if lines else ""
 
 
 def test_a_table_that_undoes_and_reenters_counts_the_right_result(app, director, db_path,
@@ -173,8 +176,8 @@ def test_a_table_that_undoes_and_reenters_counts_the_right_result(app, director,
     assert wrong.status_code == 200
     assert f"{names[1]}: place 1" in dashboard_result(director, event_id)
     viewer = new_phone("projector")
-    leader = lambda: re.findall(r'data-entrant="([^"]+)"',  # noqa: E731
-                                viewer.get(f"/e/{event_id}/standings").get_data(as_text=True))[0]
+    leader = lambda: attrs(viewer.get(f"/e/{event_id}/standings").get_data(as_text=True),  # noqa: E731
+                           "[data-entrant]", "data-entrant")[0]
     assert leader() == names[1]
     # Every read page, by anyone, writes nothing.
     before = snapshot(db_path)
@@ -234,7 +237,7 @@ def test_a_director_enters_a_result_by_hand_with_scores(app, director, db_path):
     assert r.status_code == 303
     assert director.post(f"/e/{event_id}/lock", {"round": "1"}).status_code == 303
     page = director.get(f"/e/{event_id}/standings").get_data(as_text=True)
-    assert re.findall(r'data-entrant="([^"]+)"', page)[0] == names[1]
+    assert attrs(page, "[data-entrant]", "data-entrant")[0] == names[1]
 
 
 # ---------------------------------------------------------------- 3. own game scores
@@ -249,9 +252,9 @@ def test_the_game_score_is_each_entrants_own_score(app, director, db_path):
         "score_1": "650", "why": "the bidders went out"})
     assert r.status_code == 303
     page = director.get(f"/e/{event_id}/standings").get_data(as_text=True)
-    rows = re.findall(r'<tr data-entrant="([^"]+)">(.*?)</tr>', page, re.S)
-    assert [name.replace("&amp;", "&") for name, _ in rows] == ids
-    assert "600" in rows[0][1] and "650" in rows[1][1]
+    rows = select(page, "tr[data-entrant]")
+    assert [row.get("data-entrant") for row in rows] == ids
+    assert "600" in rows[0].text and "650" in rows[1].text
     assert "-600" not in page and "-650" not in page and "−6" not in page
 
 
@@ -292,7 +295,7 @@ def test_without_a_public_url_the_lan_address_never_the_host_header(app, directo
     assert f"http://10.1.2.3:8000/e/{event_id}/players" in dash
     assert "attacker.example" not in dash and 'id="loopback-warning"' not in dash
     page = director.get(f"/t/{table_id}", headers=host).get_data(as_text=True)
-    (join,) = re.findall(r'<a href="([^"]+)" id="join-url"', page)
+    (join,) = links(page, "a#join-url")
     assert join.startswith("HTTP://10.1.2.3/J/")            # the test client's port is 80
     # No network at all: the loopback address, and the dashboard says phones can't use it.
     monkeypatch.setattr(urls, "lan_addresses", lambda: [])

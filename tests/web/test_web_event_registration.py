@@ -3,8 +3,6 @@ director's players per table, the projector taking turns through long standings,
 players' phones following the room."""
 from __future__ import annotations
 
-import re
-
 import pytest
 from test_web_events import (
     EVENT_TABLES,
@@ -15,7 +13,8 @@ from test_web_events import (
     seat_round,
     seatings,
 )
-from web_helpers import Phone, count, db_rows, text_of
+from helpers import attrs, select, text_of
+from web_helpers import Phone, count, db_rows
 
 
 @pytest.fixture
@@ -36,7 +35,7 @@ def register(phone: Phone, event_id: str, *members: str):
 def leader(phone: Phone, event_id: str) -> str:
     """Who tops the standings page."""
     page = phone.get(f"/e/{event_id}/standings").get_data(as_text=True)
-    return re.findall(r'data-entrant="([^"]+)"', page)[0]
+    return attrs(page, "[data-entrant]", "data-entrant")[0]
 
 
 def names(db_path: str, event_id: str) -> list[str]:
@@ -156,7 +155,7 @@ def test_the_director_chooses_players_per_table(director, db_path):
     page = text_of(director.get(f"/e/{event_id}").get_data(as_text=True))
     assert "5 players per table" in page
     form = director.get("/events/new/zocknroll").get_data(as_text=True)
-    assert re.search(r'<option value="4"\s+selected>', form)   # the game's default
+    assert select(form, 'option[value="4"][selected]')   # the game's default
     for size, words in (("7", "from 3 to 6"), ("x", "from 3 to 6")):
         before = event_rows(db_path)
         r = director.post("/events/new/zocknroll", {"event_name": "X", "event_rounds": "2",
@@ -174,16 +173,16 @@ def test_the_projector_takes_turns_through_long_standings(director, new_phone):
     event_id = create_event(director, forty, slug="zocknroll")
     screen = new_phone("projector")
     page = screen.get(f"/e/{event_id}/projector").get_data(as_text=True)
-    shown = re.findall(r'data-entrant="([^"]+)"', page)
+    shown = attrs(page, "[data-entrant]", "data-entrant")
     assert shown == forty[:15]
     assert "places 1–15 of 40" in text_of(page)
     assert f'hx-get="/e/{event_id}/projector?page=2"' in page
     page = screen.get(f"/e/{event_id}/projector?page=3", hx=True).get_data(as_text=True)
-    assert re.findall(r'data-entrant="([^"]+)"', page) == forty[30:]
+    assert attrs(page, "[data-entrant]", "data-entrant") == forty[30:]
     assert f'hx-get="/e/{event_id}/projector?page=1"' in page   # back to the top
     for odd in ("99", "0", "x", "-1"):
         page = screen.get(f"/e/{event_id}/projector?page={odd}").get_data(as_text=True)
-        assert re.findall(r'data-entrant="([^"]+)"', page) == forty[:15]
+        assert attrs(page, "[data-entrant]", "data-entrant") == forty[:15]
 
 
 def test_a_long_list_becomes_a_search_box(director, new_phone):
@@ -277,9 +276,9 @@ def test_a_result_ended_and_followed_by_a_quick_rematch_shows_at_once(app, direc
 def test_a_player_registered_after_the_request_read_the_event_still_gets_a_view(
         director, db_path, app):
     """A registration lands between this request reading the event and its standings."""
-    from companion import events
+    from companion.tournaments import service as events
     from companion.storage import get_db
-    from companion.web.events import _mine
+    from companion.web.tournaments import _mine
     event_id = open_event(director, players=["Ann", "Bob", "Cy"])
     with app.test_request_context():
         db = get_db()

@@ -12,7 +12,8 @@ import time
 
 import pytest
 from test_web_events import PLAYERS, create_event, seat_round, seatings
-from web_helpers import Phone, db_rows, make_app, snapshot, text_of
+from helpers import attr, attrs, select, text_of
+from web_helpers import Phone, db_rows, make_app, snapshot
 
 from companion.tables.tokens import hash_secret
 
@@ -62,8 +63,8 @@ def clock_post(phone: Phone, event_id: str, action: str, minutes: str | None = N
 
 
 def clock_text(page: str) -> str:
-    match = re.search(r'<p class="clock[^"]*" id="clock".*?</p>', page, re.S)
-    return text_of(match.group(0)) if match else ""
+    clock = select(page, "p#clock")
+    return clock[0].text if clock else ""
 
 
 def lock_first_round(director: Phone, db_path: str, event_id: str) -> None:
@@ -119,7 +120,7 @@ def test_start_pause_resume_extend_and_stop(director, db_path):
         == version + 1
     dash = page_of(director, f"/e/{event_id}")
     assert re.search(r"(29:5\d|30:00) left", clock_text(dash))
-    end = int(re.search(r'data-clock-end="(\d+)"', dash).group(1))
+    end = int(attr(dash, "[data-clock-end]", "data-clock-end"))
     assert abs(end / 1000 - (clock["started_at"] + 1800)) < 1
     assert 'id="clock-pause"' in dash and 'id="clock-start"' not in dash
 
@@ -177,9 +178,13 @@ def test_the_clock_on_the_dashboard_the_projector_and_the_players_phones(
         for hx in (False, True):      # the page, and the fragment its poll fetches
             page = page_of(who, url, hx=hx)
             assert re.search(r"Round 1 clock (49:5\d|50:00) left", clock_text(page)), where
-            # The countdown: an end time and the server's time, for app.js to tick.
-            assert re.search(r'<time class="clock-time" datetime="PT\d+S" '
-                             r'data-clock-end="\d{13}" data-clock-now="\d{13}"', page), where
+            # The countdown: an end time and the server's time, for event.js to tick.
+            times = select(page, 'time[class="clock-time"]')
+            assert times, where
+            time_ = times[0]
+            assert re.fullmatch(r"PT\d+S", time_.get("datetime", "")), where
+            assert re.fullmatch(r"\d{13}", time_.get("data-clock-end", "")), where
+            assert re.fullmatch(r"\d{13}", time_.get("data-clock-now", "")), where
             assert 'data-format="{} left"' in page and 'data-up="Time is up"' in page
     assert clock_post(director, event_id, "pause").status_code == 303
     for where, (who, url) in pages.items():
@@ -218,7 +223,8 @@ def test_a_clock_of_an_earlier_round_is_not_shown_once_a_new_round_is_seated(
 
 
 def test_clock_state_is_worked_out_from_the_stored_clock_and_the_time():
-    from companion.events import Event, Round, clock_state
+    from companion.tournaments.round_clock import clock_state
+    from companion.tournaments.service import Event, Round
 
     def event(clock):
         return Event(id="x", name="x", game_slug="scorepad", settings={}, options={},
@@ -247,9 +253,8 @@ def test_clock_state_is_worked_out_from_the_stored_clock_and_the_time():
 def where_listed(page: str) -> list[tuple[str, str]]:
     """(name with team, where) of every line of the pairings list, in order."""
     out = []
-    for item in re.findall(r"<li[^>]*>(.*?)</li>", page.split('class="pairings"', 1)[1]
-                           .split("</ul>", 1)[0], re.S):
-        who, where = text_of(item).split(" → ")
+    for item in select(page, 'ul[class="pairings"]')[0].select("li"):
+        who, where = item.text.split(" → ")
         out.append((who, where))
     return out
 
@@ -307,7 +312,7 @@ def test_pairings_of_a_team_game_list_every_member_with_the_team_and_the_bye(
 
 
 def test_the_pairings_service_gives_name_entrant_table_seat_and_bye(app, director, db_path):
-    from companion import events
+    from companion.tournaments import service as events
     from companion.storage import get_db
     event_id = create_event(director, ["Ann, Bob", "Cy, Dee", "Eve, Fay"], slug="rook",
                             variant="family")
@@ -329,8 +334,7 @@ def test_the_pairings_service_gives_name_entrant_table_seat_and_bye(app, directo
 # ---------------------------------------------------------------- the projector takes turns
 
 def hx_get(page: str) -> str:
-    return re.search(r'<section id="projector" hx-get="([^"]+)"', page).group(1) \
-        .replace("&amp;", "&")
+    return attr(page, "section#projector", "hx-get")
 
 
 def test_the_projector_alternates_standings_and_pairings_while_a_round_is_played(
@@ -350,9 +354,9 @@ def test_the_projector_alternates_standings_and_pairings_while_a_round_is_played
         page = page_of(screen, url, hx=True)
         assert page.lstrip().startswith('<section id="projector"')
         shown = "pairings" if 'id="projector-pairings"' in page else "standings"
-        walk.append((shown, re.search(r'id="projector-page">([^<]+)<', page).group(1)))
+        walk.append((shown, text_of(page, "#projector-page")))
         if shown == "pairings":
-            names = [text_of(n) for n in re.findall(r'<span class="p-name">(.*?)</span>', page)]
+            names = [n.text for n in select(page, "span.p-name")]
             assert names == sorted(names, key=str.casefold)
             assert "standings-table" not in page
         url = hx_get(page)
@@ -361,7 +365,7 @@ def test_the_projector_alternates_standings_and_pairings_while_a_round_is_played
                     ("standings", "places 31–45 of 45"), ("pairings", "names 41–45 of 45"),
                     ("standings", "places 1–15 of 45")]
     page = page_of(screen, base + "?show=pairings&page=2")
-    names = [text_of(n) for n in re.findall(r'<span class="p-name">(.*?)</span>', page)]
+    names = [n.text for n in select(page, "span.p-name")]
     assert names == players[20:40] and "Table" in text_of(page) and "Who sits where" in page
     # Nonsense pages show the first screen.
     for odd in ("0", "99", "x", "9" * 5000):
@@ -434,8 +438,9 @@ def test_cards_cover_the_biggest_round_and_their_qr_opens_the_current_round(
 # ---------------------------------------------------------------- a second director's device
 
 def director_path(page: str, event_id: str) -> str:
-    match = re.search(rf'<a href="https?://[^"/]+(/e/{event_id}/director/([A-Z2-7]{{32}}))" '
-                      r'id="director-url"', page)
+    hrefs = attrs(page, "a#director-url", "href")
+    match = hrefs and re.fullmatch(rf"https?://[^/]+(/e/{event_id}/director/[A-Z2-7]{{32}})",
+                                   hrefs[0])
     assert match, text_of(page)[:2000]
     return match.group(1)
 

@@ -13,13 +13,11 @@ import re
 import pytest
 from test_web_events import (PLAYERS, create_event, event_rows, play_table, seat_player,
                              seat_round, seatings)
-from web_helpers import Phone, count, db_rows, snapshot, text_of
+from helpers import select, select_one, text_of
+from web_helpers import Phone, count, db_rows, snapshot, standings
 
-from companion import tournament
-from companion.web.events import TIEBREAK_WORDS
-
-ROW = re.compile(r'<tr data-entrant="([^"]+)">.*?<td class="points">([-\d.]+)</td>', re.S)
-
+from companion import tournaments
+from companion.web.tournaments import TIEBREAK_WORDS
 
 @pytest.fixture
 def director(new_phone):
@@ -29,7 +27,7 @@ def director(new_phone):
 def standings_of(phone, event_id: str) -> list[tuple[str, str]]:
     """(entrant, points) in the standings page's order."""
     page = phone.get(f"/e/{event_id}/standings").get_data(as_text=True)
-    return [(html.unescape(name), points) for name, points in ROW.findall(page)]
+    return standings(page)
 
 
 def config_of(db_path: str, event_id: str) -> dict:
@@ -91,7 +89,7 @@ def test_the_form_offers_the_choices_folded_with_the_games_defaults(director):
 
 
 def test_tiebreak_words_are_the_librarys_names():
-    assert TIEBREAK_WORDS == tournament.TIEBREAK_NAMES
+    assert TIEBREAK_WORDS == tournaments.TIEBREAK_NAMES
 
 
 def test_custom_place_points_bye_and_odd_tables_are_stored_and_used(app, director, db_path):
@@ -160,13 +158,14 @@ def test_the_tiebreak_order_is_shown_and_used(director, db_path, order, first):
     ranking = [name for name, _p in standings_of(director, event_id)]
     assert ranking.index(x if first == "X" else y) < ranking.index(y if first == "X" else x)
     page = director.get(f"/e/{event_id}/standings").get_data(as_text=True)
-    heads = re.findall(r'<th scope="col" class="tb-(\w+)">([^<]+)</th>', page)
-    assert heads == [(o, tournament.TIEBREAK_NAMES[o]) for o in order if o]
-    names = ", ".join(tournament.TIEBREAK_NAMES[o] for o in order if o)
+    heads = [(th.get("class").removeprefix("tb-"), th.text)
+             for th in select(page, 'th[scope="col"][class^="tb-"]')]
+    assert heads == [(o, tournaments.TIEBREAK_NAMES[o]) for o in order if o]
+    names = ", ".join(tournaments.TIEBREAK_NAMES[o] for o in order if o)
     assert f"Ties are broken by: {names}" in text_of(page)
     # The game score column is each one's own score.
-    row = re.search(r'<tr data-entrant="' + re.escape(x) + r'">.*?</tr>', page, re.S).group(0)
-    assert '<td class="tb-game">100</td>' in row
+    row = select_one(page, f'tr[data-entrant="{x}"]')
+    assert [td.text for td in row.select('td[class="tb-game"]')] == ["100"]
 
 
 def test_team_choices_win_draw_loss_bye_and_pairing_are_stored_and_used(director, db_path):
@@ -188,7 +187,7 @@ def test_team_choices_win_draw_loss_bye_and_pairing_are_stored_and_used(director
     assert shown[tables[0][2][0]] == "3" and shown[tables[0][2][1]] == "0"
     assert shown[tables[1][2][0]] == shown[tables[1][2][1]] == "1"
     page = director.get(f"/e/{event_id}/standings").get_data(as_text=True)
-    assert [h for h, _n in re.findall(r'class="tb-(\w+)">([^<]+)</th>', page)] == \
+    assert [th.get("class").removeprefix("tb-") for th in select(page, 'th[class^="tb-"]')] == \
         ["sonneborn_berger", "buchholz"]
     lock(director, event_id, 1)
     seat_round(director, event_id)   # adjacent pairing by the library: no error, no rematch
@@ -342,8 +341,9 @@ def test_swap_two_players_between_tables_renames_the_seats(app, director, db_pat
                                            {"entrant": y, "table": n1}]
     dash = director.get(f"/e/{event_id}").get_data(as_text=True)
     assert f"Round 1: swapped {x} (table {n1}) and {y} (table {n2})" in text_of(dash)
-    assert re.search(r'<time class="local-time" datetime="\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ">'
-                     r'\d\d:\d\d UTC</time>', dash)
+    assert any(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", t.get("datetime", ""))
+               and re.fullmatch(r"\d\d:\d\d UTC", t.text)
+               for t in select(dash, 'time[class="local-time"]'))
     # The moved player's pass now opens their new table, in their new seat.
     phone = new_phone("y")
     assert phone.pick(event_id, y).status_code == 303
@@ -365,15 +365,15 @@ def test_swap_a_bye_and_whole_teams(app, director, db_path):
     assert r.status_code == 303, text_of(r.get_data(as_text=True))[:800]
     assert byes_of(db_path, event_id, 1) == [b1]
     assert seatings(db_path, event_id, 1)[0][2] == [a1, bye]
-    assert seat_names(db_path, t1) == tournament.team_seats(a1.split(" & "), bye.split(" & "))
+    assert seat_names(db_path, t1) == tournaments.team_seats(a1.split(" & "), bye.split(" & "))
     (_r, table, _w, _y, old, new), = audit_rows(db_path, event_id, "swap")
     assert table == n1 and json.loads(old)["entrants"][0] == {"entrant": bye, "table": None}
     assert "(a bye)" in text_of(director.get(f"/e/{event_id}").get_data(as_text=True))
     # Two teams at two tables: team A of table 2 becomes team A of table 1, seats 0 and 2.
     r = director.post(f"/e/{event_id}/swap", {"round": "1", "entrant_a": a1, "entrant_b": a2})
     assert r.status_code == 303
-    assert seat_names(db_path, t1) == tournament.team_seats(a2.split(" & "), bye.split(" & "))
-    assert seat_names(db_path, t2) == tournament.team_seats(a1.split(" & "), b2.split(" & "))
+    assert seat_names(db_path, t1) == tournaments.team_seats(a2.split(" & "), bye.split(" & "))
+    assert seat_names(db_path, t2) == tournaments.team_seats(a1.split(" & "), b2.split(" & "))
     refused(director.post(f"/e/{event_id}/swap", {"round": "1", "entrant_a": b1,
                                                   "entrant_b": b1}), "two different")
 
@@ -453,10 +453,8 @@ def test_standings_csv_final_standings_and_dropped(app, director, db_path, new_p
                          {"action": "drop", "name": ids[3]}).status_code == 303
     page = director.get(f"/e/{event_id}/standings").get_data(as_text=True)
     assert "Final standings" not in page and "Standings after 1 of 2 rounds" in text_of(page)
-    row = re.search(r'<tr data-entrant="' + ids[3] + r'">.*?</tr>', page, re.S).group(0)
-    assert "dropped" in text_of(row)
-    assert "dropped" not in text_of(re.search(r'<tr data-entrant="' + ids[0] + r'">.*?</tr>',
-                                              page, re.S).group(0))
+    assert "dropped" in text_of(page, f'tr[data-entrant="{ids[3]}"]')
+    assert "dropped" not in text_of(page, f'tr[data-entrant="{ids[0]}"]')
 
     r = director.get(f"/e/{event_id}/standings.csv")
     assert r.status_code == 200 and r.mimetype == "text/csv"
@@ -514,7 +512,7 @@ def test_sixteen_team_rook_swiss_pairs_score_groups_top_half_against_bottom_half
             met.add(pair)
             # Team A (entrants[0]) sits in seats 0, 2 and deals first; it is the team that
             # went first less often, or on a tie, didn't go first last time.
-            assert seat_names(db_path, table_id) == tournament.team_seats(a.split(" & "),
+            assert seat_names(db_path, table_id) == tournaments.team_seats(a.split(" & "),
                                                                          b.split(" & "))
             key_a = (first.get(a, 0), last_first.get(a, False))
             key_b = (first.get(b, 0), last_first.get(b, False))

@@ -1,9 +1,9 @@
 """One URL, a page or its htmx fragment; the polling fallback; the live SSE stream."""
 from __future__ import annotations
 
-import re
 import time
 
+from helpers import attr
 from web_helpers import Phone, make_app
 
 
@@ -12,7 +12,7 @@ def vary(response) -> set[str]:
 
 
 def current_version(phone, table_id) -> int:
-    return int(re.search(r'data-version="(\d+)"', phone.page(table_id)).group(1))
+    return int(attr(phone.page(table_id), "[data-version]", "data-version"))
 
 
 def test_table_page_vs_play_fragment(table):
@@ -81,7 +81,7 @@ def test_sse_stream_first_chunk_has_the_current_version(tmp_path):
     ann.enter(table_id, {0: 1})
     version = current_version(ann, table_id)
     started = time.monotonic()
-    r = ann.client.get(f"/t/{table_id}/events", buffered=False)
+    r = ann.client.get(f"/t/{table_id}/stream", buffered=False)
     try:
         assert r.status_code == 200
         assert r.mimetype == "text/event-stream"
@@ -99,7 +99,7 @@ def test_sse_stream_first_chunk_has_the_current_version(tmp_path):
         r.close()
     assert time.monotonic() - started < 5
     # Strangers get no stream.
-    assert Phone(app, "stranger").get(f"/t/{table_id}/events").status_code == 403
+    assert Phone(app, "stranger").get(f"/t/{table_id}/stream").status_code == 403
 
 
 def test_sse_stream_reports_a_change_made_meanwhile(tmp_path):
@@ -107,7 +107,7 @@ def test_sse_stream_reports_a_change_made_meanwhile(tmp_path):
     ann = Phone(app, "Ann")
     table_id = ann.create_table(["Ann", "Bob"])
     version = current_version(ann, table_id)
-    r = ann.client.get(f"/t/{table_id}/events", buffered=False)
+    r = ann.client.get(f"/t/{table_id}/stream", buffered=False)
     try:
         chunks = iter(r.response)
         assert f"data: {version}\n" in next(chunks).decode()

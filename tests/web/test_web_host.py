@@ -4,13 +4,14 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
-from web_helpers import count, db_rows, snapshot, text_of
+from helpers import links, text_of
+from web_helpers import count, db_rows, snapshot
 
 
 def rejoin_path(response) -> str:
-    match = re.search(r'<a href="([^"]+)" id="rejoin-url"', response.get_data(as_text=True))
-    assert match, response.get_data(as_text=True)[:2000]
-    return urlsplit(match.group(1)).path
+    hrefs = links(response.get_data(as_text=True), "a#rejoin-url")
+    assert hrefs, response.get_data(as_text=True)[:2000]
+    return urlsplit(hrefs[0]).path
 
 
 def test_rejoin_qr_moves_a_seat_to_a_new_phone_once(table, new_phone, db_path):

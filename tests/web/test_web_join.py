@@ -6,15 +6,16 @@ from urllib.parse import urlsplit
 
 from companion.tables import tokens
 
-from web_helpers import count, db_rows, text_of
+from helpers import select, select_one, text_of
+from web_helpers import count, db_rows
 
 CODE_RE = re.compile(r"[ABCDEFGHJKMNPQRSTUVWXYZ]{6}")
 
 
 def join_code(page: str) -> str:
-    match = re.search(r'id="join-code">([A-Z]+)<', page)
-    assert match
-    return match.group(1)
+    code = text_of(page, "#join-code")
+    assert code.isalpha() and code.isupper(), code
+    return code
 
 
 def test_host_creates_table_gets_cookie_clean_url_and_host_seat(new_phone, db_path):
@@ -58,8 +59,10 @@ def test_second_phone_joins_by_qr_and_claims_a_seat(table, new_phone, db_path):
     assert secret and token not in secret and "Max-Age=" in cookie
     # Not seated yet: the seat picker shows Bob's seat taken and Cy's free.
     seats = cy.get(location).get_data(as_text=True)
-    assert re.search(r"Bob <small>taken by another phone", seats)
-    assert re.search(r'value="2" class="button big seat free">Cy', seats)
+    assert any(b.text == "Bob taken by another phone" and b.select("small")
+               for b in select(seats, "button"))
+    cy_seat = select_one(seats, 'button[value="2"]')
+    assert cy_seat.get("class") == "button big seat free" and cy_seat.text.startswith("Cy ")
     assert "You are watching" in text_of(cy.page(table.id))
     r = cy.claim(table.id, 2)
     assert r.status_code == 303 and urlsplit(r.headers["Location"]).path == f"/t/{table.id}"

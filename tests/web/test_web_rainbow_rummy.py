@@ -3,11 +3,10 @@ deal, end-of-hand entries as cards or quick points, refusals (422, nothing chang
 sheet's explanations and the play checker page."""
 from __future__ import annotations
 
-import re
-
 import pytest
 
-from web_helpers import Phone, create_game_table, form_block, inputs, snapshot, text_of
+from helpers import alerts, attr, attrs, form_block, inputs, links, select, text_of
+from web_helpers import Phone, create_game_table, snapshot
 
 NAMES = ["Ann", "Bob", "Cid", "Dee"]      # team A: Ann & Cid, team B: Bob & Dee
 SEAT = {name: str(i) for i, name in enumerate(NAMES)}
@@ -41,8 +40,8 @@ def points(went_out: str | None, **players) -> dict:
 
 
 def team_totals(page: str) -> dict[str, int]:
-    return {team: int(value) for team, value in
-            re.findall(r'data-team-total="([AB])">(\d+)<', page)}
+    return {node.get("data-team-total"): int(node.text)
+            for node in select(page, "[data-team-total]")}
 
 
 def saved(response) -> str:
@@ -154,7 +153,10 @@ def test_rr11_with_the_out_player_scoring_zero(ann):
     assert "Running totals: Ann & Cid 10 · Bob & Dee 0 RR-11" in body
     page = ann.page(table_id)
     assert team_totals(page) == {"A": 10, "B": 0}
-    assert re.search(r"<s>10</s> <b>0</b>\s*<span class=\"rule\"[^>]*>RR-A1", page)
+    assert any([n.text for n in td.select("s")] == ["10"]
+               and [n.text for n in td.select("b")] == ["0"]
+               and any(n.text.startswith("RR-A1") for n in td.select("span.rule")[:1])
+               for td in select(page, "td.rr-down"))
 
 
 def test_quick_points_cards_and_both_agreeing(ann):
@@ -232,9 +234,9 @@ def test_a_refused_hand_comes_back_as_typed(ann):
                                    hand_pts_3="2"))
     assert r.status_code == 422
     page = r.get_data(as_text=True)
-    assert re.search(r'name="went_out" value="2"\s+checked', page)
+    assert select(page, 'input[name="went_out"][value="2"][checked]')
     assert 'value="7E SJ"' in page and 'value="GN 1S"' in page
-    assert re.search(r'id="down_pts_3" name="down_pts_3" value="7"', page)
+    assert "7" in attrs(page, 'input#down_pts_3[name="down_pts_3"]', "value")
     assert page.count('class="rr-pick" open') == 3      # Ann, Bob and Cid had cards tapped
 
 
@@ -297,9 +299,9 @@ def test_checker_settles_the_worked_examples(ann, query, answer, rule):
     r = ann.get(f"{CHECKER}?{query}&check=1")
     body = r.get_data(as_text=True)
     assert r.status_code == 200, text_of(body)[:500]
-    verdict = re.search(r'id="rr-verdict">(.*?)</div>', body, re.DOTALL)
+    verdict = select(body, "#rr-verdict")
     assert verdict, text_of(body)[:500]
-    text = text_of(verdict.group(1))
+    text = verdict[0].text
     assert text.startswith(f"{answer}.") and text.endswith(rule), text
 
 
@@ -328,8 +330,8 @@ def test_checker_bad_input_is_a_plain_422(ann, query, words):
     r = ann.get(f"{CHECKER}?{query}")
     body = r.get_data(as_text=True)
     assert r.status_code == 422
-    alert = re.search(r'role="alert"[^>]*>\s*<p>(.*?)</p>', body, re.DOTALL)
-    assert alert and words in text_of(alert.group(1)), text_of(body)[:600]
+    said = alerts(body)
+    assert said and words in said[0], text_of(body)[:600]
 
 
 def test_checker_pages_and_unknown_checks(ann):
@@ -344,7 +346,7 @@ def test_checker_pages_and_unknown_checks(ann):
 def test_the_table_links_the_checker_with_its_house_rules(ann):
     table_id = create(ann, empty_space="move", going_out_exempt="on")
     page = ann.page(table_id)
-    link = re.search(r'id="rr-checker" href="([^"]+)"', page).group(1).replace("&amp;", "&")
+    link = attr(page, "#rr-checker", "href")
     assert f"t={table_id}" in link and "empty_space=move" in link
     assert "going_out_exempt=on" in link
     r = ann.get(link + "&card=GS&empty=on&check=1")
@@ -353,7 +355,7 @@ def test_the_table_links_the_checker_with_its_house_rules(ann):
     assert f'href="/t/{table_id}">‹ Table' in body
     assert "By your house rules an empty space is filled only by moving" in text_of(body)
     # The tabs keep the table's house rules.
-    tab = re.search(r'href="([^"]*q=out[^"]*)"', body).group(1).replace("&amp;", "&")
+    tab = next(href for href in links(body, "[href]") if "q=out" in href)
     assert "going_out_exempt=on" in tab and f"t={table_id}" in tab
     # A made-up table id is not linked back.
     assert "‹ Table" not in ann.get(f"{CHECKER}?t=../../x").get_data(as_text=True)

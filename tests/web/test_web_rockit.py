@@ -9,7 +9,8 @@ from urllib.parse import urlencode, urlsplit
 
 import pytest
 
-from web_helpers import Phone, create_game_table, form_block, inputs, snapshot, text_of
+from helpers import attr, attrs, form_block, inputs, select, select_one, text_of
+from web_helpers import Phone, create_game_table, snapshot
 
 NAMES = ["Ann", "Bob", "Cy"]
 
@@ -41,9 +42,9 @@ def ok(response) -> str:
 
 
 def notice(body: str) -> str:
-    match = re.search(r'<div class="notice[^"]*"[^>]*>(.*?)</div>', body, re.DOTALL)
-    assert match, text_of(body)[:600]
-    return text_of(match.group(1))
+    found = select(body, 'div[class^="notice"]')
+    assert found, text_of(body)[:600]
+    return found[0].text
 
 
 def check(phone: Phone, status: int = 200, **args) -> str:
@@ -54,16 +55,16 @@ def check(phone: Phone, status: int = 200, **args) -> str:
 
 
 def section(body: str, id_: str) -> str:
-    match = re.search(rf'<(\w+)[^>]*\bid="{id_}"[^>]*>(.*?)</\1>', body, re.DOTALL)
-    assert match, f"no #{id_}: {text_of(body)[:600]}"
-    return text_of(match.group(2))
+    found = select(body, f"#{id_}")
+    assert found, f"no #{id_}: {text_of(body)[:600]}"
+    return found[0].text
 
 
 def layout(body: str) -> list[str]:
     """The rearrangement's tricks as text, one per trick."""
-    block = re.search(r'id="rearrangement"(.*?)</ol>', body, re.DOTALL)
+    block = select(body, "#rearrangement ol")
     assert block, text_of(body)[:800]
-    return [text_of(li) for li in re.findall(r"<li[^>]*>(.*?)</li>", block.group(1), re.DOTALL)]
+    return [li.text for li in block[0].select("li")]
 
 
 @pytest.fixture
@@ -79,7 +80,7 @@ def test_decks_follow_the_players_and_the_sheet_says_who_starts(ann):
     table_id = create(ann, starter="1")             # Bob starts the first game
     page = ann.page(table_id)
     assert "Two decks + 4 jokers (108 cards), 14 each" in text_of(page)
-    assert text_of(re.search(r'id="turn">(.*?)</p>', page, re.DOTALL).group(1)) == "Bob starts RID-2"
+    assert text_of(page, "p#turn") == "Bob starts RID-2"
     assert section(page, "turn-order") == "Bob → Cy → Ann"
     assert "You are Ann" in text_of(page)
 
@@ -135,9 +136,10 @@ def test_an_accepted_come_in_is_recorded_for_everyone(ann, new_phone, cards, poi
     page = bob.page(table_id)
     assert section(page, "last-line").startswith("Just now: Ann came in")
     assert f"accepted, {points} points {rule}" in section(page, "last-line")
-    assert re.search(rf'data-in="Ann">in ✓ {points}<', page)
-    shown = " ".join(re.findall(r'<span class="playing-card[^"]*">([^<]+)</span>',
-                                form_block(page, 'id="win-form"')))
+    assert text_of(page, '[data-in="Ann"]') == f"in ✓ {points}"
+    shown = " ".join(card.text for card in select(form_block(page, 'id="win-form"'),
+                                                  'span[class^="playing-card"]')
+                     if not card.select("*"))
     assert shown.startswith(" ".join(_symbols(cards)))
     # Ann is off the come-in chips; Bob's phone starts on Bob.
     entry = form_block(page, 'id="entry-form"')
@@ -189,15 +191,15 @@ def test_the_winner_scores_a_game_and_starts_the_next(ann):
     ok(come_in(ann, table_id, "Bob", "10H JH QH"))
     ok(come_in(ann, table_id, "Cy", "4S 4H 4D"))
     page = ann.page(table_id)
-    assert re.findall(r'name="win" value="([^"]+)"', page) == ["Bob", "Cy"]
+    assert attrs(page, '[name="win"]', "value") == ["Bob", "Cy"]
     page = ok(win(ann, table_id, "Bob"))
     assert "Game 2" in section(page, "rk-now")
-    assert text_of(re.search(r'id="turn">(.*?)</p>', page, re.DOTALL).group(1)) == \
-        "Bob starts — won game 1 RID-2"
+    assert text_of(page, "p#turn") == "Bob starts — won game 1 RID-2"
     assert section(page, "turn-order") == "Bob → Cy → Ann"
     assert "Just now: 🏆 Bob won game 1 RID-9 — Bob starts game 2." == section(page, "last-line")
-    assert re.search(r'data-wins="Bob">1<small> win<', page)
-    assert not re.search(r'data-in="', page)                   # nobody is in in game 2
+    wins = select_one(page, '[data-wins="Bob"]')
+    assert wins.text == "1 win" and [s.text for s in wins.select("small")] == ["win"]
+    assert not select(page, "[data-in]")                       # nobody is in in game 2
     assert 'name="win"' not in page
     assert "Game 1: Bob went out (Ann started) RID-9" in section(page, "tally")
     # Cy came in during game 1; in game 2 Cy must come in again before winning.
@@ -243,7 +245,7 @@ def test_a_spectator_sees_the_come_ins_but_no_buttons(ann, new_phone):
 def test_the_table_links_to_the_checker_with_its_decks(ann):
     table_id = create(ann, ["Ann", "Bob"])
     page = ann.page(table_id)
-    href = re.search(r'id="checker-link" href="([^"]+)"', page).group(1).replace("&amp;", "&")
+    href = attr(page, "#checker-link", "href")
     assert href.startswith("/rockit/check?") and f"t={table_id}" in href and "decks=1" in href
     body = ok(ann.get(href))
     assert f'href="/t/{table_id}" id="back-to-table"' in body
@@ -257,7 +259,8 @@ def test_a_wrong_layout_gets_a_rearrangement(ann):
     body = check(ann, trick_0="9D 10D JD QD KD", trick_1="8D AD JS JH")
     assert section(body, "rk-verdict").startswith("No. Trick 2 is not valid")
     assert "The same cards can be laid out validly, as 3 tricks. RID-7" in section(body, "rk-verdict")
-    rows = re.findall(r'<li class="rk-row (ok|bad)" data-trick="(\d+)"', body)
+    rows = [(li.get("class").removeprefix("rk-row "), li.get("data-trick"))
+            for li in select(body, 'li[class^="rk-row "][data-trick]')]
     assert rows == [("ok", "1"), ("bad", "2")]
     assert "neither a set (one rank, different suits) nor a run" in section(body, "board-tricks")
     assert layout(body) == ["✓ 8♦ 9♦ 10♦", "✓ Q♦ K♦ A♦", "✓ J♠ J♥ J♦"]
@@ -294,7 +297,7 @@ def test_cards_from_hand_that_can_join_the_board(ann):
     assert section(body, "rk-verdict") == ("Yes. Your card can join the board: all 7 cards "
                                            "fit in valid tricks, one way shown below. RID-6")
     assert sorted(layout(body)) == ["✓ 5♥ 6♥ 7♥", "✓ 7♠ 7♥ 7♦ 7♣"]
-    assert len(re.findall(r'class="playing-card suit-H rk-hand"', body)) == 1
+    assert len(select(body, '[class="playing-card suit-H rk-hand"]')) == 1
 
     body = check(ann, trick_0="KS AS 2S", hand="AS")                             # RK11
     assert section(body, "rk-verdict") == ("No. Your card cannot join the board: no layout "
@@ -352,7 +355,7 @@ def test_add_a_trick_keeps_what_was_typed_and_opens_a_new_box(ann):
                                               "trick_2": "2C 3C 4C", "add": "1"}))
     body = ok(r)
     assert 'name="n" value="4"' in body
-    assert re.search(r'<details class="rk-slot" name="rk-tricks" id="slot-3" open>', body)
+    assert select(body, 'details[class="rk-slot"][name="rk-tricks"]#slot-3[open]')
     assert 'value="KS KH KD"' in body and 'id="rk-verdict"' not in body
     ok(ann.get("/rockit/check?n=99&trick_40=7H"))               # clamped, never a 500
 
@@ -412,7 +415,7 @@ def test_the_come_in_check(ann):
 
 def test_the_checker_without_a_table(ann):
     start = ann.get("/").get_data(as_text=True)
-    assert re.search(r'href="/rockit/check" id="rockit-check-link"', start)
+    assert select(start, '[href="/rockit/check"]#rockit-check-link')
     body = ok(ann.get("/rockit/check"))
     assert 'id="rk-board-form"' in body and 'id="rk-verdict"' not in body
     assert 'id="rule-sheet"' in body and "RID-A8" in body

@@ -5,7 +5,8 @@ import re
 
 import pytest
 
-from web_helpers import Phone, create_game_table, form_block, inputs, snapshot, text_of
+from helpers import attr, form_block, inputs, text_of
+from web_helpers import Phone, create_game_table, snapshot
 
 NAMES = ["Ann", "Bob", "Cid", "Dee"]
 
@@ -22,7 +23,7 @@ def hand(phone: Phone, table_id: str, **fields):
         form = inputs(form_block(page, 'id="entry-form"'))
         data = {"sid": form["sid"], "version": form["version"]}
     else:
-        version = re.search(r'data-version="(\d+)"', page).group(1)
+        version = attr(page, "[data-version]", "data-version")
         data = {"sid": f"script-{version}", "version": version}
     data.update({k: str(v) for k, v in fields.items()})
     return phone.post(f"/t/{table_id}/actions", data, hx=True)

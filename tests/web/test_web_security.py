@@ -5,7 +5,8 @@ import re
 
 import pytest
 
-from web_helpers import Phone, count, form_block, inputs, make_app, text_of
+from helpers import attr, attrs, form_block, inputs, parse, select, text_of
+from web_helpers import Phone, count, make_app
 
 XSS = "<img src=x onerror=alert(1)>"   # 28 characters: longer than a name may be
 XSS_SHORT = "<img src=x onerror=1>"    # 21 characters: a valid name
@@ -24,9 +25,11 @@ def check_headers(response, where: str) -> None:
 def test_security_headers_on_every_kind_of_response(table, new_phone):
     host, stranger = table.host, new_phone("stranger")
     page = host.page(table.id)
-    version = re.search(r'data-version="(\d+)"', page).group(1)
-    css = re.search(r'href="(/static/[^"]+\.css)"', page).group(1)
-    js = re.search(r'src="(/static/[^"]+\.js)"', page).group(1)
+    version = attr(page, "[data-version]", "data-version")
+    css = next(h for h in attrs(page, "[href]", "href")
+               if h.startswith("/static/") and h.endswith(".css"))
+    js = next(s for s in attrs(page, "[src]", "src")
+              if s.startswith("/static/") and s.endswith(".js"))
     responses = {
         "start page": host.get("/"),
         "new table form": host.get("/new/scorepad"),
@@ -63,10 +66,12 @@ def test_security_headers_on_every_kind_of_response(table, new_phone):
     # Pages carry no inline script: everything the CSP allows comes from /static.
     for where in ("start page", "table page", "history", "seats"):
         html = responses[where].get_data(as_text=True)
-        for tag in re.findall(r"<script\b[^>]*>", html):
-            assert 'src="/static/' in tag, (where, tag)
-        assert all(not body.strip() for body in re.findall(r"<script\b[^>]*>(.*?)</script>", html, re.S)), where
-        assert not re.search(r"\son[a-z]+=", html), where  # no inline event handlers
+        for script in select(html, "script"):
+            assert script.get("src", "").startswith("/static/"), (where, script.start_tag)
+            assert not script.text, where
+        handlers = [(node.start_tag, name) for node in parse(html).elements()
+                    for name in node.attrs if re.fullmatch(r"on[a-z]+", name)]
+        assert not handlers, (where, handlers)  # no inline event handlers
 
 
 def test_player_names_are_escaped_everywhere(new_phone, db_path):
@@ -158,7 +163,7 @@ def test_forms_carry_a_csrf_token_and_pages_no_store(app, path):
     assert r.status_code == 200
     assert r.headers.get("Cache-Control") == "no-store"
     if path != "/new":
-        assert re.search(r'name="csrf_token" value="[^"]+"', r.get_data(as_text=True))
+        assert any(attrs(r.get_data(as_text=True), '[name="csrf_token"]', "value"))
         # The session cookie that binds the CSRF token is HttpOnly and SameSite=Lax.
         session = [c for c in r.headers.getlist("Set-Cookie") if c.startswith("session=")]
         assert session and "HttpOnly" in session[0] and "SameSite=Lax" in session[0]

@@ -6,10 +6,8 @@ its own board).
 """
 from __future__ import annotations
 
-import re
-
 from companion.web import fragments
-from web_helpers import form_block, inputs
+from helpers import attr, form_block, inputs
 
 
 def fragment(phone, table_id, which):
@@ -59,7 +57,7 @@ def test_a_new_version_is_rendered_fresh(table):
     table.host.enter(table.id, {0: 7, 1: 2})
     after = fragment(table.bob, table.id, "sheet")
     assert fragments.stats["misses"] == 2
-    version = lambda h: re.search(r'data-version="(\d+)"', h).group(1)  # noqa: E731
+    version = lambda h: attr(h, "[data-version]", "data-version")  # noqa: E731
     assert int(version(after)) == int(version(before)) + 1 and ">7<" in after
 
 
@@ -82,7 +80,7 @@ def test_play_is_the_sheet_and_the_form_in_one_answer(table):
     body = fragment(table.bob, table.id, "play")
     assert body.lstrip().startswith('<div id="play"')
     assert 'id="sheet"' in body and 'id="entry-form"' in body and "<html" not in body
-    version = re.search(r'data-version="(\d+)"', body).group(1)
+    version = attr(body, "[data-version]", "data-version")
     r = table.bob.get(f"/t/{table.id}/play?since={version}", hx=True)
     assert r.status_code == 204
     r = table.bob.get(f"/t/{table.id}/play")          # not htmx: back to the page

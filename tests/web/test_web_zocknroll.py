@@ -1,11 +1,10 @@
 """Zock'n'Roll through the Flask test client: the guided turn, paper mode, refusals."""
 from __future__ import annotations
 
-import re
-
 import pytest
 
-from web_helpers import Phone, create_game_table, form_block, inputs, text_of
+from helpers import attr, form_block, inputs, text_of
+from web_helpers import Phone, create_game_table
 
 NAMES = ["Ann", "Bob", "Cid"]
 
@@ -67,7 +66,7 @@ def test_refusals_are_plain_422s_that_change_nothing(ann, fields, words):
         return
     assert r.status_code == 422, r.status_code
     assert words in text_of(r.get_data(as_text=True))
-    version = re.search(r'data-version="(\d+)"', before).group(1)
+    version = attr(before, "[data-version]", "data-version")
     assert f'data-version="{version}"' in ann.page(table_id)
 
 

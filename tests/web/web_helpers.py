@@ -5,12 +5,12 @@ basename (there are no __init__.py files under tests/).
 """
 from __future__ import annotations
 
-import html as htmllib
 import re
 import sqlite3
 from urllib.parse import urlsplit
 
 from companion import create_app
+from helpers import attr, csrf_from, form_block, inputs, select, select_one, text_of
 
 HX = {"HX-Request": "true"}
 
@@ -29,52 +29,16 @@ def make_app(tmp_path, **overrides):
     return app
 
 
-_INPUT = re.compile(r"<input\b[^>]*>", re.S)
-_ATTR = re.compile(r'([\w:-]+)="([^"]*)"')
-
-
-def inputs(fragment: str) -> dict[str, str]:
-    """name -> value of every <input> in `fragment` (the first one wins per name)."""
-    found: dict[str, str] = {}
-    for tag in _INPUT.findall(fragment):
-        attrs = dict(_ATTR.findall(tag))
-        if "name" in attrs:
-            found.setdefault(attrs["name"], htmllib.unescape(attrs.get("value", "")))
-    return found
-
-
-def form_block(page: str, marker: str) -> str:
-    """The first `<form ...>...</form>` whose opening tag contains `marker`."""
-    for match in re.finditer(r"<form\b[^>]*>.*?</form>", page, re.S):
-        opening = match.group(0).split(">", 1)[0]
-        if marker in opening:
-            return match.group(0)
-    raise AssertionError(f"no <form> with {marker!r} in the page:\n{page[:3000]}")
-
-
-def csrf_from(page: str) -> str:
-    match = re.search(r'name="csrf_token" value="([^"]+)"', page)
-    assert match, "no csrf_token in the page"
-    return match.group(1)
-
-
-def text_of(page: str) -> str:
-    """The visible text of a page (tags dropped, entities decoded, spaces collapsed)."""
-    no_tags = re.sub(r"<[^>]+>", " ", page)
-    return re.sub(r"\s+", " ", htmllib.unescape(no_tags)).strip()
-
-
-def totals(page: str) -> dict[str, int]:
-    """The sheet's totals row: player name -> total."""
-    return {htmllib.unescape(name): int(value) for name, value in
-            re.findall(r'data-player="([^"]*)">(-?\d+)</td>', page)}
-
-
 def round_rows(page: str) -> int:
     """How many round rows the score sheet shows."""
-    body = re.search(r"<tbody>(.*?)</tbody>", page, re.S)
-    assert body, "no score table in the page"
-    return len(re.findall(r'<th scope="row">\d+</th>', body.group(1)))
+    body = select_one(page, "tbody")
+    return sum(1 for th in body.select('th[scope="row"]') if re.fullmatch(r"\d+", th.text))
+
+
+def standings(page: str) -> list[tuple[str, str]]:
+    """(entrant, points as shown) of every row of an event's standings table, in order."""
+    return [(row.get("data-entrant"), text_of(row, 'td[class="points"]'))
+            for row in select(page, "tr[data-entrant]")]
 
 
 class Phone:
@@ -150,9 +114,7 @@ class Phone:
 
     def join_path(self, table_id: str) -> str:
         """The path of the QR's join URL, read from `#join-url` on the table page."""
-        match = re.search(r'<a href="([^"]+)" id="join-url"', self.page(table_id))
-        assert match, "no #join-url on the table page"
-        return urlsplit(match.group(1)).path
+        return urlsplit(attr(self.page(table_id), "a#join-url", "href")).path
 
     def pick(self, event_id: str, name: str):
         """"This is me" on an event's players' page: this phone takes `name`'s pass."""

@@ -13,17 +13,16 @@ from collections.abc import Mapping
 
 from companion.rules import rainbow_rummy as rules
 from companion.rules.cards import parse_cards
+from companion.rules.said import N_, joined, message
+from companion.web.i18n import said_of
 
-SHEET_TEMPLATE = "games/rainbow_rummy/_sheet.html"
-ENTRY_TEMPLATE = "games/rainbow_rummy/_entry_fields.html"
-FINISH_TEMPLATE = None
-NEW_TABLE_HELP = None
+from .base import GameUI
 
 PARTS = ("hand", "down")
 #: What each part is called on the form, and its quick-points box's upper bound (RR-3).
-PART_WORDS = {"hand": "cards in hand", "down": "face-down cards"}
+PART_WORDS = {"hand": message("entry", "cards in hand"),
+              "down": message("entry", "face-down cards")}
 MAX_POINTS = {"hand": 10 * rules.HAND_SIZE, "down": 10 * rules.STACKS}
-MAX_CARDS = {"hand": rules.HAND_SIZE, "down": rules.STACKS}
 MAX_CARD_TEXT = 400
 BLOCKED = "blocked"
 _POINTS = re.compile(r"[0-9]{1,3}", re.ASCII)
@@ -47,8 +46,9 @@ def _points(raw: str, player: str, part: str) -> int:
     """A quick point total typed in a box: a whole number within the part's range."""
     top = MAX_POINTS[part]
     if not _POINTS.fullmatch(raw) or int(raw) > top:
-        raise ValueError(f"{player}'s points for {PART_WORDS[part]} must be a whole number "
-                         f"from 0 to {top}.")
+        raise ValueError(message("entry", "{player}'s points for {part} must be a whole "
+                                          "number from 0 to {top}.", player=player,
+                                 part=PART_WORDS[part], top=top))
     return int(raw)
 
 
@@ -64,13 +64,16 @@ def _part(form: Mapping[str, str], seat: int, player: str, part: str,
     try:
         cards = parse_cards(cards_text, rules.DECK) if cards_text else None
     except ValueError as error:
-        raise ValueError(f"{player}'s {PART_WORDS[part]}: {error}") from None
+        raise ValueError(message("entry", "{player}'s {part}: {error}", player=player,
+                                 part=PART_WORDS[part], error=said_of(error))) from None
     points = _points(points_text, player, part) if points_text else None
     if cards is not None and points is not None:
         counted = rules.count_points(cards)
         if counted != points:
-            raise ValueError(f"{player}'s {PART_WORDS[part]} add up to {counted}, but the "
-                             f"points box says {points}: clear one of the two.")
+            raise ValueError(message("entry", "{player}'s {part} add up to {counted}, but "
+                                              "the points box says {points}: clear one of "
+                                              "the two.", player=player, part=PART_WORDS[part],
+                                     counted=counted, points=points))
         points = None
     if cards is not None:
         return {part: cards}
@@ -78,18 +81,18 @@ def _part(form: Mapping[str, str], seat: int, player: str, part: str,
         return {f"{part}_points": points}
     if part == "hand" and went_out:
         return {}
-    raise ValueError(f"Enter {player}'s {PART_WORDS[part]}: their points (0 if none), or tap "
-                     f"the cards.")
+    raise ValueError(message("entry", "Enter {player}'s {part}: their points (0 if none), or "
+                                      "tap the cards.", player=player, part=PART_WORDS[part]))
 
 
 def _hand(form: Mapping[str, str], names: list[str], summary: dict) -> dict:
     choice = (form.get("went_out") or "").strip()
     out_seat = _seat(form, "went_out", names)
     if out_seat is None and choice != BLOCKED:
-        raise ValueError("Tap who went out, or Blocked if nobody could.")
+        raise ValueError(N_("Tap who went out, or Blocked if nobody could."))
     if summary.get("cut") is None and not summary.get("hands") and _cut_typed(form, names):
-        raise ValueError("You entered cut cards but did not save the cut: tap Who deals? "
-                         "first, or clear the cut cards.")
+        raise ValueError(N_("You entered cut cards but did not save the cut: tap Who deals? "
+                            "first, or clear the cut cards."))
     went_out = None if out_seat is None else names[out_seat]
     cards = {}
     for seat, player in enumerate(names):
@@ -110,32 +113,16 @@ def _cut(form: Mapping[str, str], names: list[str]) -> dict:
         try:
             typed = parse_cards((form.get(f"cut_{seat}") or "").strip(), rules.DECK)
         except ValueError as error:
-            raise ValueError(f"{player}'s cut card: {error}") from None
+            raise ValueError(message("entry", "{player}'s cut card: {error}", player=player,
+                                     error=said_of(error))) from None
         if len(typed) != 1:
-            what = "no card" if not typed else f"{len(typed)} cards"
-            raise ValueError(f"Each player cuts one card: {player} has {what}.")
+            if not typed:
+                raise ValueError(message("entry", "Each player cuts one card: {player} has no "
+                                                  "card.", player=player))
+            raise ValueError(message("entry", "Each player cuts one card: {player} has {count} "
+                                              "cards.", player=player, count=len(typed)))
         cards[player] = typed[0]
     return {"kind": "cut", "cards": cards}
-
-
-def parse_entry(form: Mapping[str, str], names: list[str], summary: dict) -> dict:
-    """Turn the pressed button (``kind``) and the form into a rules action.
-
-    ``hand``: who went out (a seat, or "blocked") and each player's cards in hand and face
-    down, as cards or quick points. ``cut``: each player's cut card (RR-2). ``dealer``: the
-    first dealer chosen without cutting.
-    """
-    kind = form.get("kind") or ""
-    if kind == "hand":
-        return _hand(form, names, summary)
-    if kind == "cut":
-        return _cut(form, names)
-    if kind == "dealer":
-        seat = _seat(form, "dealer", names)
-        if seat is None:
-            raise ValueError("Tap who deals the first hand.")
-        return {"kind": "cut", "dealer": names[seat]}
-    raise ValueError("Tap one of the buttons: save the hand, or the cut for deal.")
 
 
 # ---------------------------------------------------------------- history and refills
@@ -150,37 +137,6 @@ def _part_text(entry: Mapping, part: str) -> str:
         except ValueError:  # a stored payload is shown, never re-judged here
             return " ".join(map(str, cards))
     return "—"
-
-
-def describe(payload: dict, names: list[str]) -> str:
-    """One line for the history page."""
-    if payload.get("kind") == "cut":
-        if payload.get("dealer") is not None:
-            return f"First dealer: {payload.get('dealer')}"
-        cards = payload.get("cards") or {}
-        shown = ", ".join(f"{name} {cards.get(name)}" for name in names if name in cards)
-        return f"Cut for deal: {shown}"
-    if payload.get("kind") != "hand":
-        return str(payload.get("kind"))
-    went_out = payload.get("went_out")
-    opening = f"Hand: {went_out} went out" if went_out else "Hand: blocked"
-    cards = payload.get("cards") or {}
-    players = []
-    for name in names:
-        entry = cards.get(name)
-        if isinstance(entry, Mapping):
-            hand = "out" if name == went_out and "hand" not in entry else _part_text(entry, "hand")
-            players.append(f"{name} hand {hand}, down {_part_text(entry, 'down')}")
-    return opening + ("; " + "; ".join(players) if players else "")
-
-
-def form_values(form: Mapping[str, str], names: list[str]) -> dict[str, str]:
-    """What the player had entered, to put back in the form after a refusal."""
-    keys = ["went_out", "dealer"]
-    for seat in range(len(names)):
-        keys += [f"hand_{seat}", f"down_{seat}", f"hand_pts_{seat}", f"down_pts_{seat}",
-                 f"cut_{seat}"]
-    return {key: (form.get(key) or "")[:MAX_CARD_TEXT] for key in keys}
 
 
 # ---------------------------------------------------------------- what the templates ask
@@ -223,6 +179,70 @@ def cut_reason(summary: dict) -> str | None:
     return f"The table chose {cut['dealer']} to deal the first hand."
 
 
-def other_team(team: str) -> str:
-    """The team that is not ``team``."""
-    return "B" if team == "A" else "A"
+
+class RainbowRummyUI(GameUI):
+    """Rainbow Rummy 333: one phone usually enters the whole hand for all four players."""
+
+    slug = "rainbow_rummy"
+    max_field_chars = MAX_CARD_TEXT
+
+    def parse_entry(self, form: Mapping[str, str], names: list[str], summary: dict) -> dict:
+        """Turn the pressed button (``kind``) and the form into a rules action.
+
+        ``hand``: who went out (a seat, or "blocked") and each player's cards in hand and
+        face down, as cards or quick points. ``cut``: each player's cut card (RR-2).
+        ``dealer``: the first dealer chosen without cutting.
+        """
+        kind = form.get("kind") or ""
+        if kind == "hand":
+            return _hand(form, names, summary)
+        if kind == "cut":
+            return _cut(form, names)
+        if kind == "dealer":
+            seat = _seat(form, "dealer", names)
+            if seat is None:
+                raise ValueError(N_("Tap who deals the first hand."))
+            return {"kind": "cut", "dealer": names[seat]}
+        raise ValueError(N_("Tap one of the buttons: save the hand, or the cut for deal."))
+
+    def describe(self, payload: dict, names: list[str]) -> str:
+        """One line for the history page."""
+        if payload.get("kind") == "cut":
+            if payload.get("dealer") is not None:
+                return message("entry", "First dealer: {dealer}", dealer=payload.get("dealer"))
+            cards = payload.get("cards") or {}
+            shown = ", ".join(f"{name} {cards.get(name)}" for name in names if name in cards)
+            return message("entry", "Cut for deal: {cards}", cards=shown)
+        if payload.get("kind") != "hand":
+            return str(payload.get("kind"))
+        went_out = payload.get("went_out")
+        cards = payload.get("cards") or {}
+        players = []
+        for name in names:
+            entry = cards.get(name)
+            if isinstance(entry, Mapping):
+                hand = ("out" if name == went_out and "hand" not in entry
+                        else _part_text(entry, "hand"))
+                players.append(f"{name} hand {hand}, down {_part_text(entry, 'down')}")
+        opening = (message("entry", "Hand: {player} went out", player=went_out) if went_out
+                   else N_("Hand: blocked"))
+        return joined([opening, *players], "; ") if players else opening
+
+    def form_values(self, form: Mapping[str, str], names: list[str]) -> dict[str, str]:
+        """What the player had entered (per seat: cards, points, cut), to put back in the
+        form after a refusal."""
+        keys = ["went_out", "dealer"]
+        for seat in range(len(names)):
+            keys += [f"hand_{seat}", f"down_{seat}", f"hand_pts_{seat}", f"down_pts_{seat}",
+                     f"cut_{seat}"]
+        return {key: (form.get(key) or "")[:self.max_field_chars] for key in keys}
+
+    # What the templates ask (ui.cards_typed(values, i), ui.cut_reason(s)...).
+    cards_typed = staticmethod(cards_typed)
+    check_args = staticmethod(check_args)
+    latest_first = staticmethod(latest_first)
+    team_rows = staticmethod(team_rows)
+    cut_reason = staticmethod(cut_reason)
+
+
+UI = RainbowRummyUI

@@ -2,79 +2,27 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 
 from markupsafe import Markup, escape
 
-SHEET_TEMPLATE = "games/rook/_sheet.html"
-ENTRY_TEMPLATE = "games/rook/_entry_fields.html"
-FINISH_TEMPLATE = "games/rook/_redeal.html"
-COLOURS = (("B", "Black"), ("R", "Red"), ("Y", "Yellow"), ("G", "Green"))
+from companion.rules.cards import ROOK_COLOURS
+from companion.rules.said import N_, message
+
+from .base import GameUI
+
+#: (letter, colour) of the Rook deck, for the trump buttons (deck data: rules/cards.py).
+COLOURS = tuple(ROOK_COLOURS.items())
 _INT = re.compile(r"[+-]?[0-9]{1,6}", re.ASCII)
 
 
-def _int(form: Mapping[str, str], key: str, label: str) -> int | None:
+def _int(form: Mapping[str, str], key: str, refusal: str) -> int | None:
     raw = (form.get(key) or "").strip().replace("−", "-")
     if not raw:
         return None
     if not _INT.fullmatch(raw):
-        raise ValueError(f"{label} must be a whole number.")
+        raise ValueError(refusal)
     return int(raw)
-
-
-def parse_entry(form: Mapping[str, str], names: list[str], summary: dict) -> dict:
-    """Turn the hand form into a rules action.
-
-    Only one team's points are needed: the other's default to the hand total minus them
-    (RK-7), and a typed value overrides that for a recount (the rules then check the sum).
-    """
-    if form.get("kind") == "redeal":
-        return {"kind": "redeal"}
-    bidder = form.get("bidder") or ""
-    if bidder not in names:
-        raise ValueError("Tap who won the bid.")
-    typed = _int(form, "bid_typed", "The bid")
-    bid = typed if typed is not None else _int(form, "bid", "The bid")
-    if bid is None:
-        raise ValueError("Tap the winning bid (or type it).")
-    points_a = _int(form, "points_A", "The points")
-    points_b = _int(form, "points_B", "The points")
-    total = summary["hand_total"]
-    if points_a is None and points_b is None:
-        raise ValueError("Type the points one team took.")
-    if points_a is None:
-        points_a = total - points_b
-    if points_b is None:
-        points_b = total - points_a
-    action = {"kind": "hand", "bidder": bidder, "bid": bid,
-              "points": {"A": points_a, "B": points_b},
-              "discard_ok": form.get("bad_discard") != "on"}
-    if form.get("bad_discard") == "on" and form.get("not_played") == "on":
-        action["played"] = False
-    trump = form.get("trump") or ""
-    if trump in dict(COLOURS):
-        action["trump"] = trump
-    return action
-
-
-def describe(payload: dict, names: list[str]) -> str:
-    """One line for the history page."""
-    if payload.get("kind") == "redeal":
-        return "Everyone passed: redeal"
-    points = payload.get("points", {})
-    extra = "" if payload.get("discard_ok", True) else " (bad discard)"
-    return (f"Hand: {payload.get('bidder')} bid {payload.get('bid')}{extra}; "
-            f"points A {points.get('A')}, B {points.get('B')}")
-
-
-def form_values(form: Mapping[str, str], names: list[str]) -> dict[str, str]:
-    """What the player had entered, to put back in the form after a refusal."""
-    keys = ("bidder", "bid", "bid_typed", "trump", "points_A", "points_B", "bad_discard",
-            "not_played")
-    return {key: (form.get(key) or "")[:40] for key in keys}
-
-
-NEW_TABLE_HELP = "games/rook/_new_help.html"
 
 
 def presets() -> list[tuple[str, list[dict]]]:
@@ -122,8 +70,73 @@ def chart(summary: dict, width: int = 340, height: int = 150) -> Markup:
     return Markup("".join(parts))
 
 
-def viewer_key(view) -> tuple:
-    """What Rook's live fragments show differently per phone: seated or not, and, with
-    opponents confirming, which team (only the other team gets the Confirm button)."""
-    team = view.sheet.team_of(view.phone.seat) if view.phone.seated else None
-    return ("seated", view.phone.seated, team)
+
+class RookUI(GameUI):
+    """Rook: ``_finish.html`` is the "everyone passed: redeal" button, ``_new_help.html`` the
+    variant presets; with opponents confirming, the two teams see different fragments."""
+
+    slug = "rook"
+    fields = ("bidder", "bid", "bid_typed", "trump", "points_A", "points_B", "bad_discard",
+              "not_played")
+    COLOURS = COLOURS
+
+    def parse_entry(self, form: Mapping[str, str], names: list[str], summary: dict) -> dict:
+        """Turn the hand form into a rules action.
+
+        Only one team's points are needed: the other's default to the hand total minus them
+        (RK-7), and a typed value overrides that for a recount (the rules then check the sum).
+        """
+        if form.get("kind") == "redeal":
+            return {"kind": "redeal"}
+        bidder = form.get("bidder") or ""
+        if bidder not in names:
+            raise ValueError(N_("Tap who won the bid."))
+        bad_bid = N_("The bid must be a whole number.")
+        typed = _int(form, "bid_typed", bad_bid)
+        bid = typed if typed is not None else _int(form, "bid", bad_bid)
+        if bid is None:
+            raise ValueError(N_("Tap the winning bid (or type it)."))
+        bad_points = N_("The points must be a whole number.")
+        points_a = _int(form, "points_A", bad_points)
+        points_b = _int(form, "points_B", bad_points)
+        total = summary["hand_total"]
+        if points_a is None and points_b is None:
+            raise ValueError(N_("Type the points one team took."))
+        if points_a is None:
+            points_a = total - points_b
+        if points_b is None:
+            points_b = total - points_a
+        action = {"kind": "hand", "bidder": bidder, "bid": bid,
+                  "points": {"A": points_a, "B": points_b},
+                  "discard_ok": form.get("bad_discard") != "on"}
+        if form.get("bad_discard") == "on" and form.get("not_played") == "on":
+            action["played"] = False
+        trump = form.get("trump") or ""
+        if trump in dict(COLOURS):
+            action["trump"] = trump
+        return action
+
+    def describe(self, payload: dict, names: list[str]) -> str:
+        """One line for the history page."""
+        if payload.get("kind") == "redeal":
+            return N_("Everyone passed: redeal")
+        points = payload.get("points", {})
+        template = ("Hand: {bidder} bid {bid}; points A {a}, B {b}"
+                    if payload.get("discard_ok", True) else
+                    "Hand: {bidder} bid {bid} (bad discard); points A {a}, B {b}")
+        return message("entry", template, bidder=payload.get("bidder"), bid=payload.get("bid"),
+                       a=points.get("A"), b=points.get("B"))
+
+    def viewer_key(self, view) -> Hashable:
+        """What Rook's live fragments show differently per phone: seated or not, and, with
+        opponents confirming, which team (only the other team gets the Confirm button)."""
+        team = view.sheet.team_of(view.phone.seat) if view.phone.seated else None
+        return ("seated", view.phone.seated, team)
+
+    # What the templates ask (ui.presets(), view.ui.bid_choices(s), view.ui.chart(s)).
+    presets = staticmethod(presets)
+    bid_choices = staticmethod(bid_choices)
+    chart = staticmethod(chart)
+
+
+UI = RookUI

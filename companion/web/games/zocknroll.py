@@ -10,23 +10,12 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from companion.rules import zocknroll as rules
+from companion.rules.said import N_, message
 from companion.rules.zocknroll import JORG
 
-SHEET_TEMPLATE = "games/zocknroll/_sheet.html"
-ENTRY_TEMPLATE = "games/zocknroll/_entry_fields.html"
-FINISH_TEMPLATE = None
-NEW_TABLE_HELP = None
+from .base import GameUI
 
-#: Table switches offered on the new-table form: (option, label, hint).
-TABLE_SWITCHES = (
-    ("paper", "Paper mode: tap the circles instead of entering dice",
-     "For tables that won't type dice. The app still refuses what the rules forbid."),
-)
-
-FACES = range(1, 7)
-# Where the pips of each face sit on a 3 × 3 grid (cells 1–9, left to right, top down).
-PIPS = {1: {5}, 2: {1, 9}, 3: {1, 5, 9}, 4: {1, 3, 7, 9}, 5: {1, 3, 5, 7, 9},
-        6: {1, 3, 4, 6, 7, 9}}
 _DICE_TEXT = re.compile(r"[1-6](?:[\s,;/+-]*[1-6])*", re.ASCII)
 MAX_DICE_TEXT = 40
 
@@ -37,7 +26,8 @@ def parse_dice(text: str | None, label: str) -> list[int]:
     if not raw:
         return []
     if len(raw) > MAX_DICE_TEXT or not _DICE_TEXT.fullmatch(raw):
-        raise ValueError(f"{label}: tap the dice, or type numbers from 1 to 6.")
+        raise ValueError(message("entry", "{label}: tap the dice, or type numbers from 1 to 6.",
+                                 label=label))
     return [int(c) for c in raw if c.isdigit()]
 
 
@@ -45,101 +35,107 @@ def _player(form: Mapping[str, str], names: list[str], jorg_ok: bool = False) ->
     player = form.get("player") or ""
     if player in names or (jorg_ok and player == JORG):
         return player
-    raise ValueError("Tap whose turn this is.")
+    raise ValueError(N_("Tap whose turn this is."))
 
 
-def parse_entry(form: Mapping[str, str], names: list[str], summary: dict) -> dict:
-    """Turn the pressed button (``kind``) and the dice pad into a rules action."""
-    kind = form.get("kind") or ""
-    guided = summary["guided"]
-    if kind == "roll":
-        dice = parse_dice(form.get("white"), "The white dice")
-        if not dice:
-            raise ValueError("Tap the white dice the dealer rolled.")
-        return {"kind": "roll", "dice": dice}
-    if kind == "stay":
-        if (form.get("own") or "").strip():
-            raise ValueError("You tapped dice: press Drop out to drop with them, or clear "
-                             "them to stay in.")
-        return {"kind": "stay", "player": _player(form, names)}
-    if kind == "drop":
-        player = _player(form, names)
-        own = parse_dice(form.get("own"), f"{player}'s dice")
-        if not own:
-            raise ValueError(f"Tap {player}'s own dice to drop out.")
-        return {"kind": "drop", "player": player, "round": guided["round"],
-                "dice": own + guided["white"]}
-    if kind == "reveal":
-        player = _player(form, names, jorg_ok=summary["jorg"])
-        own = parse_dice(form.get("own"), f"{player}'s dice")
-        if not own:
-            raise ValueError(f"Tap {player}'s own dice.")
-        return {"kind": "reveal", "player": player, "dice": own}
-    if kind == "nobody":
-        return {"kind": "showdown", "dice": {}}
-    if form.get("mark"):  # paper mode: the tapped row button
-        row = form.get("mark") or ""
-        if row not in {r["key"] for r in summary["rows"]}:
-            raise ValueError("Tap the row to check.")
-        round_no = form.get("round") or ""
-        if round_no not in ("1", "2", "3"):
-            raise ValueError("Tap the round: dropped out in round 1 or 2, or round 3.")
-        return {"kind": "mark", "player": _player(form, names), "row": row,
-                "round": int(round_no)}
-    if kind == "end_turn":
-        return {"kind": "end_turn"}
-    raise ValueError("Tap one of the buttons to say what happened.")
+def _dice_of(player: str) -> str:
+    return message("entry", "{player}'s dice", player=player)
 
 
-def describe(payload: dict, names: list[str]) -> str:
-    """One line for the history page."""
-    kind = payload.get("kind")
-    dice = payload.get("dice")
-    shown = ", ".join(str(d) for d in dice) if isinstance(dice, list) else ""
-    if kind == "roll":
-        return f"White dice: {shown}"
-    if kind == "stay":
-        return f"{payload.get('player')} stays in"
-    if kind == "drop":
-        return f"{payload.get('player')} drops out in round {payload.get('round')}: {shown}"
-    if kind == "reveal":
-        return f"{payload.get('player')} reveals {shown}"
-    if kind == "showdown":
-        return "Nobody stayed in: the turn ends" if not dice else "Round 3 showdown"
-    if kind == "mark":
-        return (f"{payload.get('player')} checks {payload.get('row')} "
-                f"(round {payload.get('round')})")
-    if kind == "end_turn":
-        return "End of the turn"
-    return str(kind)
+#: History lines by action kind (``{dice}`` is the dice shown "2, 5, 6").
+# Literal message() calls, so `pybabel extract` finds each template.
+_LINES = {
+    "roll": lambda **v: message("entry", "White dice: {dice}", **v),
+    "stay": lambda **v: message("entry", "{player} stays in", **v),
+    "drop": lambda **v: message("entry", "{player} drops out in round {round}: {dice}", **v),
+    "reveal": lambda **v: message("entry", "{player} reveals {dice}", **v),
+    "mark": lambda **v: message("entry", "{player} checks {row} (round {round})", **v),
+}
 
 
-def form_values(form: Mapping[str, str], names: list[str]) -> dict[str, str]:
-    """What the player had entered, to put back in the form after a refusal."""
-    keys = ("player", "white", "own", "round")
-    return {key: (form.get(key) or "")[:MAX_DICE_TEXT] for key in keys}
+class ZocknrollUI(GameUI):
+    """Zock'n'Roll: a guided turn on a dice pad, or paper mode (a table switch)."""
+
+    slug = "zocknroll"
+    fields = ("player", "white", "own", "round")
+    max_field_chars = MAX_DICE_TEXT
+    table_switches = (
+        ("paper", N_("Paper mode: tap the circles instead of entering dice"),
+         N_("For tables that won't type dice. The app still refuses what the rules forbid.")),
+    )
+
+    def parse_entry(self, form: Mapping[str, str], names: list[str], summary: dict) -> dict:
+        """Turn the pressed button (``kind``) and the dice pad into a rules action."""
+        kind = form.get("kind") or ""
+        guided = summary["guided"]
+        if kind == "roll":
+            dice = parse_dice(form.get("white"), N_("The white dice"))
+            if not dice:
+                raise ValueError(N_("Tap the white dice the dealer rolled."))
+            return {"kind": "roll", "dice": dice}
+        if kind == "stay":
+            if (form.get("own") or "").strip():
+                raise ValueError(N_("You tapped dice: press Drop out to drop with them, or "
+                                    "clear them to stay in."))
+            return {"kind": "stay", "player": _player(form, names)}
+        if kind == "drop":
+            player = _player(form, names)
+            own = parse_dice(form.get("own"), _dice_of(player))
+            if not own:
+                raise ValueError(message("entry", "Tap {player}'s own dice to drop out.",
+                                         player=player))
+            return {"kind": "drop", "player": player, "round": guided["round"],
+                    "dice": own + guided["white"]}
+        if kind == "reveal":
+            player = _player(form, names, jorg_ok=summary["jorg"])
+            own = parse_dice(form.get("own"), _dice_of(player))
+            if not own:
+                raise ValueError(message("entry", "Tap {player}'s own dice.", player=player))
+            return {"kind": "reveal", "player": player, "dice": own}
+        if kind == "nobody":
+            return {"kind": "showdown", "dice": {}}
+        if form.get("mark"):  # paper mode: the tapped row button
+            row = form.get("mark") or ""
+            if row not in {r["key"] for r in summary["rows"]}:
+                raise ValueError(N_("Tap the row to check."))
+            round_no = form.get("round") or ""
+            if round_no not in ("1", "2", "3"):
+                raise ValueError(N_("Tap the round: dropped out in round 1 or 2, or round 3."))
+            return {"kind": "mark", "player": _player(form, names), "row": row,
+                    "round": int(round_no)}
+        if kind == "end_turn":
+            return {"kind": "end_turn"}
+        raise ValueError(N_("Tap one of the buttons to say what happened."))
+
+    def describe(self, payload: dict, names: list[str]) -> str:
+        """One line for the history page."""
+        kind = payload.get("kind")
+        dice = payload.get("dice")
+        if kind in _LINES:
+            shown = ", ".join(str(d) for d in dice) if isinstance(dice, list) else ""
+            return _LINES[kind](dice=shown, player=payload.get("player"),
+                                round=payload.get("round"), row=payload.get("row"))
+        if kind == "showdown":
+            return (N_("Nobody stayed in: the turn ends") if not dice
+                    else N_("Round 3 showdown"))
+        if kind == "end_turn":
+            return N_("End of the turn")
+        return str(kind)
+
+    # ------------------------------------------------------------ what the templates show
+
+    #: Whose dice this phone is asked for in round 3 (the rules decide: ``reveal_default``).
+    reveal_default = staticmethod(rules.reveal_default)
+
+    @staticmethod
+    def board_rows(summary: dict, player: str) -> list[dict]:
+        """One player's board: each row with its label, points, checks and this turn's
+        check."""
+        marks = summary["marks"].get(player, {})
+        this_turn = set(summary["checked"].get(player, []))
+        return [{**row, "checks": marks.get(row["key"], 0), "new": row["key"] in this_turn,
+                 "score": marks.get(row["key"], 0) * row["points"]}
+                for row in summary["rows"]]
 
 
-def me_name(view) -> str | None:
-    """The name of the seat this phone holds, if any."""
-    me = view.me
-    return me.name if me else None
-
-
-def reveal_default(summary: dict, me: str | None) -> str | None:
-    """Whose dice this phone is asked for in round 3: its own, else Jörg's on the dealer's."""
-    waiting = summary["guided"]["waiting"]
-    if me in waiting:
-        return me
-    if JORG in waiting and me == summary["dealer"]:
-        return JORG
-    return waiting[0] if waiting else None
-
-
-def board_rows(summary: dict, player: str) -> list[dict]:
-    """One player's board: each row with its label, points, checks and this turn's check."""
-    marks = summary["marks"].get(player, {})
-    this_turn = set(summary["checked"].get(player, []))
-    return [{**row, "checks": marks.get(row["key"], 0), "new": row["key"] in this_turn,
-             "score": marks.get(row["key"], 0) * row["points"]}
-            for row in summary["rows"]]
+UI = ZocknrollUI

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.tournament import (
+from companion.tournaments import (
     match_scoring,
     place_scoring,
     places_from_scores,

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.tournament import (
+from companion.tournaments import (
     active_ranking,
     default_scoring,
     assign_tables,
@@ -599,7 +599,7 @@ def test_small_table_rounds_have_fewest_repeats(n, data):
     ([5] * 500, 48), ([4] * 12, 48), ([4] * 13, 48), ([6, 6, 5, 5, 5], 10), ([3], 48), ([], 48),
 ])
 def test_blocks_cut_the_tables_into_even_consecutive_runs(sizes, limit):
-    from companion.tournament.pairing import _blocks
+    from companion.tournaments.pairing import _blocks
     blocks = _blocks(sizes, limit)
     assert [s for block in blocks for s in block] == sizes
     assert all(block for block in blocks)
@@ -609,7 +609,8 @@ def test_blocks_cut_the_tables_into_even_consecutive_runs(sizes, limit):
         assert max(map(len, blocks)) - min(map(len, blocks)) <= 1
 
 
-@pytest.mark.parametrize("n, seed", [(100, 0), (301, 1), (1000, 2), (2500, 3)])
+@pytest.mark.parametrize("n, seed", [(100, 0), (301, 1), (1000, 2),
+                                     pytest.param(2500, 3, marks=pytest.mark.slow)])
 def test_a_big_field_plays_five_rounds_without_repeats(n, seed):
     """Hundreds of tables: every entrant seated once per round (one table size apart at
     most), nobody at a table with somebody met before, round after round by standings."""

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Collection, Hashable, Mapping, Sequence
 
+from companion.rules.said import N_
+
 __all__ = ["matching_size", "maximum_matching"]
 
 
@@ -36,7 +38,7 @@ def maximum_matching(vertices: Sequence[Hashable],
     """
     index = {v: i for i, v in enumerate(vertices)}
     if len(index) != len(vertices):
-        raise ValueError("Vertices must be different.")
+        raise ValueError(N_("Vertices must be different."))
     adj = []
     for v in vertices:
         near = {index[w] for w in neighbours.get(v, ()) if w in index and w != v}

@@ -1,6 +1,7 @@
-"""Tournament formats per game, kept in step with the rules registry; the package is pure."""
+"""Tournament formats per game, derived from the rules registry; the pure modules are pure."""
 from __future__ import annotations
 
+import dataclasses
 import subprocess
 import sys
 from pathlib import Path
@@ -8,10 +9,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from companion import tournament
+from companion import tournaments
 from companion.rules import GAMES
-from companion.tournament import (
-    FORMATS,
+from companion.tournaments import (
     default_scoring,
     format_from_game,
     match_scoring,
@@ -20,14 +20,39 @@ from companion.tournament import (
 )
 
 
+# What each game's format was when formats were a hand-kept table: deriving them
+# from the rules registry must give exactly these.
+EXPECTED_BY_GAME = {
+    "scorepad": {"slug": "scorepad", "kind": "tables", "min_table": 2, "max_table": 12,
+                 "preferred_table": 4, "team_sizes": None, "odd_tables": "closest"},
+    "rook": {"slug": "rook", "kind": "teams", "min_table": 2, "max_table": 2,
+             "preferred_table": 2, "team_sizes": [2, 3], "odd_tables": None},
+    "rainbow_rummy": {"slug": "rainbow_rummy", "kind": "teams", "min_table": 2, "max_table": 2,
+                      "preferred_table": 2, "team_sizes": [2], "odd_tables": None},
+    "zocknroll": {"slug": "zocknroll", "kind": "tables", "min_table": 3, "max_table": 6,
+                  "preferred_table": 4, "team_sizes": None, "odd_tables": "closest"},
+    "rockit": {"slug": "rockit", "kind": "tables", "min_table": 2, "max_table": 5,
+               "preferred_table": 4, "team_sizes": None, "odd_tables": "closest"},
+    "rocca": {"slug": "rocca", "kind": "tables", "min_table": 2, "max_table": 8,
+              "preferred_table": 4, "team_sizes": None, "odd_tables": "closest"},
+}
+
+
 def test_every_game_has_a_format():
-    assert set(GAMES) <= set(FORMATS)
-    assert set(FORMATS) == {"scorepad", "rook", "rainbow_rummy", "zocknroll", "rockit", "rocca"}
+    assert set(EXPECTED_BY_GAME) <= set(GAMES)
+    assert all(tournament_format(slug)["slug"] == slug for slug in GAMES)
+
+
+@pytest.mark.parametrize("slug", sorted(EXPECTED_BY_GAME))
+def test_derived_format_is_the_games_format(slug):
+    assert tournament_format(slug) == EXPECTED_BY_GAME[slug]
+    assert tournament_format(GAMES[slug]) == EXPECTED_BY_GAME[slug]
+    assert format_from_game(GAMES[slug]) == EXPECTED_BY_GAME[slug]
 
 
 @pytest.mark.parametrize("slug", sorted(GAMES))
 def test_formats_match_the_rules_library(slug):
-    game, fmt = GAMES[slug], FORMATS[slug]
+    game, fmt = GAMES[slug], tournament_format(slug)
     assert fmt["slug"] == slug
     if game.teams:
         assert fmt["kind"] == "teams"
@@ -65,7 +90,7 @@ def test_overrides():
     duel = tournament_format("scorepad", kind="head_to_head")
     assert (duel["kind"], duel["min_table"], duel["max_table"]) == ("head_to_head", 2, 2)
     tournament_format("rook")["team_sizes"].append(9)
-    assert FORMATS["rook"]["team_sizes"] == [2, 3]  # a copy, not the table itself
+    assert tournament_format("rook")["team_sizes"] == [2, 3]  # a copy, not the game's own
 
 
 @pytest.mark.parametrize("slug,overrides", [
@@ -96,6 +121,22 @@ def test_format_from_a_new_game():
     assert format_from_game(dice)["preferred_table"] == 3
 
 
+def test_a_game_overrides_only_what_differs():
+    """Game.tournament changes the derived format; director overrides stay within it."""
+    rocca = dataclasses.replace(GAMES["rocca"], tournament={"preferred_table": 5,
+                                                           "odd_tables": "smaller"})
+    fmt = format_from_game(rocca)
+    assert fmt == {**EXPECTED_BY_GAME["rocca"], "preferred_table": 5, "odd_tables": "smaller"}
+    assert tournament_format(rocca) == fmt
+    assert tournament_format(rocca, preferred_table=3)["preferred_table"] == 3
+    assert tournament_format(rocca, odd_tables="larger")["odd_tables"] == "larger"
+    bigger = dataclasses.replace(GAMES["rook"], tournament={"team_sizes": (3,)})
+    assert tournament_format(bigger)["team_sizes"] == [3]
+    assert GAMES["rocca"].tournament == {}   # no game of the registry needs one today
+    with pytest.raises(ValueError):
+        format_from_game(dataclasses.replace(GAMES["rocca"], tournament={"slug": "x"}))
+
+
 def test_default_scoring():
     assert default_scoring(tournament_format("rook")) == match_scoring(2, 1, 0, 2)
     assert default_scoring(tournament_format("rocca")) == place_scoring([4, 2, 1, 0], 4)
@@ -106,21 +147,25 @@ import importlib, sys, types
 stub = types.ModuleType("companion")
 stub.__path__ = [sys.argv[1]]
 sys.modules["companion"] = stub
-importlib.import_module("companion.tournament")
+for name in ("", ".formats", ".pairing", ".standings", ".matching"):
+    importlib.import_module("companion.tournaments" + name)
 bad = sorted(m for m in sys.modules
              if m.split(".")[0] in ("flask", "werkzeug", "sqlite3", "_sqlite3", "sqlite_utils")
-             or (m.startswith("companion.") and not m.startswith("companion.tournament")))
+             or m in ("companion.tournaments.service", "companion.tournaments.round_clock")
+             or (m.startswith("companion.") and not m.startswith(("companion.tournaments",
+                                                                   "companion.rules"))))
 print(",".join(bad))
 """
 
 
 def test_package_is_pure():
-    """companion.tournament pulls in no Flask, no SQLite and no other companion code.
+    """companion.tournaments and its pure modules pull in no Flask, no SQLite, not the
+    service and no other companion code but the (pure) rules registry their formats read.
 
     companion/__init__.py belongs to the web app, so a fresh interpreter replaces it with a
     bare package first (as tests/rules/test_registry.py does for the rules).
     """
-    package_dir = Path(tournament.__file__).resolve().parent.parent
+    package_dir = Path(tournaments.__file__).resolve().parent.parent
     done = subprocess.run([sys.executable, "-c", _IMPORT_CHECK, str(package_dir)],
                           capture_output=True, text=True, check=True)
     assert done.stdout.strip() == ""

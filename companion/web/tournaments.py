@@ -3,6 +3,9 @@ the room, corrects results (audited), locks rounds, prints table cards and expor
 everyone may see the standings and the projector board.
 
 The director is the browser holding the event's secret in a cookie (like a table's host).
+The blueprint keeps its name "events" (endpoints ``events.dashboard`` …) and its URLs
+(``/events/new``, ``/e/<event_id>/…``); the work is :mod:`companion.tournaments.service`
+and :mod:`companion.tournaments.round_clock`, the forms are read by :mod:`.tournament_forms`.
 """
 from __future__ import annotations
 
@@ -11,15 +14,17 @@ import time
 from flask import Blueprint, abort, current_app, make_response, redirect, request, url_for
 from flask_limiter.util import get_remote_address
 
-from companion import events, tables
+from companion import tables
 from companion.rules import GAMES
+from companion.rules.said import message, said_of
 from companion.storage import get_db, rates
-from companion.tournament import FORMATS, tournament_format
+from companion.tournaments import round_clock, service, tournament_format
 
+from . import tournament_forms as forms
 from .cookies import (director_cookie, director_secret, pass_cookie, pass_secret,
                       phone_secret, set_event_cookie, set_phone_cookie)
 from .extensions import limiter
-from .games import game_or_404, has_ui, ui_for
+from .games import game_or_404, ui_for
 from .htmx import is_fragment_request, render
 from .i18n import N_
 from .qr import qr_svg
@@ -34,42 +39,35 @@ STATUS_WORDS = {"missing": N_("Nobody here yet"), "playing": N_("Playing"),
                 "waiting": N_("Waiting for confirmation"), "finished": N_("Finished")}
 
 
-def _event(event_id: str) -> events.Event:
+def _event(event_id: str) -> service.Event:
     if len(event_id) > 32:
         abort(404)
-    return events.get_event(get_db(), event_id)
+    return service.get_event(get_db(), event_id)
 
 
-def _director_event(event_id: str) -> events.Event:
+def _director_event(event_id: str) -> service.Event:
     """The event, for its director only (403 for anyone else)."""
     event = _event(event_id)
-    if not events.is_director(get_db(), event, director_secret(event.id)):
-        raise tables.Forbidden("Only the director's browser can do that. Open the event "
-                               "from the browser that created it.")
+    if not service.is_director(get_db(), event, director_secret(event.id)):
+        raise tables.Forbidden(N_("Only the director's browser can do that. Open the event "
+                                  "from the browser that created it."))
     return event
-
-
-def _game_or_404(slug: str):
-    """The game of an event's URL: one with phone screens and a tournament format."""
-    game = game_or_404(slug)
-    if game.slug not in FORMATS:
-        abort(404)
-    return game
 
 
 # ---------------------------------------------------------------- creating an event
 
 @bp.get("/events/new")
 def choose_game():
-    """Pick the game the event plays."""
-    games = [g for g in GAMES.values() if has_ui(g.slug) and g.slug in FORMATS]
+    """Pick the game the event plays: every game has a tournament format (derived from its
+    rules, see companion.tournaments.formats)."""
+    games = list(GAMES.values())
     return render("events/choose.html", "events/choose.html", games=games)
 
 
 @bp.get("/events/new/<slug>")
 def new_event(slug: str):
     """The new-event form: name, rounds, house rules, entrants one per line."""
-    game = _game_or_404(slug)
+    game = game_or_404(slug)
     return _form(game, {}, None)
 
 
@@ -77,34 +75,34 @@ def _form(game, values, error, status: int = 200):
     fmt = tournament_format(game.slug)
     return render("events/new.html", "events/new.html", status, game=game, values=values,
                   error=error, fmt=fmt, ui=ui_for(game.slug),
-                  choices=events.config_choices(fmt))
+                  choices=forms.config_choices(fmt))
 
 
 @bp.post("/events/new/<slug>")
 def create(slug: str):
     """Create the event; this browser becomes its director."""
-    game = _game_or_404(slug)
+    game = game_or_404(slug)
     form = request.form
     fmt = tournament_format(game.slug)
     try:
         settings = game.parse_settings(form)
-        rounds = events.parse_rounds(form.get("event_rounds"))
+        rounds = forms.parse_rounds(form.get("event_rounds"))
         registration = form.get("registration") == "on"
-        table_size = events.parse_table_size(form.get("table_size"), game.slug)
+        table_size = forms.parse_table_size(form.get("table_size"), game.slug)
         fmt = tournament_format(game.slug, **({} if table_size is None
                                                else {"preferred_table": table_size}))
-        entrants = events.parse_entrants(form.get("entrants", ""), fmt,
+        entrants = service.parse_entrants(form.get("entrants", ""), fmt,
                                          allow_few=registration)
-        config = events.parse_config(form, fmt)
+        config = forms.parse_config(form, fmt)
         options = {"confirm": bool(game.teams) and form.get("confirm") == "on"}
-        for name, _label, _hint in getattr(ui_for(game.slug), "TABLE_SWITCHES", ()):
+        for name, _label, _hint in ui_for(game.slug).table_switches:
             options[name] = form.get(name) == "on"
-        event, secret = events.create_event(get_db(), form.get("event_name", ""), game.slug,
+        event, secret = service.create_event(get_db(), form.get("event_name", ""), game.slug,
                                             settings, options, rounds, entrants,
                                             registration=registration, table_size=table_size,
                                             config=config)
     except ValueError as exc:
-        return _form(game, form, str(exc), 422)
+        return _form(game, form, said_of(exc), 422)
     response = redirect(url_for(".dashboard", event_id=event.id), 303)
     set_event_cookie(response, director_cookie(event.id), secret)
     return response
@@ -112,21 +110,21 @@ def create(slug: str):
 
 # ---------------------------------------------------------------- the director's room
 
-def _room(event: events.Event, page: bool = True) -> dict:
+def _room(event: service.Event, page: bool = True) -> dict:
     """What the dashboard shows; `page=False` for the polled room alone (no entrant list:
     a big event has thousands)."""
     db = get_db()
-    done = events.rounds(db, event)
+    done = service.rounds(db, event)
     current = done[-1] if done else None
-    rows = events.round_tables(db, event, current.number) if current else []
+    rows = service.round_tables(db, event, current.number) if current else []
     return dict(event=event, rounds=done, current=current, rows=rows, long_list=LONG_LIST,
                 public_base=public_base(), loopback=base_is_loopback(),
-                words=STATUS_WORDS, counts=events.entrant_counts(db, event),
-                entrants=events.entrants(db, event) if page else [],
-                audit=events.audit(db, event), error=None,
+                words=STATUS_WORDS, counts=service.entrant_counts(db, event),
+                entrants=service.entrants(db, event) if page else [],
+                audit=service.audit(db, event), error=None,
                 tools=_director_tools(event, current, rows) if page else None,
-                clock=events.clock_state(event, current),
-                clock_minutes=events.DEFAULT_ROUND_MINUTES,
+                clock=round_clock.clock_state(event, current),
+                clock_minutes=round_clock.DEFAULT_ROUND_MINUTES,
                 can_lock=bool(current) and not current.locked and all(r.result for r in rows),
                 can_seat=(not current or current.locked) and len(done) < event.rounds)
 
@@ -141,7 +139,7 @@ def dashboard(event_id: str):
                   **_room(event, page=not is_fragment_request()))
 
 
-def _refused(event: events.Event, message: str, status: int = 422):
+def _refused(event: service.Event, message: str, status: int = 422):
     context = _room(event)
     context["error"] = message
     context["players_url"] = _players_url(event)
@@ -154,9 +152,9 @@ def seat(event_id: str):
     """Seat the next round: random first, then by standings."""
     event = _director_event(event_id)
     try:
-        events.seat_next_round(get_db(), event)
+        service.seat_next_round(get_db(), event)
     except ValueError as exc:
-        return _refused(event, str(exc))
+        return _refused(event, said_of(exc))
     return redirect(url_for(".dashboard", event_id=event.id), 303)
 
 
@@ -173,18 +171,19 @@ def lock(event_id: str):
     event = _director_event(event_id)
     number = _int_arg(request.form, "round")
     try:
-        events.lock_round(get_db(), event, number)
+        service.lock_round(get_db(), event, number)
     except ValueError as exc:
-        return _refused(event, str(exc))
+        return _refused(event, said_of(exc))
     return redirect(url_for(".dashboard", event_id=event.id), 303)
 
 
-def _table_of(event: events.Event, source) -> tuple[int, events.TableRow]:
+def _table_of(event: service.Event, source) -> tuple[int, service.TableRow]:
     number, table_no = _int_arg(source, "round"), _int_arg(source, "table")
-    rows = events.round_tables(get_db(), event, number)
+    rows = service.round_tables(get_db(), event, number)
     row = next((r for r in rows if r.number == table_no), None)
     if row is None:
-        raise tables.NotFound(f"Round {number} has no table {table_no}.")
+        raise tables.NotFound(message("tournament", "Round {round} has no table {table}.",
+                                      round=number, table=table_no))
     return number, row
 
 
@@ -203,14 +202,14 @@ def correct(event_id: str):
     event = _director_event(event_id)
     number, row = _table_of(event, request.form)
     try:
-        places = events.parse_places(request.form, len(row.entrants))
-        scores = events.parse_scores(request.form, len(row.entrants))
-        events.correct_result(get_db(), event, number, row.number, places,
+        places = forms.parse_places(request.form, len(row.entrants))
+        scores = forms.parse_scores(request.form, len(row.entrants))
+        service.correct_result(get_db(), event, number, row.number, places,
                               request.form.get("who", ""), request.form.get("why", ""),
                               scores)
     except ValueError as exc:
         return render("events/correct.html", "events/correct.html", 422, event=event,
-                      number=number, row=row, values=request.form, error=str(exc))
+                      number=number, row=row, values=request.form, error=said_of(exc))
     return redirect(url_for(".dashboard", event_id=event.id), 303)
 
 
@@ -221,14 +220,14 @@ def change_entrants(event_id: str):
     action = request.form.get("action")
     try:
         if action == "add":
-            events.add_entrant(get_db(), event, (request.form.get("name") or "")[:400])
+            service.add_entrant(get_db(), event, (request.form.get("name") or "")[:400])
         elif action in ("drop", "return"):
-            events.set_dropped(get_db(), event, (request.form.get("name") or "")[:400],
+            service.set_dropped(get_db(), event, (request.form.get("name") or "")[:400],
                                action == "drop")
         else:
             abort(400)
     except ValueError as exc:
-        return _refused(event, str(exc))
+        return _refused(event, said_of(exc))
     return redirect(url_for(".dashboard", event_id=event.id) + "#entrants", 303)
 
 
@@ -239,7 +238,7 @@ def registration(event_id: str):
     action = request.form.get("action")
     if action not in ("open", "close"):
         abort(400)
-    events.set_registration(get_db(), event, action == "open")
+    service.set_registration(get_db(), event, action == "open")
     return redirect(url_for(".dashboard", event_id=event.id) + "#players-qr", 303)
 
 
@@ -251,16 +250,16 @@ def cards(event_id: str):
     current round's seats."""
     event = _director_event(event_id)
     db = get_db()
-    done = events.rounds(db, event)
+    done = service.rounds(db, event)
     if not done:
-        raise tables.NotFound("No round has been seated yet.")
+        raise tables.NotFound(N_("No round has been seated yet."))
     current = done[-1]
     per_page = _per_page(request.args.get("per_page"))
     # Only a whole page has room for names; the smaller cards stay on the tables all event.
-    rows = ({r.number: r for r in events.round_tables(db, event, current.number)}
+    rows = ({r.number: r for r in service.round_tables(db, event, current.number)}
             if per_page == 1 else {})
     cards = []
-    for number in range(1, events.most_tables(db, event) + 1):
+    for number in range(1, service.most_tables(db, event) + 1):
         url = _table_card_url(event, number)
         cards.append({"number": number, "row": rows.get(number), "url": url,
                       "qr": qr_svg(url, f"QR code of table {number}")})
@@ -275,7 +274,7 @@ def cards(event_id: str):
 def results_csv(event_id: str):
     """Every result of the event as a CSV download."""
     event = _director_event(event_id)
-    text = events.results_csv(get_db(), event)
+    text = service.results_csv(get_db(), event)
     response = make_response(text)
     response.mimetype = "text/csv"
     response.headers["Content-Disposition"] = f'attachment; filename="event-{event.id}.csv"'
@@ -288,9 +287,9 @@ def results_csv(event_id: str):
 def standings(event_id: str):
     """The standings: points and tie-breaks (readable by anyone with the link)."""
     event = _event(event_id)
-    rows = events.standings(get_db(), event)
+    rows = service.standings(get_db(), event)
     return render("events/standings.html", "events/_standings.html", event=event, rows=rows,
-                  rounds=events.rounds(get_db(), event))
+                  rounds=service.rounds(get_db(), event))
 
 
 @bp.get("/e/<event_id>/projector")
@@ -298,8 +297,8 @@ def projector(event_id: str):
     """The standings for a projector: large type, dark, refreshed every few seconds. While a
     round is played its pairings take turns with the standings (see _projector_screen)."""
     event = _event(event_id)
-    rows = events.standings(get_db(), event)
-    done = events.rounds(get_db(), event)
+    rows = service.standings(get_db(), event)
+    done = service.rounds(get_db(), event)
     url = _players_url(event)
     return render("events/projector.html", "events/_projector.html", event=event,
                   rounds=done, players_url=url,
@@ -307,12 +306,12 @@ def projector(event_id: str):
                   **_projector_screen(event, rows, done))
 
 
-def _players_url(event: events.Event) -> str:
+def _players_url(event: service.Event) -> str:
     """The player page's address as a QR code carries it (see :mod:`.urls`)."""
     return public_url(url_for(".players", event_id=event.id))
 
 
-def _table_card_url(event: events.Event, table_no: int) -> str:
+def _table_card_url(event: service.Event, table_no: int) -> str:
     """A table card's address: that table number in whatever round is current, so a
     card is printed once per event."""
     return public_url(url_for(".table_card", event_id=event.id, table_no=table_no))
@@ -326,26 +325,26 @@ def players(event_id: str):
     event = _event(event_id)
     db = get_db()
     asked = (request.args.get("name") or "")[:200].strip()
-    holder = events.pass_holder(db, event.id, pass_secret(event.id))
+    holder = service.pass_holder(db, event.id, pass_secret(event.id))
     name, error, own = "", None, False
     if asked:
-        found = events.find_player(db, event, asked)
+        found = service.find_player(db, event, asked)
         name = found[0] if found else ""
         own = bool(holder and found and holder[0] == found[0])
         if not name:
-            error = (f"“{asked[:40]}” isn't on this event's list. Check the spelling, or pick "
-                     "your name below.")
+            error = message("tournament", "“{name}” isn't on this event's list. Check the "
+                            "spelling, or pick your name below.", name=asked[:40])
     elif holder and "pick" not in request.args:
         name, own = holder[0], True
     return _players_page(event, name, own, missing=error)
 
 
-def _players_page(event: events.Event, name: str, own: bool, *, missing: str | None = None,
+def _players_page(event: service.Event, name: str, own: bool, *, missing: str | None = None,
                   error: str | None = None, values=None, status: int | None = None):
     db = get_db()
     mine = _mine(event, name) if name else None
     # A player's own view needs no list of everybody (2,500 names in a big event).
-    people = [] if mine else [e.name for e in events.entrants(db, event)]
+    people = [] if mine else [e.name for e in service.entrants(db, event)]
     # Only a player's own view polls itself; anything else is the whole page.
     fragment = "events/_mine.html" if mine else "events/players.html"
     code = status or (404 if missing else 200)
@@ -354,26 +353,26 @@ def _players_page(event: events.Event, name: str, own: bool, *, missing: str | N
                   values=values or {}, error=error, missing=missing)
 
 
-def _mine(event: events.Event, name: str) -> dict:
+def _mine(event: service.Event, name: str) -> dict:
     """What one entrant's phone shows: this round's table (or bye) and their standing."""
     db = get_db()
-    rows = events.standings(db, event)
+    rows = service.standings(db, event)
     row = next((r for r in rows if r["entrant"] == name), None)
     if row is None:
         # Registered a moment after this request read the event: read it again.
-        event = events.get_event(db, event.id)
-        rows = events.standings(db, event)
+        event = service.get_event(db, event.id)
+        rows = service.standings(db, event)
         row = next(r for r in rows if r["entrant"] == name)
-    done = events.rounds(db, event)
+    done = service.rounds(db, event)
     current = done[-1] if done else None
-    table = events.table_of(db, event, current.number, name) if current else None
+    table = service.table_of(db, event, current.number, name) if current else None
     return {"row": row, "current": current, "table": table,
             "bye": bool(current and name in current.byes), "count": len(rows),
-            "clock": events.clock_state(event, current) if current else None}
+            "clock": round_clock.clock_state(event, current) if current else None}
 
 
-def _with_pass(response, event: events.Event, entrant: str, member: str | None):
-    secret = events.issue_pass(get_db(), event, entrant, member)
+def _with_pass(response, event: service.Event, entrant: str, member: str | None):
+    secret = service.issue_pass(get_db(), event, entrant, member)
     set_event_cookie(response, pass_cookie(event.id), secret)
     return response
 
@@ -384,7 +383,7 @@ def pick(event_id: str):
     the list or typed in the search box), so it may take that entrant's seat."""
     event = _event(event_id)
     asked = (request.form.get("name") or "")[:200].strip()
-    found = events.find_player(get_db(), event, asked) if asked else None
+    found = service.find_player(get_db(), event, asked) if asked else None
     if found is None:
         return _players_page(event, "", False, missing=(
             f"“{asked[:40]}” isn't on this event's list. Check the spelling, or pick your "
@@ -398,11 +397,11 @@ def my_table(event_id: str):
     """Open this phone's table of the current round and sit it in its entrant's seat."""
     event = _event(event_id)
     db = get_db()
-    holder = events.pass_holder(db, event.id, pass_secret(event.id))
+    holder = service.pass_holder(db, event.id, pass_secret(event.id))
     if holder is None:   # no name picked on this phone yet: the players' page asks for it
         return redirect(url_for(".players", event_id=event.id), 303)
-    done = events.rounds(db, event)
-    row = events.table_of(db, event, done[-1].number, holder[0]) if done else None
+    done = service.rounds(db, event)
+    row = service.table_of(db, event, done[-1].number, holder[0]) if done else None
     if row is None:
         return redirect(url_for(".players", event_id=event.id), 303)
     return _open_table(event, row.table_id)
@@ -413,14 +412,15 @@ def table_card(event_id: str, table_no: int):
     """A table card's QR code: table `table_no` of the current round. Its entrants' phones
     (through their pass) sit down in their seats; anyone else watches."""
     event = _event(event_id)
-    row = events.table_numbered(get_db(), event, table_no) if table_no < 10_000 else None
+    row = service.table_numbered(get_db(), event, table_no) if table_no < 10_000 else None
     if row is None:
-        raise tables.NotFound(f"Table {table_no} has no game in this round (yet). Check the "
-                              "number, or ask the director.")
+        raise tables.NotFound(message("tournament", "Table {table} has no game in this round "
+                                      "(yet). Check the number, or ask the director.",
+                                      table=table_no))
     return _open_table(event, row.table_id)
 
 
-def _open_table(event: events.Event, table_id: str):
+def _open_table(event: service.Event, table_id: str):
     """Join the table (a phone cookie, like its QR code) and take this phone's own free
     seat if it has one there; then show the table (or its seats)."""
     db = get_db()
@@ -428,7 +428,7 @@ def _open_table(event: events.Event, table_id: str):
     phone, secret = tables.join(db, table, phone_secret(table.id))
     if not phone.seated:
         free = {s.pos for s in tables.seats_of(db, table.id) if not s.has_phone}
-        mine = sorted(events.seats_for_pass(db, table, pass_secret(event.id)) & free)
+        mine = sorted(service.seats_for_pass(db, table, pass_secret(event.id)) & free)
         if mine:
             try:
                 phone = tables.claim_seat(db, table.id, phone, mine[0], {mine[0]})
@@ -447,17 +447,17 @@ def register(event_id: str):
     form = request.form
     limit, window = REGISTER_LIMIT
     if not rates.hit(get_db(), "register", get_remote_address() or "-", limit, window):
-        return _players_page(event, "", False, status=429, values=form, error=(
-            f"Too many registrations from this network: at most {limit} a minute. Wait a "
-            "minute, then try again."))
+        return _players_page(event, "", False, status=429, values=form, error=message(
+            "tournament", "Too many registrations from this network: at most {limit} a "
+            "minute. Wait a minute, then try again.", limit=limit))
     # A team registers its players in member_0.. (one box each); a player in member_0.
     boxes = 3 if event.format["kind"] == "teams" else 1
     parts = [(form.get(f"member_{i}") or "").strip()[:200] for i in range(boxes)]
     line = ", ".join(part for part in parts if part)
     try:
-        name = events.register(get_db(), event.id, line)
+        name = service.register(get_db(), event.id, line)
     except ValueError as exc:
-        return _players_page(event, "", False, status=422, values=form, error=str(exc))
+        return _players_page(event, "", False, status=422, values=form, error=said_of(exc))
     member = parts[0] if event.format["kind"] == "teams" else None
     response = redirect(url_for(".players", event_id=event.id), 303)
     return _with_pass(response, event, name, member)
@@ -492,7 +492,7 @@ def _per_page(raw: str | None) -> int:
     return int(text) if text in {str(n) for n in CARDS_PER_PAGE} else 1
 
 
-def _projector_screen(event: events.Event, rows: list[dict], done: list) -> dict:
+def _projector_screen(event: service.Event, rows: list[dict], done: list) -> dict:
     """What the projector shows on this refresh, and the address of the next screen.
 
     The standings take turns a page (PROJECTOR_ROWS places) at a time. While a round is
@@ -502,7 +502,7 @@ def _projector_screen(event: events.Event, rows: list[dict], done: list) -> dict
     """
     current = done[-1] if done else None
     playing = bool(current) and not current.locked
-    paired = events.pairings(get_db(), event) if playing else []
+    paired = service.pairings(get_db(), event) if playing else []
     spages = _pages(len(rows), PROJECTOR_ROWS)
     ppages = _pages(len(paired), PROJECTOR_PAIRINGS)
     cycle = max(spages, ppages) if playing else spages
@@ -521,7 +521,7 @@ def _projector_screen(event: events.Event, rows: list[dict], done: list) -> dict
                 pairs=paired[(p_page - 1) * PROJECTOR_PAIRINGS: p_page * PROJECTOR_PAIRINGS],
                 pair_page=p_page, pair_pages=ppages, pairs_per_page=PROJECTOR_PAIRINGS,
                 pair_total=len(paired), current=current,
-                clock=events.clock_state(event, current) if current else None)
+                clock=round_clock.clock_state(event, current) if current else None)
 
 
 @bp.post("/e/<event_id>/clock")
@@ -530,13 +530,13 @@ def clock(event_id: str):
     of minutes) or stop. Every page of the event shows it."""
     event = _director_event(event_id)
     action = request.form.get("action")
-    if action not in events.CLOCK_ACTIONS:
+    if action not in round_clock.CLOCK_ACTIONS:
         abort(400)
     try:
-        minutes = events.parse_minutes((request.form.get("minutes") or "")[:10])
-        events.set_clock(get_db(), event, action, minutes)
+        minutes = forms.parse_minutes((request.form.get("minutes") or "")[:10])
+        round_clock.set_clock(get_db(), event, action, minutes)
     except ValueError as exc:
-        return _refused(event, str(exc))
+        return _refused(event, said_of(exc))
     return redirect(url_for(".dashboard", event_id=event.id), 303)
 
 
@@ -546,12 +546,12 @@ def pairings(event_id: str):
     sits (printable, two columns on A4)."""
     event = _event(event_id)
     db = get_db()
-    done = events.rounds(db, event)
+    done = service.rounds(db, event)
     return render("events/pairings.html", "events/pairings.html", event=event,
-                  current=done[-1] if done else None, people=events.pairings(db, event))
+                  current=done[-1] if done else None, people=service.pairings(db, event))
 
 
-def _dashboard_page(event: events.Event, **extra):
+def _dashboard_page(event: service.Event, **extra):
     """The whole dashboard (not the polled room alone), with `extra` in its context."""
     context = _room(event)
     context["players_url"] = url = _players_url(event)
@@ -565,9 +565,9 @@ def director_link(event_id: str):
     """A new director's link for a second device (it replaces the previous one), shown once
     on the dashboard as a QR code and an address: only its hash is stored."""
     event = _director_event(event_id)
-    token = events.new_director_link(get_db(), event)
+    token = service.new_director_link(get_db(), event)
     url = public_url(url_for(".director_join", event_id=event.id, token=token))
-    return _dashboard_page(events.get_event(get_db(), event.id), director_url=url,
+    return _dashboard_page(service.get_event(get_db(), event.id), director_url=url,
                            director_qr=qr_svg(url, "QR code of the director's link"))
 
 
@@ -580,7 +580,7 @@ def director_join(event_id: str, token: str):
     if len(token) > 64:
         abort(404)
     event = _event(event_id)
-    secret = events.join_as_director(get_db(), event, token)
+    secret = service.join_as_director(get_db(), event, token)
     response = redirect(url_for(".dashboard", event_id=event.id), 303)
     set_event_cookie(response, director_cookie(event.id), secret)
     return response
@@ -602,17 +602,17 @@ def _tiebreak_words() -> dict:
     return {"tiebreak_words": TIEBREAK_WORDS}
 
 
-def _director_tools(event: events.Event, current, rows: list) -> dict:
+def _director_tools(event: service.Event, current, rows: list) -> dict:
     """What the director's tools on the dashboard need: the penalties and bonuses in force,
     who plays the current round (seated or a bye) and why its seating can't change, if so."""
     db = get_db()
     playing = {e for r in rows for e in r.entrants} | set(current.byes if current else ())
-    return {"adjustments": events.adjustments(db, event),
+    return {"adjustments": service.adjustments(db, event),
             "playing": sorted(playing, key=lambda name: (name.casefold(), name)),
-            "refusal": events.edit_refusal(db, event) if current else None}
+            "refusal": service.edit_refusal(db, event) if current else None}
 
 
-def _tools_done(event: events.Event):
+def _tools_done(event: service.Event):
     return redirect(url_for(".dashboard", event_id=event.id) + "#director-tools", 303)
 
 
@@ -629,15 +629,15 @@ def adjustments(event_id: str):
     action = form.get("action")
     try:
         if action == "add":
-            points, number = events.parse_adjustment(form, event)
-            events.add_adjustment(get_db(), event, (form.get("entrant") or "")[:400], points,
+            points, number = forms.parse_adjustment(form, event)
+            service.add_adjustment(get_db(), event, (form.get("entrant") or "")[:400], points,
                                   (form.get("reason") or "")[:1000], _who(), number)
         elif action == "withdraw":
-            events.withdraw_adjustment(get_db(), event, _int_arg(form, "id"), _who())
+            service.withdraw_adjustment(get_db(), event, _int_arg(form, "id"), _who())
         else:
             abort(400)
     except ValueError as exc:
-        return _refused(event, str(exc))
+        return _refused(event, said_of(exc))
     return _tools_done(event)
 
 
@@ -648,10 +648,10 @@ def swap(event_id: str):
     form = request.form
     number = _int_arg(form, "round")
     try:
-        events.swap_entrants(get_db(), event, number, (form.get("entrant_a") or "")[:400],
+        service.swap_entrants(get_db(), event, number, (form.get("entrant_a") or "")[:400],
                              (form.get("entrant_b") or "")[:400], _who())
     except ValueError as exc:
-        return _refused(event, str(exc))
+        return _refused(event, said_of(exc))
     return _tools_done(event)
 
 
@@ -661,9 +661,9 @@ def unseat(event_id: str):
     event = _director_event(event_id)
     number = _int_arg(request.form, "round")
     try:
-        events.unseat_round(get_db(), event, number, _who())
+        service.unseat_round(get_db(), event, number, _who())
     except ValueError as exc:
-        return _refused(event, str(exc))
+        return _refused(event, said_of(exc))
     return redirect(url_for(".dashboard", event_id=event.id), 303)
 
 
@@ -672,7 +672,7 @@ def standings_csv(event_id: str):
     """The standings as a CSV download: places, points, every tie-break used, team
     members, dropped entrants."""
     event = _director_event(event_id)
-    response = make_response(events.standings_csv(get_db(), event))
+    response = make_response(service.standings_csv(get_db(), event))
     response.mimetype = "text/csv"
     response.headers["Content-Disposition"] = \
         f'attachment; filename="event-{event.id}-standings.csv"'

@@ -35,6 +35,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
+from companion.rules.said import N_, message
+
 __all__ = [
     "TIEBREAKS",
     "TIEBREAK_NAMES",
@@ -62,14 +64,32 @@ TIEBREAK_NAMES = {"game": "Game score", "buchholz": "Buchholz",
 #: result, so place scoring leaves it out by default (the value is then None).
 _PLACE_TIEBREAKS = ("game", "buchholz", "median_buchholz")
 
+#: What a value that must be a number is called in the sentence refusing it.
+_WHAT = {"win": message("tournament", "Points for a win"),
+         "draw": message("tournament", "Points for a draw"),
+         "loss": message("tournament", "Points for a loss"),
+         "bye": message("tournament", "Points for a bye"),
+         "place": message("tournament", "Points for a place"),
+         "score": message("tournament", "A score"),
+         "initial": message("tournament", "Initial points"),
+         "adjustment": message("tournament", "An adjustment's points"),
+         "game": message("tournament", "A game tie-break")}
+
 
 # Scoring.
 
+def _finite(value: Any) -> bool:
+    """Whether ``value`` is a finite int or float (not a bool)."""
+    return not (isinstance(value, bool) or not isinstance(value, (int, float))
+                or (isinstance(value, float) and not math.isfinite(value)))
+
+
 def _number(value: Any, what: str) -> Fraction:
-    """A finite int or float as an exact fraction (floats by their decimal text)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) \
-            or (isinstance(value, float) and not math.isfinite(value)):
-        raise ValueError(f"{what} must be a number, not {value!r}.")
+    """A finite int or float as an exact fraction (floats by their decimal text); ``what``
+    (one of :data:`_WHAT`, or a Said) names it in the refusal."""
+    if not _finite(value):
+        raise ValueError(message("tournament", "{what} must be a number, not {value!r}.",
+                                 what=what, value=value))
     return Fraction(value) if isinstance(value, int) else Fraction(str(value))
 
 
@@ -88,9 +108,9 @@ def match_scoring(win: float = 2, draw: float = 1, loss: float = 0,
     ``{"mode": "match", "win", "draw", "loss", "bye"}``.
     """
     for name, value in (("win", win), ("draw", draw), ("loss", loss)):
-        _number(value, f"Points for a {name}")
+        _number(value, _WHAT[name])
     bye = win if bye is None else bye
-    _number(bye, "Points for a bye")
+    _number(bye, _WHAT["bye"])
     return {"mode": "match", "win": win, "draw": draw, "loss": loss, "bye": bye}
 
 
@@ -107,11 +127,11 @@ def place_scoring(points: Sequence[float] | Mapping[Any, Sequence[float]] = (4, 
     """
     if isinstance(points, Mapping):
         if not points:
-            raise ValueError("Points by table size need at least one table size.")
+            raise ValueError(N_("Points by table size need at least one table size."))
         table = {}
         for size, row in points.items():
             if isinstance(size, bool) or not str(size).isdigit() or int(size) < 1:
-                raise ValueError(f"{size!r} is not a table size.")
+                raise ValueError(message("tournament", "{size!r} is not a table size.", size=size))
             table[str(int(size))] = _point_list(row)
         smallest = table[min(table, key=int)]
         default_bye = smallest[0] if smallest else 0
@@ -120,15 +140,15 @@ def place_scoring(points: Sequence[float] | Mapping[Any, Sequence[float]] = (4, 
         plain = _point_list(points)
         default_bye = plain[0] if plain else 0
     bye = default_bye if bye is None else bye
-    _number(bye, "Points for a bye")
+    _number(bye, _WHAT["bye"])
     return {"mode": "places", "points": plain, "bye": bye}
 
 
 def _point_list(row: Any) -> list:
     if isinstance(row, (str, bytes)) or not isinstance(row, Sequence):
-        raise ValueError("Points by place are a list: points for 1st, 2nd, and so on.")
+        raise ValueError(N_("Points by place are a list: points for 1st, 2nd, and so on."))
     for value in row:
-        _number(value, "Points for a place")
+        _number(value, _WHAT["place"])
     return list(row)
 
 
@@ -148,27 +168,30 @@ def parse_points_list(text: str) -> list[int | float]:
     a sentence for the director otherwise (nothing typed, a word, too many values).
     """
     if not isinstance(text, str):
-        raise ValueError("Points by place are typed as text, like 4, 2, 1, 0.")
+        raise ValueError(N_("Points by place are typed as text, like 4, 2, 1, 0."))
     parts = [p for p in re.split(r"[,\s]+", unicodedata.normalize("NFKC", text)) if p]
     if not parts:
-        raise ValueError("Enter the points for 1st, 2nd and so on, like 4, 2, 1, 0.")
+        raise ValueError(N_("Enter the points for 1st, 2nd and so on, like 4, 2, 1, 0."))
     if len(parts) > _MOST_POINTS:
-        raise ValueError(f"Enter at most {_MOST_POINTS} values for points by place.")
+        raise ValueError(message("tournament", "Enter at most {most} values for points by place.",
+                                 most=_MOST_POINTS))
     values: list[int | float] = []
     for part in parts:
         if not _NUMBER_TEXT.fullmatch(part):
-            raise ValueError(f"{part!r} is not a number; enter points like 4, 2, 1, 0.")
+            raise ValueError(message("tournament", "{part!r} is not a number; enter points like 4, "
+                                     "2, 1, 0.", part=part))
         value = Fraction(part)
         if not -_POINTS_BOUND <= value <= _POINTS_BOUND:
-            raise ValueError(f"Points by place lie between -{_POINTS_BOUND} and "
-                             f"{_POINTS_BOUND}; {part} does not.")
+            raise ValueError(message("tournament", "Points by place lie between -{bound} and "
+                                     "{bound}; {part} does not.", bound=_POINTS_BOUND,
+                                     part=part))
         values.append(_plain(value))
     return values
 
 
 def places_from_scores(scores: Sequence[float], higher_wins: bool = True) -> list[int]:
     """Finishing places from scores, equal scores sharing a place: [5, 9, 5] -> [2, 1, 2]."""
-    values = [_number(s, "A score") for s in scores]
+    values = [_number(s, _WHAT["score"]) for s in scores]
     sign = -1 if higher_wins else 1
     return [1 + sum(1 for other in values if sign * other < sign * value) for value in values]
 
@@ -178,19 +201,23 @@ def places_from_scores(scores: Sequence[float], higher_wins: bool = True) -> lis
 def _check_result(result: Mapping[str, Any]) -> dict[str, Any]:
     """Validate one result and return it normalised (scores/places lists or None)."""
     if not isinstance(result, Mapping):
-        raise ValueError("A result is a dictionary.")
+        raise ValueError(N_("A result is a dictionary."))
     rnd = result.get("round")
     if isinstance(rnd, bool) or not isinstance(rnd, int) or rnd < 1:
-        raise ValueError(f"A result's round is a whole number of at least 1, not {rnd!r}.")
+        raise ValueError(message("tournament", "A result's round is a whole number of at least 1, "
+                                 "not {round!r}.", round=rnd))
     entrants = result.get("entrants")
     if isinstance(entrants, (str, bytes)) or not isinstance(entrants, Sequence) \
             or not entrants or not all(isinstance(e, str) and e for e in entrants):
-        raise ValueError(f"Round {rnd}: a result lists its entrants by name.")
+        raise ValueError(message("tournament", "Round {round}: a result lists its entrants by "
+                                 "name.", round=rnd))
     if len(set(entrants)) != len(entrants):
-        raise ValueError(f"Round {rnd}: an entrant appears twice at one table.")
+        raise ValueError(message("tournament", "Round {round}: an entrant appears twice at one "
+                                 "table.", round=rnd))
     table = result.get("table")
     if table is not None and (isinstance(table, bool) or not isinstance(table, int) or table < 1):
-        raise ValueError(f"Round {rnd}: a table number is a whole number from 1, not {table!r}.")
+        raise ValueError(message("tournament", "Round {round}: a table number is a whole number "
+                                 "from 1, not {table!r}.", round=rnd, table=table))
     bye = bool(result.get("bye"))
     scores = result.get("scores")
     places = result.get("places")
@@ -198,20 +225,29 @@ def _check_result(result: Mapping[str, Any]) -> dict[str, Any]:
         if values is not None and (isinstance(values, (str, bytes))
                                    or not isinstance(values, Sequence)
                                    or len(values) != len(entrants)):
-            raise ValueError(f"Round {rnd}: {name} must list one value per entrant.")
+            if name == "scores":
+                raise ValueError(message("tournament", "Round {round}: scores must list one "
+                                         "value per entrant.", round=rnd))
+            raise ValueError(message("tournament", "Round {round}: places must list one value "
+                                     "per entrant.", round=rnd))
     if scores is not None:
         for s in scores:
-            _number(s, f"Round {rnd}: a score")
+            if not _finite(s):
+                _number(s, message("tournament", "Round {round}: a score", round=rnd))
     if places is not None:
         for p in places:
             if isinstance(p, bool) or not isinstance(p, int) or p < 1:
-                raise ValueError(f"Round {rnd}: places are whole numbers from 1, not {p!r}.")
+                raise ValueError(message("tournament", "Round {round}: places are whole "
+                                         "numbers from 1, not {place!r}.", round=rnd, place=p))
     if bye and len(entrants) != 1:
-        raise ValueError(f"Round {rnd}: a bye is for one entrant.")
+        raise ValueError(message("tournament", "Round {round}: a bye is for one entrant.",
+                                 round=rnd))
     if not bye and len(entrants) < 2:
-        raise ValueError(f"Round {rnd}: a table needs at least two entrants (or a bye).")
+        raise ValueError(message("tournament", "Round {round}: a table needs at least two entrants "
+                                 "(or a bye).", round=rnd))
     if not bye and places is None and scores is None:
-        raise ValueError(f"Round {rnd}: a result needs places or scores.")
+        raise ValueError(message("tournament", "Round {round}: a result needs places or scores.",
+                                 round=rnd))
     return {"round": rnd, "table": table, "entrants": list(entrants),
             "scores": None if scores is None else list(scores),
             "places": None if places is None else list(places), "bye": bye}
@@ -234,9 +270,10 @@ def _place_points(scoring: Mapping[str, Any], size: int, start: int, shared: int
     table = scoring["points"]
     if isinstance(table, Mapping):
         if str(size) not in table:
-            raise ValueError(f"Place scoring has no points for a table of {size}.")
+            raise ValueError(message("tournament", "Place scoring has no points for a table of "
+                                     "{size}.", size=size))
         table = table[str(size)]
-    row = [_number(v, "Points for a place") for v in table]
+    row = [_number(v, _WHAT["place"]) for v in table]
     taken = [row[i] if i < len(row) else Fraction(0) for i in range(start - 1, start - 1 + shared)]
     return sum(taken, Fraction(0)) / shared
 
@@ -247,14 +284,15 @@ def _seats(result: Mapping[str, Any], scoring: Mapping[str, Any]) -> list[dict[s
     if result["bye"]:
         return [{"entrant": entrants[0], "round": result["round"], "table": result["table"],
                  "opponents": [], "outcome": "bye", "place": None, "share": {},
-                 "points": _number(scoring["bye"], "Points for a bye")}]
+                 "points": _number(scoring["bye"], _WHAT["bye"])}]
     places = result["places"] or places_from_scores(result["scores"])
     positions = _positions(places)
     mode = scoring.get("mode")
     if mode == "match" and len(entrants) != 2:
-        raise ValueError(f"Round {result['round']}: match scoring is for tables of two.")
+        raise ValueError(message("tournament", "Round {round}: match scoring is for tables of two.",
+                                 round=result["round"]))
     if mode not in ("match", "places"):
-        raise ValueError(f"Unknown scoring mode {mode!r}.")
+        raise ValueError(message("tournament", "Unknown scoring mode {mode!r}.", mode=mode))
     seats = []
     for k, entrant in enumerate(entrants):
         start, shared = positions[k]
@@ -264,7 +302,7 @@ def _seats(result: Mapping[str, Any], scoring: Mapping[str, Any]) -> list[dict[s
                  for j, other in enumerate(entrants) if j != k}
         if mode == "match":
             outcome = "draw" if shared == 2 else "win" if start == 1 else "loss"
-            points = _number(scoring[outcome], f"Points for a {outcome}")
+            points = _number(scoring[outcome], _WHAT[outcome])
         else:
             outcome = "place"
             points = _place_points(scoring, len(entrants), start, shared)
@@ -287,7 +325,7 @@ def score_totals(results: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     for result in map(_check_result, results):
         for k, entrant in enumerate(result["entrants"]):
             score = result["scores"][k] if result["scores"] is not None else 0
-            totals[entrant] = totals.get(entrant, Fraction(0)) + _number(score, "A score")
+            totals[entrant] = totals.get(entrant, Fraction(0)) + _number(score, _WHAT["score"])
     return {entrant: _plain(total) for entrant, total in totals.items()}
 
 
@@ -344,12 +382,13 @@ def standings(entrants: Sequence[str], results: Iterable[Mapping[str, Any]],
     initial_points = dict(initial_points or {})
     unknown = sorted(set(initial_points) - set(ids))
     if unknown:
-        raise ValueError(f"{unknown[0]!r} is not an entrant.")
+        raise ValueError(message("tournament", "{entrant!r} is not an entrant.",
+                                 entrant=unknown[0]))
     adjusted = _check_adjustments(adjustments, ids)
     seats_of = _collect(ids, results, scoring)
     extra = {e: sum((a["points"] for a in adjusted[e]), Fraction(0)) for e in ids}
     points = {e: sum((s["points"] for s in seats_of[e]), Fraction(0))
-              + _number(initial_points.get(e, 0), "Initial points") + extra[e] for e in ids}
+              + _number(initial_points.get(e, 0), _WHAT["initial"]) + extra[e] for e in ids}
     game = _game_values(ids, game_tiebreaks)
     rows = [{**_row(e, seats_of[e], points, game[e], mode), "adjustment": extra[e],
              "adjustments": adjusted[e]} for e in ids]
@@ -365,9 +404,9 @@ def standings(entrants: Sequence[str], results: Iterable[Mapping[str, Any]],
 def _check_entrants(entrants: Sequence[str]) -> list[str]:
     ids = list(entrants)
     if not all(isinstance(e, str) and e for e in ids):
-        raise ValueError("Entrants are named by non-empty strings.")
+        raise ValueError(N_("Entrants are named by non-empty strings."))
     if len(set(ids)) != len(ids):
-        raise ValueError("An entrant is listed twice.")
+        raise ValueError(N_("An entrant is listed twice."))
     return ids
 
 
@@ -377,9 +416,10 @@ def _check_order(order: Sequence[str] | None, mode: Any) -> tuple[str, ...]:
     order = tuple(order)
     for name in order:
         if name not in TIEBREAKS:
-            raise ValueError(f"{name!r} is not a tie-break; choose from {', '.join(TIEBREAKS)}.")
+            raise ValueError(message("tournament", "{name!r} is not a tie-break; choose from "
+                                     "{choices}.", name=name, choices=", ".join(TIEBREAKS)))
     if mode != "match" and "sonneborn_berger" in order:
-        raise ValueError("Sonneborn-Berger needs match scoring (tables of two).")
+        raise ValueError(N_("Sonneborn-Berger needs match scoring (tables of two)."))
     return order
 
 
@@ -402,21 +442,23 @@ def parse_tiebreak_order(values: Iterable[Any], mode: Any) -> tuple[str, ...]:
     ValueError with a sentence otherwise.
     """
     if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
-        raise ValueError("Tie-breaks are chosen as a list.")
+        raise ValueError(N_("Tie-breaks are chosen as a list."))
     by_name = {name.casefold(): key for key, name in TIEBREAK_NAMES.items()}
     order: list[str] = []
     for value in values:
         if value is None or (isinstance(value, str) and not value.strip()):
             continue
         if not isinstance(value, str):
-            raise ValueError(f"{value!r} is not a tie-break.")
+            raise ValueError(message("tournament", "{name!r} is not a tie-break.", name=value))
         text = value.strip()
         key = text if text in TIEBREAKS else by_name.get(text.casefold())
         if key is None:
             names = ", ".join(TIEBREAK_NAMES.values())
-            raise ValueError(f"{text!r} is not a tie-break; choose from {names}.")
+            raise ValueError(message("tournament", "{name!r} is not a tie-break; choose from "
+                                     "{choices}.", name=text, choices=names))
         if key in order:
-            raise ValueError(f"{TIEBREAK_NAMES[key]} is chosen twice.")
+            raise ValueError(message("tournament", "{name} is chosen twice.",
+                                     name=TIEBREAK_NAMES[key]))
         order.append(key)
     return _check_order(order, mode)
 
@@ -428,21 +470,22 @@ def _check_adjustments(adjustments: Iterable[Mapping[str, Any]] | None,
     if adjustments is None:
         return out
     if isinstance(adjustments, (str, bytes, Mapping)) or not isinstance(adjustments, Iterable):
-        raise ValueError("Adjustments are a list.")
+        raise ValueError(N_("Adjustments are a list."))
     for item in adjustments:
         if not isinstance(item, Mapping):
-            raise ValueError("An adjustment is a dictionary.")
+            raise ValueError(N_("An adjustment is a dictionary."))
         entrant = item.get("entrant")
         if entrant not in out:
-            raise ValueError(f"{entrant!r} is not an entrant.")
-        points = _number(item.get("points"), "An adjustment's points")
+            raise ValueError(message("tournament", "{entrant!r} is not an entrant.",
+                                     entrant=entrant))
+        points = _number(item.get("points"), _WHAT["adjustment"])
         reason = item.get("reason") or ""
         if not isinstance(reason, str):
-            raise ValueError("An adjustment's reason is text.")
+            raise ValueError(N_("An adjustment's reason is text."))
         rnd = item.get("round")
         if rnd is not None and (isinstance(rnd, bool) or not isinstance(rnd, int) or rnd < 1):
-            raise ValueError(f"An adjustment's round is a whole number of at least 1 "
-                             f"(or none), not {rnd!r}.")
+            raise ValueError(message("tournament", "An adjustment's round is a whole number of at "
+                                     "least 1 (or none), not {round!r}.", round=rnd))
         out[entrant].append({"points": points, "reason": reason, "round": rnd})
     return out
 
@@ -457,9 +500,11 @@ def _collect(ids: Sequence[str], results: Iterable[Mapping[str, Any]],
         for seat in _seats(result, scoring):
             entrant = seat["entrant"]
             if entrant not in known:
-                raise ValueError(f"Round {result['round']}: {entrant!r} is not an entrant.")
+                raise ValueError(message("tournament", "Round {round}: {entrant!r} is not an "
+                                         "entrant.", round=result["round"], entrant=entrant))
             if any(s["round"] == seat["round"] for s in seats_of[entrant]):
-                raise ValueError(f"Round {result['round']}: {entrant!r} has two results.")
+                raise ValueError(message("tournament", "Round {round}: {entrant!r} has two "
+                                         "results.", round=result["round"], entrant=entrant))
             seats_of[entrant].append(seat)
     return seats_of
 
@@ -469,12 +514,13 @@ def _game_values(ids: Sequence[str], given: Mapping[str, Sequence[float]] | None
     given = dict(given or {})
     unknown = sorted(set(given) - set(ids))
     if unknown:
-        raise ValueError(f"{unknown[0]!r} is not an entrant.")
+        raise ValueError(message("tournament", "{entrant!r} is not an entrant.",
+                                 entrant=unknown[0]))
     lengths = {len(v) for v in given.values()}
     if len(lengths) > 1:
-        raise ValueError("Every entrant needs the same number of game tie-break values.")
+        raise ValueError(N_("Every entrant needs the same number of game tie-break values."))
     width = lengths.pop() if lengths else 0
-    return {e: [_number(v, "A game tie-break") for v in given.get(e, [0] * width)]
+    return {e: [_number(v, _WHAT["game"]) for v in given.get(e, [0] * width)]
             for e in ids}
 
 
@@ -631,8 +677,8 @@ def standings_csv(rows: Sequence[Mapping[str, Any]], order: Sequence[str] | None
         order = tuple(order)
         for name in order:
             if name not in TIEBREAKS:
-                raise ValueError(f"{name!r} is not a tie-break; choose from "
-                                 f"{', '.join(TIEBREAKS)}.")
+                raise ValueError(message("tournament", "{name!r} is not a tie-break; choose from "
+                                         "{choices}.", name=name, choices=", ".join(TIEBREAKS)))
     members = members or {}
     gone = set(dropped)
     width = max((len(r.get("game_tiebreaks") or ()) for r in rows), default=0)

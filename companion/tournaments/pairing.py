@@ -42,6 +42,8 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from companion.rules.said import N_, message
+
 from .matching import matching_size, maximum_matching
 
 __all__ = [
@@ -121,7 +123,7 @@ def active_ranking(rows: Sequence[Mapping[str, Any]], *, dropped: Iterable[str] 
     """The ranking to seat the next round from: standings rows minus drops plus late arrivals.
 
     ``rows`` are standings rows best first (each with ``"entrant"`` and ``"points"``, as
-    :func:`companion.tournament.standings.standings` returns them). ``late`` maps entrants
+    :func:`companion.tournaments.standings.standings` returns them). ``late`` maps entrants
     who join now to the points they start with (0, or a score the director grants); each
     goes below every entrant with at least as many points, so arriving never jumps a tie.
     """
@@ -130,7 +132,8 @@ def active_ranking(rows: Sequence[Mapping[str, Any]], *, dropped: Iterable[str] 
     known = {row["entrant"] for row in rows}
     clash = sorted(known & set(late))
     if clash:
-        raise ValueError(f"{clash[0]!r} is already in the standings; only new entrants are late.")
+        raise ValueError(message("tournament", "{entrant!r} is already in the standings; only new "
+                                 "entrants are late.", entrant=clash[0]))
     arrivals = sorted(late.items(), key=lambda item: -item[1])  # stable: given order breaks ties
     ranking: list[str] = []
     for row in rows:
@@ -145,11 +148,12 @@ def _check_ranking(ranking: Sequence[str]) -> list[str]:
     ids = list(ranking)
     for entrant in ids:
         if not isinstance(entrant, str) or not entrant:
-            raise ValueError("Entrants are named by non-empty strings.")
+            raise ValueError(N_("Entrants are named by non-empty strings."))
     if len(set(ids)) != len(ids):
         seen: set[str] = set()
         twice = next(e for e in ids if e in seen or seen.add(e))
-        raise ValueError(f"{twice!r} appears twice in the ranking.")
+        raise ValueError(message("tournament", "{entrant!r} appears twice in the ranking.",
+                                 entrant=twice))
     return ids
 
 
@@ -238,8 +242,8 @@ def swiss_pairing(ranking: Sequence[str], history: Mapping[str, Any] | None = No
     """
     ids = _check_ranking(ranking)
     if method not in SWISS_METHODS:
-        raise ValueError(f"A Swiss pairing method is one of {', '.join(SWISS_METHODS)}, "
-                         f"not {method!r}.")
+        raise ValueError(message("tournament", "A Swiss pairing method is one of {methods}, not "
+                                 "{method!r}.", methods=", ".join(SWISS_METHODS), method=method))
     group = _score_groups(ids, points)
     times = _times_met(ids, history)
     fresh = {i: [j for j in range(len(ids)) if j != i and not times[i][j]]
@@ -293,20 +297,21 @@ def _score_groups(ids: Sequence[str], points: Mapping[str, float] | None) -> lis
     if points is None:
         return [0] * len(ids)
     if not isinstance(points, Mapping):
-        raise ValueError("Points map each entrant to a number.")
+        raise ValueError(N_("Points map each entrant to a number."))
     values = []
     for entrant in ids:
         if entrant not in points:
-            raise ValueError(f"{entrant!r} has no points.")
+            raise ValueError(message("tournament", "{entrant!r} has no points.", entrant=entrant))
         value = points[entrant]
         if isinstance(value, bool) or not isinstance(value, (int, float)) \
                 or not math.isfinite(value):
-            raise ValueError(f"The points of {entrant!r} must be a number, not {value!r}.")
+            raise ValueError(message("tournament", "The points of {entrant!r} must be a number, "
+                                     "not {value!r}.", entrant=entrant, value=value))
         values.append(value)
     groups = []
     for k, value in enumerate(values):
         if k and value > values[k - 1]:
-            raise ValueError("The ranking must list entrants by points, best first.")
+            raise ValueError(N_("The ranking must list entrants by points, best first."))
         groups.append(groups[-1] + (value != values[k - 1]) if k else 0)
     return groups
 
@@ -351,7 +356,8 @@ def _choose_bye(order: list[int], fresh: Mapping[int, list[int]], matching: dict
         smaller = maximum_matching(rest, fresh, _without(matching, candidate))
         if matching_size(smaller) == best:
             return candidate, smaller
-    raise AssertionError("an exposed vertex always keeps the maximum")  # pragma: no cover
+    # An exposed vertex always keeps the maximum: never reached.
+    raise AssertionError  # pragma: no cover
 
 
 def _pair_top_down(order: list[int], good: Mapping[int, list[int]],
@@ -391,7 +397,8 @@ def _pair_top_down(order: list[int], good: Mapping[int, list[int]],
             matching = left
             break
         else:  # pragma: no cover
-            raise AssertionError("the partner of a maximum matching always keeps the maximum")
+            # The partner of a maximum matching always keeps the maximum: never reached.
+            raise AssertionError
     return pairs
 
 
@@ -464,7 +471,7 @@ def table_sizes(count: int, min_size: int, max_size: int,
     """
     preferred = _check_sizes(min_size, max_size, preferred)
     if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-        raise ValueError("The number of entrants must be a whole number of at least 0.")
+        raise ValueError(N_("The number of entrants must be a whole number of at least 0."))
     _check_odd(odd)
     # best[m]: the best split of exactly m entrants, as (seats on the wrong side of
     # preferred, squared deviation, tables, minus the count of tables of each size from the
@@ -494,23 +501,24 @@ def table_sizes(count: int, min_size: int, max_size: int,
 
 def _check_odd(odd: Any) -> str:
     if odd not in ODD_TABLES:
-        raise ValueError(f"Tables for an uneven count are {', '.join(ODD_TABLES)}, "
-                         f"not {odd!r}.")
+        raise ValueError(message("tournament", "Tables for an uneven count are {choices}, not "
+                                 "{odd!r}.", choices=", ".join(ODD_TABLES), odd=odd))
     return odd
 
 
 def _check_sizes(min_size: int, max_size: int, preferred: int | None) -> int:
     for value in (min_size, max_size):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise ValueError("Table sizes must be whole numbers of at least 1.")
+            raise ValueError(N_("Table sizes must be whole numbers of at least 1."))
     if min_size > max_size:
-        raise ValueError(
-            f"The smallest table ({min_size}) is larger than the largest ({max_size}).")
+        raise ValueError(message("tournament", "The smallest table ({low}) is larger than the "
+                                 "largest ({high}).", low=min_size, high=max_size))
     if preferred is None:
         return min(max_size, max(min_size, 4))
     if isinstance(preferred, bool) or not isinstance(preferred, int) \
             or not min_size <= preferred <= max_size:
-        raise ValueError(f"The preferred table size must lie between {min_size} and {max_size}.")
+        raise ValueError(message("tournament", "The preferred table size must lie between {low} "
+                                 "and {high}.", low=min_size, high=max_size))
     return preferred
 
 
@@ -814,12 +822,12 @@ def seat_round(fmt: Mapping[str, Any], ranking: Sequence[str],
         if rng is not None:
             return random_tables(ranking, rng, history, **sizes)
         return assign_tables(ranking, history, **sizes)
-    raise ValueError(f"Unknown tournament format kind {kind!r}.")
+    raise ValueError(message("tournament", "Unknown tournament format kind {kind!r}.", kind=kind))
 
 
 def team_seats(team_a: Sequence[str], team_b: Sequence[str]) -> list[str]:
     """Seats for a team-against-team table, partners alternating (Rook RK-2, Rainbow Rummy
     RR-1): team A's players in seats 0, 2, 4…, team B's in 1, 3, 5…."""
     if len(team_a) != len(team_b) or not team_a:
-        raise ValueError("Both teams at a table need the same number of players.")
+        raise ValueError(N_("Both teams at a table need the same number of players."))
     return [name for pair in zip(team_a, team_b, strict=True) for name in pair]

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.tournament import (
-    FORMATS,
+from companion.rules import GAMES
+from companion.tournaments import (
     ODD_TABLES,
     assign_tables,
     random_tables,
@@ -66,7 +66,7 @@ def test_formats_carry_odd_tables():
     assert tournament_format("zocknroll")["odd_tables"] == "closest"
     assert tournament_format("rook")["odd_tables"] is None  # tables of two have no choice
     assert all(f["odd_tables"] == ("closest" if f["kind"] == "tables" else None)
-               for f in FORMATS.values())
+               for f in map(tournament_format, GAMES))
     smaller = tournament_format("zocknroll", odd_tables="smaller")
     assert smaller["odd_tables"] == "smaller"
     assert tournament_format("rook", odd_tables="larger")["odd_tables"] is None

@@ -1,15 +1,17 @@
-"""Tournaments ("events"): entrants, rounds seated onto real tables, results and standings.
+"""The tournament service: an event stored, connected to real tables, and its caches.
 
-The pure logic (seating, standings, CSV) lives in :mod:`companion.tournament`; this module
-stores an event and connects it to :mod:`companion.tables`: every table of a round is a
-real companion table, and its result is read from the table's own sheet once the game is
-over. The director may correct a result; every correction is kept in ``event_audit``.
+Every table of a round is a real :mod:`companion.tables` table; its result is read from the
+table's own sheet once the game is over. The director may correct a result; every change
+the director makes is kept in ``event_audit``. The seating and standings themselves are the
+pure functions of this package (:mod:`companion.tournaments`); this module owns the
+``events`` and ``event_*`` SQL and two caches (a table's facts per table version, the
+standings per result set). The round clock is :mod:`.round_clock`; reading the director's forms
+is the web layer's (:mod:`companion.web.tournaments`).
 """
 from __future__ import annotations
 
 import hashlib
 import json
-import math
 import random
 import secrets
 import sqlite3
@@ -18,13 +20,14 @@ from dataclasses import dataclass, field
 
 import sqlite_utils
 
-from companion import tables, tournament
+from companion import tables, tournaments
+from companion.clock import now
 from companion.lru import LRU
 from companion.rules import find_game
 from companion.rules.game import MAX_NAME_LENGTH
+from companion.rules.said import N_, message
 from companion.storage import transaction
 from companion.tables import TableError, tokens
-from companion.tables.service import now
 
 MAX_ENTRANTS = 2500     # 500 tables of five
 MAX_ROUNDS = 20
@@ -44,7 +47,7 @@ class Event:
     registration: bool = False   # players may register themselves (the event QR)
     table_size: int | None = None  # players per table chosen by the director (table games)
     version: int = 0             # bumped by every write to the event
-    clock: str | None = None     # the round clock as stored (JSON); see clock_state
+    clock: str | None = None     # the round clock as stored (JSON); see round_clock.clock_state
     # The director's scoring and pairing choices (see parse_config); {} keeps every default.
     config: dict = field(default_factory=dict)
 
@@ -59,7 +62,7 @@ class Event:
             chosen["preferred_table"] = self.table_size
         if self.config.get("odd_tables"):
             chosen["odd_tables"] = self.config["odd_tables"]
-        return tournament.tournament_format(self.game_slug, **chosen)
+        return tournaments.tournament_format(self.game_slug, **chosen)
 
     @property
     def scoring(self) -> dict:
@@ -69,7 +72,7 @@ class Event:
     def tiebreaks(self) -> tuple:
         """The tie-breaks in the director's order (the scoring's default order if none
         was chosen): what the standings sort by and show."""
-        return tournament.tiebreak_columns(self.config.get("tiebreaks"), self.scoring["mode"])
+        return tournaments.tiebreak_columns(self.config.get("tiebreaks"), self.scoring["mode"])
 
 
 @dataclass(frozen=True)
@@ -115,7 +118,7 @@ def get_event(db: sqlite_utils.Database, event_id: str) -> Event:
     """The event with this id, or `NotFound`."""
     row = db.execute("SELECT * FROM events WHERE id = ?", [event_id]).fetchone()
     if row is None:
-        raise tables.NotFound("There is no such event. Check the link.")
+        raise tables.NotFound(N_("There is no such event. Check the link."))
     return _row_event(row)
 
 
@@ -146,7 +149,8 @@ def parse_entrants(text: str, fmt: dict, *, allow_few: bool = False
     lines = [line.strip() for line in (text or "").splitlines()]
     lines = [line for line in lines if line]
     if len(lines) > MAX_ENTRANTS:
-        raise ValueError(f"An event has at most {MAX_ENTRANTS} entrants.")
+        raise ValueError(message("tournament", "An event has at most {most} entrants.",
+                                 most=MAX_ENTRANTS))
     out: list[tuple[str, list[str]]] = []
     players: set[str] = set()
     for line in lines:
@@ -154,24 +158,27 @@ def parse_entrants(text: str, fmt: dict, *, allow_few: bool = False
             members = [m.strip() for m in line.split(",") if m.strip()]
             if len(members) not in fmt["team_sizes"]:
                 sizes = " or ".join(str(n) for n in fmt["team_sizes"])
-                raise ValueError(f"“{line[:60]}”: a team has {sizes} players, separated by "
-                                 "commas.")
+                raise ValueError(message("tournament", "“{line}”: a team has {sizes} players, "
+                                         "separated by commas.", line=line[:60], sizes=sizes))
             name = " & ".join(members)
         else:
             members, name = [line], line
         for member in members:
             if len(member) > MAX_NAME_LENGTH:
-                raise ValueError(f"“{member[:40]}…” is too long: a name has at most "
-                                 f"{MAX_NAME_LENGTH} characters.")
+                raise ValueError(message("tournament", "“{name}…” is too long: a name has at "
+                                         "most {most} characters.", name=member[:40],
+                                         most=MAX_NAME_LENGTH))
             if member.casefold() in players:
-                raise ValueError(f"{member} is listed twice. Give each player a different name.")
+                raise ValueError(message("tournament", "{name} is listed twice. Give each "
+                                         "player a different name.", name=member))
             players.add(member.casefold())
         out.append((name, members))
     if fmt["kind"] == "teams" and len({len(m) for _n, m in out}) > 1:
-        raise ValueError("Every team needs the same number of players.")
+        raise ValueError(N_("Every team needs the same number of players."))
     if len(out) < least_entrants(fmt) and not allow_few:
-        raise ValueError(f"List at least {least_entrants(fmt)} entrants, one per line"
-                         " (or let the players register themselves).")
+        raise ValueError(message("tournament", "List at least {least} entrants, one per line"
+                                 " (or let the players register themselves).",
+                                 least=least_entrants(fmt)))
     return out
 
 
@@ -179,29 +186,6 @@ def least_entrants(fmt: dict) -> int:
     """How many entrants a round needs: two (players or teams), or one table's minimum."""
     return 2 if fmt["kind"] != "tables" else fmt["min_table"]
 
-
-def parse_table_size(raw: str | None, slug: str) -> int | None:
-    """The director's players per table from the form ("" keeps the game's default)."""
-    text = (raw or "").strip()
-    if not text:
-        return None
-    base = tournament.tournament_format(slug)
-    if base["kind"] != "tables":
-        raise ValueError("In this game a table is one pairing; its size can't be chosen.")
-    low, high = base["min_table"], base["max_table"]
-    if not text.isascii() or not text.isdigit() or len(text) > 2 \
-            or not low <= int(text) <= high:
-        raise ValueError(f"Players per table is a whole number from {low} to {high}.")
-    return int(text)
-
-
-def parse_rounds(raw: str | None) -> int:
-    """The number of rounds from the form (1..MAX_ROUNDS)."""
-    text = (raw or "").strip()
-    if not text.isascii() or not text.isdigit() or len(text) > 3 \
-            or not 1 <= int(text) <= MAX_ROUNDS:
-        raise ValueError(f"The number of rounds is a whole number from 1 to {MAX_ROUNDS}.")
-    return int(text)
 
 
 def create_event(db: sqlite_utils.Database, name: str, slug: str, settings: dict,
@@ -217,9 +201,10 @@ def create_event(db: sqlite_utils.Database, name: str, slug: str, settings: dict
     """
     name = (name or "").strip()
     if not name:
-        raise ValueError("Give the event a name.")
+        raise ValueError(N_("Give the event a name."))
     if len(name) > MAX_EVENT_NAME:
-        raise ValueError(f"An event name has at most {MAX_EVENT_NAME} characters.")
+        raise ValueError(message("tournament", "An event name has at most {most} characters.",
+                                 most=MAX_EVENT_NAME))
     event_id, secret = tokens.new_table_id(), tokens.new_secret()
     with transaction(db):
         db.execute("INSERT INTO events (id, name, game, settings, options, rounds, secret_hash,"
@@ -492,7 +477,7 @@ def results_key(event: Event, results: list[dict]) -> tuple:
 
 
 def standings(db: sqlite_utils.Database, event: Event) -> list[dict]:
-    """The standings rows (see :func:`companion.tournament.standings`), computed once per
+    """The standings rows (see :func:`companion.tournaments.standings`), computed once per
     :func:`results_key`: a projector and every player's phone ask for them.
 
     Each row also has ``game_score``: the entrant's own game scores summed, as shown
@@ -507,7 +492,7 @@ def standings(db: sqlite_utils.Database, event: Event) -> list[dict]:
     ids = [e.name for e in people]
     own = game_scores(results)
     sign = -1 if lower_is_better(event) else 1
-    rows = tournament.standings(ids, results, event.scoring,
+    rows = tournaments.standings(ids, results, event.scoring,
                                 game_tiebreaks={e: [sign * v] for e, v in own.items()},
                                 order=event.tiebreaks, initial_points=late_points(event, people),
                                 adjustments=adjustments(db, event))
@@ -539,7 +524,7 @@ def lower_is_better(event: Event) -> bool:
 
 def results_csv(db: sqlite_utils.Database, event: Event) -> str:
     """Every result of the event as CSV text."""
-    return tournament.results_csv(all_results(db, event), event.scoring)
+    return tournaments.results_csv(all_results(db, event), event.scoring)
 
 
 def audit(db: sqlite_utils.Database, event: Event) -> list[dict]:
@@ -556,8 +541,9 @@ def audit(db: sqlite_utils.Database, event: Event) -> list[dict]:
 
 # ---------------------------------------------------------------- the director's writes
 
-def _touch(db, event_id: str) -> None:
-    """Bump the event's version (inside the write's transaction): cached pages expire."""
+def touch(db, event_id: str) -> None:
+    """Bump the event's version (inside the caller's write transaction): cached pages and
+    standings expire. Every write to an event calls it (the round clock's too)."""
     db.execute("UPDATE events SET version = version + 1 WHERE id = ?", [event_id])
 
 
@@ -570,34 +556,39 @@ def seat_next_round(db: sqlite_utils.Database, event: Event, rng: random.Random 
     """
     done = rounds(db, event)
     if done and not done[-1].locked:
-        raise ValueError(f"Lock round {done[-1].number} before seating the next one.")
+        raise ValueError(message("tournament", "Lock round {round} before seating the next one.",
+                                 round=done[-1].number))
     number = len(done) + 1
     if number > event.rounds:
-        raise ValueError(f"All {event.rounds} rounds have been played.")
+        raise ValueError(message("tournament", "All {rounds} rounds have been played.",
+                                 rounds=event.rounds))
     people = [e for e in entrants(db, event) if not e.dropped]
     least = least_entrants(event.format)
     if len(people) < least:
-        raise ValueError(f"A round needs at least {least} entrants; {len(people)} "
-                         f"{'is' if len(people) == 1 else 'are'} on the list.")
+        if len(people) == 1:
+            raise ValueError(message("tournament", "A round needs at least {least} entrants; "
+                                     "{count} is on the list.", least=least, count=len(people)))
+        raise ValueError(message("tournament", "A round needs at least {least} entrants; "
+                                 "{count} are on the list.", least=least, count=len(people)))
     members = {e.name: e.members for e in people}
     if number == 1:
-        seating = tournament.seat_round(event.format, [e.name for e in people],
+        seating = tournaments.seat_round(event.format, [e.name for e in people],
                                         rng=rng or random.Random(secrets.randbits(64)))
     else:
         results = all_results(db, event)
         rows = standings(db, event)
-        ranking = tournament.active_ranking(rows)
+        ranking = tournaments.active_ranking(rows)
         ranking = [e for e in ranking if e in members]
         # Score groups come from the points the standings show (late points and the
         # director's adjustments included), so the ranking and the groups agree.
         points = {r["entrant"]: r["points"] for r in rows if r["entrant"] in members}
-        seating = seat_by_standings(event, ranking, tournament.history_from_results(results),
+        seating = seat_by_standings(event, ranking, tournaments.history_from_results(results),
                                     points)
     seats = []
     for table in seating["tables"]:
         ids = table["entrants"]
         if event.format["kind"] == "teams":
-            names = tournament.team_seats(members[ids[0]], members[ids[1]])
+            names = tournaments.team_seats(members[ids[0]], members[ids[1]])
         else:
             names = list(ids)
         event.game.new(event.settings, names)   # every table is playable before any is made
@@ -621,17 +612,19 @@ def seat_next_round(db: sqlite_utils.Database, event: Event, rng: random.Random 
                 db.execute("INSERT INTO event_seatings (event_id, round, table_no, table_id,"
                            " entrants) VALUES (?, ?, ?, ?, ?)",
                            [event.id, number, table_no, table_id, json.dumps(ids)])
-            _touch(db, event.id)
+            touch(db, event.id)
     except sqlite3.IntegrityError:
         # Another tap seated this round a moment ago; the tables made here stay unused.
-        raise ValueError(f"Round {number} was just seated from another tap.") from None
+        raise ValueError(message("tournament", "Round {round} was just seated from another tap.",
+                                 round=number)) from None
     return number
 
 
 def _round(db, event: Event, number: int) -> Round:
     found = next((r for r in rounds(db, event) if r.number == number), None)
     if found is None:
-        raise tables.NotFound(f"Round {number} hasn't been seated.")
+        raise tables.NotFound(message("tournament", "Round {round} hasn't been seated.",
+                                       round=number))
     return found
 
 
@@ -639,7 +632,8 @@ def lock_round(db: sqlite_utils.Database, event: Event, number: int) -> None:
     """Lock round `number`: its results are final. Every table needs a result first."""
     rnd = _round(db, event, number)
     if rnd.locked:
-        raise ValueError(f"Round {number} is already locked.")
+        raise ValueError(message("tournament", "Round {round} is already locked.",
+                                 round=number))
     round_tables(db, event, number)   # fold changed sheets before taking the write lock
     with transaction(db):
         # Read again under the write lock: a table can't change between this read and the
@@ -648,10 +642,12 @@ def lock_round(db: sqlite_utils.Database, event: Event, number: int) -> None:
         missing = [t.number for t in rows if t.result is None]
         if missing:
             listed = ", ".join(str(n) for n in missing)
-            raise ValueError(f"Table {listed} has no result yet: finish the game there, or "
-                             "enter the result as a correction.")
+            raise ValueError(message("tournament", "Table {tables} has no result yet: finish "
+                                     "the game there, or enter the result as a correction.",
+                                     tables=listed))
         if _round(db, event, number).locked:
-            raise ValueError(f"Round {number} is already locked.")
+            raise ValueError(message("tournament", "Round {round} is already locked.",
+                                     round=number))
         for row in rows:
             if row.source == "table":   # the sheet's result becomes final now
                 db.execute("INSERT INTO event_results (event_id, round, table_no, result,"
@@ -659,40 +655,8 @@ def lock_round(db: sqlite_utils.Database, event: Event, number: int) -> None:
                            [event.id, number, row.number, json.dumps(row.result), now()])
         db.execute("UPDATE event_rounds SET locked_at = ? WHERE event_id = ? AND round = ?",
                    [now(), event.id, number])
-        _touch(db, event.id)
+        touch(db, event.id)
 
-
-def parse_scores(form, count: int) -> list[float] | None:
-    """Game scores score_0..score_{count-1} from the correction form: all or none (None:
-    keep the sheet's). Whole numbers or decimals, negative allowed."""
-    raw = [(form.get(f"score_{i}") or "").strip() for i in range(count)]
-    if not any(raw):
-        return None
-    if not all(raw):
-        raise ValueError("Give a score for everybody at the table, or leave every score empty.")
-    scores = []
-    for text in raw:
-        try:
-            value = float(text.replace("\u2212", "-"))
-        except ValueError:
-            raise ValueError(f"“{text[:20]}” isn't a score: type a number like 320 or -40.") from None
-        if len(text) > 12 or value != value or abs(value) > 1e9:
-            raise ValueError("A score is a number of at most 9 digits.")
-        scores.append(int(value) if value.is_integer() else value)
-    return scores
-
-
-def parse_places(form, count: int) -> list[int]:
-    """Finishing places place_0..place_{count-1} from the correction form."""
-    places = []
-    for i in range(count):
-        raw = (form.get(f"place_{i}") or "").strip()
-        if not raw.isascii() or not raw.isdigit() or len(raw) > 3 or not 1 <= int(raw) <= count:
-            raise ValueError(f"Every place is a whole number from 1 to {count}.")
-        places.append(int(raw))
-    if 1 not in places:
-        raise ValueError("Somebody finishes first: one place must be 1.")
-    return places
 
 
 def correct_result(db: sqlite_utils.Database, event: Event, number: int, table_no: int,
@@ -705,22 +669,25 @@ def correct_result(db: sqlite_utils.Database, event: Event, number: int, table_n
     """
     who, why = (who or "").strip(), (why or "").strip()
     if not why:
-        raise ValueError("Say why the result changes; the reason is kept with the change.")
+        raise ValueError(N_("Say why the result changes; the reason is kept with the change."))
     if len(why) > MAX_REASON or len(who) > MAX_NAME_LENGTH:
-        raise ValueError(f"Keep the reason under {MAX_REASON} characters and the name under "
-                         f"{MAX_NAME_LENGTH}.")
+        raise ValueError(message("tournament", "Keep the reason under {reason} characters and "
+                                 "the name under {name}.", reason=MAX_REASON,
+                                 name=MAX_NAME_LENGTH))
     rnd = _round(db, event, number)
     if rnd.locked:
-        raise ValueError(f"Round {number} is locked; its results are final.")
+        raise ValueError(message("tournament", "Round {round} is locked; its results are final.",
+                                 round=number))
     row = next((t for t in round_tables(db, event, number) if t.number == table_no), None)
     if row is None:
-        raise tables.NotFound(f"Round {number} has no table {table_no}.")
+        raise tables.NotFound(message("tournament", "Round {round} has no table {table}.",
+                                      round=number, table=table_no))
     if len(places) != len(row.entrants):
-        raise ValueError("Give a place for everybody at the table.")
+        raise ValueError(N_("Give a place for everybody at the table."))
     if scores is None:
         scores = row.result.get("scores") if row.result else None
     elif len(scores) != len(row.entrants):
-        raise ValueError("Give a score for everybody at the table.")
+        raise ValueError(N_("Give a score for everybody at the table."))
     new = {"round": number, "table": table_no, "entrants": row.entrants,
            "scores": scores, "places": places}
     with transaction(db):
@@ -734,7 +701,7 @@ def correct_result(db: sqlite_utils.Database, event: Event, number: int, table_n
                    [event.id, number, table_no, who or "Director", why,
                     json.dumps(row.result) if row.result else None, json.dumps(new),
                     now()])
-        _touch(db, event.id)
+        touch(db, event.id)
 
 
 def add_entrant(db: sqlite_utils.Database, event: Event, line: str) -> str:
@@ -742,23 +709,25 @@ def add_entrant(db: sqlite_utils.Database, event: Event, line: str) -> str:
     with no points for the rounds missed. Returns the entrant's name."""
     line = (line or "").strip()
     if not line or "\n" in line or "\r" in line:
-        raise ValueError("Type one name (or one team) to add.")
+        raise ValueError(N_("Type one name (or one team) to add."))
     # Checked against the list inside the write lock: two players registering the same
     # name at once get one entry and one plain refusal.
     ((name, members),) = parse_entrants(line, event.format, allow_few=True)
     with transaction(db):
         known = entrants(db, event)
         if len(known) >= MAX_ENTRANTS:
-            raise ValueError(f"An event has at most {MAX_ENTRANTS} entrants.")
+            raise ValueError(message("tournament", "An event has at most {most} entrants.",
+                                     most=MAX_ENTRANTS))
         taken = {m.casefold(): m for e in known for m in e.members}
         if event.format["kind"] == "teams" and known and \
                 len(members) != len(known[0].members):
-            raise ValueError(f"Every team needs the same number of players: "
-                             f"{len(known[0].members)}.")
+            raise ValueError(message("tournament", "Every team needs the same number of "
+                                     "players: {size}.", size=len(known[0].members)))
         for member in members:
             if member.casefold() in taken:
-                raise ValueError(f"{taken[member.casefold()]} is already on the list. If "
-                                 "that's somebody else, add a last name or an initial.")
+                raise ValueError(message("tournament", "{name} is already on the list. If "
+                                         "that's somebody else, add a last name or an "
+                                         "initial.", name=taken[member.casefold()]))
         pos = db.execute("SELECT COALESCE(MAX(pos), -1) + 1 FROM event_entrants WHERE event_id = ?",
                          [event.id]).fetchone()[0]
         # Once round 1 is seated an arrival is late: they play from the next round, and
@@ -768,7 +737,7 @@ def add_entrant(db: sqlite_utils.Database, event: Event, line: str) -> str:
         db.execute("INSERT INTO event_entrants (event_id, pos, name, members, late_from)"
                    " VALUES (?, ?, ?, ?, ?)",
                    [event.id, pos, name, json.dumps(members), seated + 1 if seated else None])
-        _touch(db, event.id)
+        touch(db, event.id)
     return name
 
 
@@ -777,7 +746,7 @@ def register(db: sqlite_utils.Database, event_id: str, line: str) -> str:
     while the director keeps registration open. Returns the entrant's name."""
     event = get_event(db, event_id)      # fresh: registration may have closed meanwhile
     if not event.registration:
-        raise ValueError("Registration is closed. Ask the director to add you.")
+        raise ValueError(N_("Registration is closed. Ask the director to add you."))
     return add_entrant(db, event, line)
 
 
@@ -785,7 +754,7 @@ def set_registration(db: sqlite_utils.Database, event: Event, open_: bool) -> No
     """Open or close self-registration through the event's QR."""
     with transaction(db):
         db.execute("UPDATE events SET registration = ? WHERE id = ?", [int(open_), event.id])
-        _touch(db, event.id)
+        touch(db, event.id)
 
 
 def set_dropped(db: sqlite_utils.Database, event: Event, name: str, dropped: bool) -> None:
@@ -794,128 +763,12 @@ def set_dropped(db: sqlite_utils.Database, event: Event, name: str, dropped: boo
         cur = db.execute("UPDATE event_entrants SET dropped = ? WHERE event_id = ? AND name = ?",
                          [int(dropped), event.id, name])
         if cur.rowcount == 0:
-            raise tables.NotFound("That name isn't on this event's list.")
-        _touch(db, event.id)
+            raise tables.NotFound(N_("That name isn't on this event's list."))
+        touch(db, event.id)
 
 
-# ---------------------------------------------------------------- the room (issue 13): round
-# clock, pairings by name, permanent table cards, the director's link for a second device
-
-CLOCK_ACTIONS = ("start", "pause", "resume", "extend", "stop")
-DEFAULT_ROUND_MINUTES = 60
-EXTEND_MINUTES = 5
-MAX_CLOCK_MINUTES = 600
-
-
-def parse_minutes(raw: str | None) -> int | None:
-    """Minutes for the round clock from the form; None when left empty (the action's default)."""
-    text = (raw or "").strip()
-    if not text:
-        return None
-    if not text.isascii() or not text.isdigit() or len(text) > 3 \
-            or not 1 <= int(text) <= MAX_CLOCK_MINUTES:
-        raise ValueError(f"Minutes are a whole number from 1 to {MAX_CLOCK_MINUTES}.")
-    return int(text)
-
-
-def _load_clock(text: str | None) -> dict | None:
-    """The stored clock, or None (none stored, or not a clock)."""
-    if not text:
-        return None
-    try:
-        clock = json.loads(text)
-    except ValueError:
-        return None
-    return clock if isinstance(clock, dict) and "round" in clock else None
-
-
-def _seconds_left(clock: dict, at: float) -> float:
-    """Seconds left on a stored clock at epoch second `at` (negative once time is up).
-
-    A running clock keeps `remaining` as of `started_at`; a paused one keeps what was left
-    when it was paused, so pausing and resuming lose nothing.
-    """
-    if clock.get("running"):
-        return clock["remaining"] - (at - clock["started_at"])
-    return clock["remaining"]
-
-
-def clock_state(event: Event, current: Round | None = None, at: float | None = None
-                ) -> dict | None:
-    """What the pages show of the round clock, from the stored JSON and the time now.
-
-    None when there is no clock, or (given the event's `current` round) when the clock
-    belongs to an earlier round or the round is locked: a new round starts without one.
-    Otherwise: round, seconds (its whole length), remaining (whole seconds, never below 0),
-    running, paused, over, text ("mm:ss"), ends_at_ms (when a running clock reaches zero,
-    epoch milliseconds) and now_ms (the server's clock, so a page can allow for its own).
-    """
-    clock = _load_clock(event.clock)
-    if clock is None:
-        return None
-    if current is not None and (clock["round"] != current.number or current.locked):
-        return None
-    at = time.time() if at is None else at
-    left = _seconds_left(clock, at)
-    shown = max(0, math.ceil(left))   # 0.4 s left still reads 00:01, never "time is up"
-    running = bool(clock.get("running"))
-    return {"round": clock["round"], "seconds": clock["seconds"], "remaining": shown,
-            "running": running, "paused": not running, "over": shown == 0,
-            "text": f"{shown // 60:02d}:{shown % 60:02d}",
-            "ends_at_ms": round((at + left) * 1000) if running else None,
-            "now_ms": round(at * 1000)}
-
-
-def set_clock(db: sqlite_utils.Database, event: Event, action: str,
-              minutes: int | None = None, at: float | None = None) -> None:
-    """Start, pause, resume, extend or stop the clock of the round being played.
-
-    `minutes`: the round's length when starting (default 60), the time added when extending
-    (default 5). Starting again restarts it. Raises ValueError with a plain sentence.
-    """
-    if action not in CLOCK_ACTIONS:
-        raise ValueError("The clock can start, pause, resume, extend or stop.")
-    done = rounds(db, event)
-    if not done:
-        raise ValueError("Seat a round first: the clock times the round being played.")
-    current = done[-1]
-    if current.locked and action != "stop":
-        raise ValueError(f"Round {current.number} is locked. Seat the next round, then start "
-                         "its clock.")
-    at = time.time() if at is None else at
-    with transaction(db):
-        # Read under the write lock: a second director's device may have just changed it.
-        row = db.execute("SELECT clock FROM events WHERE id = ?", [event.id]).fetchone()
-        clock = _load_clock(row[0])
-        if clock is not None and clock["round"] != current.number:
-            clock = None    # an earlier round's clock is over and done with
-        if action == "start":
-            seconds = (minutes or DEFAULT_ROUND_MINUTES) * 60
-            new = {"round": current.number, "seconds": seconds, "started_at": at,
-                   "remaining": seconds, "running": True}
-        elif clock is None:
-            raise ValueError(f"Round {current.number} has no clock yet: start it first.")
-        elif action == "pause":
-            if not clock["running"]:
-                raise ValueError("The clock is already paused.")
-            new = {**clock, "remaining": max(0.0, _seconds_left(clock, at)),
-                   "started_at": None, "running": False}
-        elif action == "resume":
-            if clock["running"]:
-                raise ValueError("The clock is already running.")
-            new = {**clock, "started_at": at, "running": True}
-        elif action == "extend":
-            extra = (minutes or EXTEND_MINUTES) * 60
-            # Time that is already up counts from now: "+5 min" means five more minutes.
-            left = max(0.0, _seconds_left(clock, at))
-            new = {**clock, "seconds": clock["seconds"] + extra, "remaining": left + extra,
-                   "started_at": at if clock["running"] else None}
-        else:
-            new = None
-        db.execute("UPDATE events SET clock = ? WHERE id = ?",
-                   [json.dumps(new) if new else None, event.id])
-        _touch(db, event.id)
-
+# ---------------------------------------------------------------- the room (issue 13):
+# pairings by name, permanent table cards, the director's link for a second device
 
 def pairings(db: sqlite_utils.Database, event: Event) -> list[dict]:
     """Who sits where in the latest round, by name, for the pairings page and the projector.
@@ -962,7 +815,7 @@ def new_director_link(db: sqlite_utils.Database, event: Event) -> str:
     with transaction(db):
         db.execute("UPDATE events SET director_token_hash = ? WHERE id = ?",
                    [tokens.hash_secret(token), event.id])
-        _touch(db, event.id)
+        touch(db, event.id)
     return token
 
 
@@ -975,17 +828,17 @@ def join_as_director(db: sqlite_utils.Database, event: Event, token: str) -> str
         row = db.execute("SELECT director_token_hash FROM events WHERE id = ?",
                          [event.id]).fetchone()
         if row is None or not row[0] or not secrets.compare_digest(row[0], wanted):
-            raise tables.NotFound("This director link is old or wrong. Ask the director to "
-                                  "show the link again.")
+            raise tables.NotFound(N_("This director link is old or wrong. Ask the director "
+                                     "to show the link again."))
         db.execute("INSERT INTO event_directors (secret_hash, event_id, created_at)"
                    " VALUES (?, ?, ?)", [tokens.hash_secret(secret), event.id, now()])
-        _touch(db, event.id)
+        touch(db, event.id)
     return secret
 
 
 # ---------------------------------------------------------------- the director's choices
-# (issue 13): scoring, tie-breaks, late arrivals and pairing; penalties and bonuses;
-# editing a round before play begins; the standings as CSV
+# (issue 13): scoring, late arrivals and pairing; penalties and bonuses; editing a round
+# before play begins; the standings as CSV
 
 LATE_CHOICES = ("zero", "bye")     # a late arrival starts with 0, or a bye per round missed
 MAX_ADJUSTMENT = 1000              # points one penalty or bonus may take or give
@@ -995,88 +848,14 @@ def scoring_of(fmt: dict, config: dict) -> dict:
     """The scoring of an event in format `fmt` under the director's `config`: points by
     place (table games) or for a win, draw and loss (team games), and for a bye; anything
     not chosen is the game's default."""
-    base = tournament.default_scoring(fmt)
+    base = tournaments.default_scoring(fmt)
     bye = config.get("bye")
     if fmt["kind"] == "tables":
-        return tournament.place_scoring(config.get("points") or base["points"], bye=bye)
-    return tournament.match_scoring(config.get("win", base["win"]),
+        return tournaments.place_scoring(config.get("points") or base["points"], bye=bye)
+    return tournaments.match_scoring(config.get("win", base["win"]),
                                     config.get("draw", base["draw"]),
                                     config.get("loss", base["loss"]), bye=bye)
 
-
-def config_choices(fmt: dict) -> dict:
-    """What the new-event form offers and starts with for a game of format `fmt`."""
-    base = tournament.default_scoring(fmt)
-    mode = base["mode"]
-    return {"mode": mode, "scoring": base,
-            "points": ", ".join(f"{p:g}" for p in base.get("points") or ()),
-            "tiebreaks": tournament.tiebreak_columns(None, "match"
-                                                     if mode == "match" else "places"),
-            "default_order": tournament.tiebreak_columns(None, mode),
-            "odd_tables": tournament.ODD_TABLES, "pairing": tournament.SWISS_METHODS,
-            "late": LATE_CHOICES}
-
-
-def _number(raw: str | None, what: str, default):
-    """One number typed in the form ("2", "-1", "1.5"); `default` when left empty."""
-    text = (raw or "").strip().replace("\u2212", "-")
-    if not text:
-        return default
-    try:
-        values = tournament.parse_points_list(text)
-    except ValueError:
-        values = []
-    if len(values) != 1:
-        raise ValueError(f"Points for {what} are one number from -{MAX_ADJUSTMENT} to "
-                         f"{MAX_ADJUSTMENT}, like 2; “{text[:20]}” isn't.")
-    return values[0]
-
-
-def parse_config(form, fmt: dict) -> dict:
-    """The director's scoring and pairing choices from the new-event form, checked.
-
-    Fields: points_places ("4, 2, 1, 0"; table games), points_win / points_draw /
-    points_loss (team games), points_bye (empty: a win or first place), late_points
-    ("zero" or "bye": a bye's points for every round a late arrival missed), tiebreak_1..
-    (the tie-breaks in order; "" for none; absent: the game's order), odd_tables (table
-    games: "closest", "smaller", "larger") and pairing (team games: "dutch", "adjacent").
-    Raises ValueError with a plain sentence; the event is then not stored.
-    """
-    base = tournament.default_scoring(fmt)
-    config: dict = {}
-    if fmt["kind"] == "tables":
-        text = (form.get("points_places") or "").strip()
-        points = tournament.parse_points_list(text) if text else list(base["points"])
-        if any(better < worse for better, worse in zip(points, points[1:])):
-            raise ValueError("Points by place go down from first place, like 4, 2, 1, 0: a "
-                             "better place never scores less than a worse one.")
-        config["points"] = points
-        odd = form.get("odd_tables") or "closest"
-        if odd not in tournament.ODD_TABLES:
-            raise ValueError("Pick how tables are made when the players don't divide evenly.")
-        config["odd_tables"] = odd
-    else:
-        win = _number(form.get("points_win"), "a win", base["win"])
-        draw = _number(form.get("points_draw"), "a draw", base["draw"])
-        loss = _number(form.get("points_loss"), "a loss", base["loss"])
-        if not win >= draw >= loss or win == loss:
-            raise ValueError("A win scores more than a loss, and a draw no more than a win "
-                             "and no less than a loss (like 2, 1, 0).")
-        config.update(win=win, draw=draw, loss=loss)
-        method = form.get("pairing") or "dutch"
-        if method not in tournament.SWISS_METHODS:
-            raise ValueError("Pick a pairing from the list.")
-        config["pairing"] = method
-    config["bye"] = _number(form.get("points_bye"), "a bye", None)
-    late = form.get("late_points") or "zero"
-    if late not in LATE_CHOICES:
-        raise ValueError("Pick what late arrivals start with from the list.")
-    config["late"] = late
-    names = [f"tiebreak_{n}" for n in range(1, len(tournament.TIEBREAKS) + 1)]
-    if any(name in form for name in names):
-        config["tiebreaks"] = list(tournament.parse_tiebreak_order(
-            [(form.get(name) or "")[:40] for name in names], base["mode"]))
-    return config
 
 
 def seat_by_standings(event: Event, ranking: list[str], history: dict, points: dict) -> dict:
@@ -1086,9 +865,9 @@ def seat_by_standings(event: Event, ranking: list[str], history: dict, points: d
     method = event.config.get("pairing", "dutch")
     if event.format["kind"] != "tables" and method != "dutch":
         # seat_round pairs Dutch-style; the other method is the library's swiss_pairing.
-        seating = tournament.swiss_pairing(ranking, history, points=points, method=method)
-        return tournament.orient_pairs(seating, history)
-    return tournament.seat_round(event.format, ranking, history, points=points)
+        seating = tournaments.swiss_pairing(ranking, history, points=points, method=method)
+        return tournaments.orient_pairs(seating, history)
+    return tournaments.seat_round(event.format, ranking, history, points=points)
 
 
 def late_points(event: Event, people: list[Entrant]) -> dict[str, float]:
@@ -1117,7 +896,7 @@ def standings_csv(db: sqlite_utils.Database, event: Event) -> str:
     people = entrants(db, event)
     members = ({e.name: e.members for e in people}
                if event.format["kind"] == "teams" else None)
-    return tournament.standings_csv(shown, event.tiebreaks, members=members,
+    return tournaments.standings_csv(shown, event.tiebreaks, members=members,
                                     dropped=[e.name for e in people if e.dropped],
                                     final=is_final(db, event))
 
@@ -1152,22 +931,6 @@ def adjustments(db: sqlite_utils.Database, event: Event) -> list[dict]:
              "at": r["created_at"]} for r in rows]
 
 
-def parse_adjustment(form, event: Event) -> tuple[float, int | None]:
-    """(points, round) of a penalty or bonus from the dashboard's form: points a number
-    other than 0 (negative for a penalty), round empty or one of the event's rounds."""
-    points = _number(form.get("points"), "a penalty or bonus", None)
-    if points is None or points == 0:
-        raise ValueError("Give the points to add, like 1, or to take away, like -2.")
-    raw = (form.get("round") or "").strip()
-    number = None
-    if raw:
-        if not raw.isascii() or not raw.isdigit() or len(raw) > 3 \
-                or not 1 <= int(raw) <= event.rounds:
-            raise ValueError(f"The round is a whole number from 1 to {event.rounds}, or "
-                             "leave it empty.")
-        number = int(raw)
-    return points, number
-
 
 def add_adjustment(db: sqlite_utils.Database, event: Event, entrant: str, points: float,
                    reason: str, who: str, round: int | None = None) -> int:
@@ -1175,19 +938,20 @@ def add_adjustment(db: sqlite_utils.Database, event: Event, entrant: str, points
     director's reason (audited, kind "penalty"). Returns its id."""
     reason, who = (reason or "").strip(), (who or "").strip()
     if not reason:
-        raise ValueError("Say why: the reason is shown with the penalty or bonus.")
+        raise ValueError(N_("Say why: the reason is shown with the penalty or bonus."))
     if len(reason) > MAX_REASON or len(who) > MAX_NAME_LENGTH:
-        raise ValueError(f"Keep the reason under {MAX_REASON} characters and the name under "
-                         f"{MAX_NAME_LENGTH}.")
+        raise ValueError(message("tournament", "Keep the reason under {reason} characters and "
+                                 "the name under {name}.", reason=MAX_REASON,
+                                 name=MAX_NAME_LENGTH))
     if isinstance(points, bool) or not isinstance(points, (int, float)) or points == 0 \
             or not abs(points) <= MAX_ADJUSTMENT:
-        raise ValueError(f"A penalty or bonus is a number of points from -{MAX_ADJUSTMENT} "
-                         f"to {MAX_ADJUSTMENT}, not 0.")
+        raise ValueError(message("tournament", "A penalty or bonus is a number of points from "
+                                 "-{most} to {most}, not 0.", most=MAX_ADJUSTMENT))
     with transaction(db):
         known = db.execute("SELECT 1 FROM event_entrants WHERE event_id = ? AND name = ?",
                            [event.id, entrant]).fetchone()
         if known is None:
-            raise ValueError("Pick an entrant from the list.")
+            raise ValueError(N_("Pick an entrant from the list."))
         at = now()
         cur = db.execute("INSERT INTO event_adjustments (event_id, entrant, points, reason,"
                          " round, who, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -1195,7 +959,7 @@ def add_adjustment(db: sqlite_utils.Database, event: Event, entrant: str, points
         new = {"id": cur.lastrowid, "entrant": entrant, "points": points, "reason": reason,
                "round": round}
         _audit(db, event, "penalty", round, None, who, reason, None, new)
-        _touch(db, event.id)
+        touch(db, event.id)
     return cur.lastrowid
 
 
@@ -1207,13 +971,13 @@ def withdraw_adjustment(db: sqlite_utils.Database, event: Event, adjustment_id: 
         row = db.execute("SELECT * FROM event_adjustments WHERE event_id = ? AND id = ?"
                          " AND points != 0", [event.id, adjustment_id]).fetchone()
         if row is None:
-            raise ValueError("That penalty or bonus was already taken back. Reload the "
-                             "dashboard.")
+            raise ValueError(N_("That penalty or bonus was already taken back. Reload the "
+                                "dashboard."))
         db.execute("UPDATE event_adjustments SET points = 0 WHERE id = ?", [adjustment_id])
         old = {"id": row["id"], "entrant": row["entrant"], "points": _plain(row["points"]),
                "reason": row["reason"], "round": row["round"]}
         _audit(db, event, "penalty", row["round"], None, who, row["reason"], old, None)
-        _touch(db, event.id)
+        touch(db, event.id)
 
 
 # ---- editing a round before play begins
@@ -1227,10 +991,11 @@ def edit_refusal(db: sqlite_utils.Database, event: Event) -> str | None:
     """
     done = rounds(db, event)
     if not done:
-        return "No round has been seated yet."
+        return N_("No round has been seated yet.")
     current = done[-1]
     if current.locked:
-        return f"Round {current.number} is locked; its seating can't change any more."
+        return message("tournament", "Round {round} is locked; its seating can't change any "
+                       "more.", round=current.number)
     stored = db.execute("SELECT table_no FROM event_results WHERE event_id = ? AND round = ?"
                         " ORDER BY table_no LIMIT 1", [event.id, current.number]).fetchone()
     # A finished sheet needs entries, so one look at the round's tables' logs covers both
@@ -1238,11 +1003,12 @@ def edit_refusal(db: sqlite_utils.Database, event: Event) -> str | None:
     played = db.execute("SELECT s.table_no FROM event_seatings s JOIN actions a"
                         " ON a.table_id = s.table_id WHERE s.event_id = ? AND s.round = ?"
                         " AND a.kind != ? ORDER BY s.table_no LIMIT 1",
-                        [event.id, current.number, tables.service.SEAT]).fetchone()
+                        [event.id, current.number, tables.SEAT]).fetchone()
     if stored is not None or played is not None:
         table_no = (stored or played)[0]
-        return (f"Play has begun in round {current.number} (table {table_no}), so its "
-                "seating can't change any more. Correct results instead.")
+        return message("tournament", "Play has begun in round {round} (table {table}), so its "
+                       "seating can't change any more. Correct results instead.",
+                       round=current.number, table=table_no)
     return None
 
 
@@ -1254,15 +1020,16 @@ def _editable_round(db, event: Event, number: int) -> Round:
         raise ValueError(refusal)
     current = rounds(db, event)[-1]
     if current.number != number:
-        raise ValueError(f"Round {number} isn't the current round any more (round "
-                         f"{current.number} is). Reload the dashboard.")
+        raise ValueError(message("tournament", "Round {round} isn't the current round any "
+                                 "more (round {current} is). Reload the dashboard.",
+                                 round=number, current=current.number))
     return current
 
 
 def _seat_names(event: Event, ids: list[str], members: dict[str, list]) -> list[str]:
     """The seat names of a table of `ids`, as seat_next_round made them."""
     if event.format["kind"] == "teams":
-        return tournament.team_seats(members[ids[0]], members[ids[1]])
+        return tournaments.team_seats(members[ids[0]], members[ids[1]])
     return list(ids)
 
 
@@ -1273,7 +1040,7 @@ def swap_entrants(db: sqlite_utils.Database, event: Event, number: int, first: s
     the companion tables take the new names (a phone already in a moved entrant's seat
     goes back to watching, see :func:`tables.rename_seat`). Audited (kind "swap")."""
     if first == second:
-        raise ValueError("Pick two different entrants to swap.")
+        raise ValueError(N_("Pick two different entrants to swap."))
     published = []
     with transaction(db):
         current = _editable_round(db, event, number)
@@ -1281,7 +1048,7 @@ def swap_entrants(db: sqlite_utils.Database, event: Event, number: int, first: s
         members = {e.name: e.members for e in people}
         for name in (first, second):
             if name not in members:
-                raise ValueError("Pick both entrants from the list.")
+                raise ValueError(N_("Pick both entrants from the list."))
         rows = db.execute("SELECT DISTINCT s.table_no, s.table_id, s.entrants FROM"
                           " event_seatings s, json_each(s.entrants) j WHERE s.event_id = ?"
                           " AND s.round = ? AND j.value IN (?, ?)",
@@ -1295,16 +1062,19 @@ def swap_entrants(db: sqlite_utils.Database, event: Event, number: int, first: s
         for name in (first, second):
             if name not in spot:
                 if name not in current.byes:
-                    raise ValueError(f"{name} has no table and no bye in round {number}: "
-                                     "add them to the next round instead.")
+                    raise ValueError(message("tournament", "{name} has no table and no bye in "
+                                             "round {round}: add them to the next round "
+                                             "instead.", name=name, round=number))
                 spot[name] = None
         a, b = spot[first], spot[second]
         if a is None and b is None:
-            raise ValueError(f"{first} and {second} both sit out round {number}; swapping "
-                             "them changes nothing.")
+            raise ValueError(message("tournament", "{first} and {second} both sit out round "
+                                     "{round}; swapping them changes nothing.", first=first,
+                                     second=second, round=number))
         if a is not None and b is not None and a[0] == b[0]:
-            raise ValueError(f"{first} and {second} sit at the same table; swapping them "
-                             "changes nothing.")
+            raise ValueError(message("tournament", "{first} and {second} sit at the same "
+                                     "table; swapping them changes nothing.", first=first,
+                                     second=second))
         trade = {first: second, second: first}
         for place in (a, b):
             if place is None:
@@ -1331,7 +1101,7 @@ def swap_entrants(db: sqlite_utils.Database, event: Event, number: int, first: s
         new = {"round": number, "entrants": [{"entrant": e, "table": where[trade[e]]}
                                              for e in (first, second)]}
         _audit(db, event, "swap", number, a[0] if a else b[0], who, "", old, new)
-        _touch(db, event.id)
+        touch(db, event.id)
     for table_id, version in published:
         tables.live.publish(table_id, version)
 
@@ -1357,4 +1127,4 @@ def unseat_round(db: sqlite_utils.Database, event: Event, number: int,
         db.execute("UPDATE event_entrants SET late_from = NULLIF(?, 1) WHERE event_id = ?"
                    " AND late_from > ?", [number, event.id, number])
         _audit(db, event, "unseat", number, None, who, "", old, None)
-        _touch(db, event.id)
+        touch(db, event.id)

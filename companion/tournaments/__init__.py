@@ -1,10 +1,10 @@
-"""Tournament logic: seating rounds and ranking entrants (pure; no Flask, no SQLite).
+"""Tournaments ("events"): seating rounds, ranking entrants, and running an event.
 
-Plain data in, JSON-ready data out, like :mod:`companion.rules`, so the web layer only
-stores and renders what these functions return.
+The pure part — plain data in, JSON-ready data out, like :mod:`companion.rules`; no Flask,
+no SQLite — is what this package exports:
 
 - :mod:`.formats` — how each game is seated and scored (pairs of players, pairs of teams,
-  or tables of several players) and the default scoring.
+  or tables of several players), derived from the game's rules, and the default scoring.
 - :mod:`.pairing` — the first round at random (with a seeded ``random.Random``), Swiss
   pairing by standings (Dutch-style by score group) with byes, late arrivals and drops,
   who goes first at a table of two, and table assignment for the table games.
@@ -12,6 +12,16 @@ stores and renders what these functions return.
   tie-breaks, Buchholz, Median-Buchholz and Sonneborn-Berger, shared places, and CSVs of
   every result and of the standings; parsers for a director's points list and tie-breaks.
 - :mod:`.matching` — Edmonds' maximum matching, the exact look-ahead of Swiss pairing.
+
+The service stores events and connects them to :mod:`companion.tables` (every table of a
+round is a real companion table); import it by name, it is not loaded with the package:
+
+- :mod:`.service` — events, entrants, players' passes, rounds seated onto tables, results
+  read from the tables' sheets, standings (cached per result set), the director's writes
+  and their audit log; it owns the ``event_*`` SQL and its caches.
+- :mod:`.round_clock` — the round clock (start, pause, resume, extend, stop).
+
+The web pages are :mod:`companion.web.tournaments`.
 
 A round trip: ``fmt = tournament_format("rook")``; round 1:
 ``seat_round(fmt, teams, rng=random.Random(seed))``; results come back as result dicts;
@@ -23,7 +33,7 @@ group and turn each table so that ``entrants[0]`` goes first).
 
 from __future__ import annotations
 
-from .formats import FORMATS, default_scoring, format_from_game, tournament_format
+from .formats import PREFERRED_TABLE, default_scoring, format_from_game, tournament_format
 from .pairing import (
     ODD_TABLES,
     PAIR_KINDS,
@@ -56,9 +66,9 @@ from .standings import (
 )
 
 __all__ = [
-    "FORMATS",
     "ODD_TABLES",
     "PAIR_KINDS",
+    "PREFERRED_TABLE",
     "SWISS_METHODS",
     "TIEBREAKS",
     "TIEBREAK_NAMES",

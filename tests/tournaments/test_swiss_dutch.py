@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.tournament import (
+from companion.tournaments import (
     active_ranking,
     assign_tables,
     history_from_results,
@@ -523,7 +523,8 @@ def test_who_goes_first_stays_balanced(n, rounds, seed, late):
         assert all(abs(hist["first"].get(e, 0) - tables[e] / 2) <= 1 for e in names)
 
 
-@pytest.mark.parametrize("n, seed", [(150, 0), (301, 1), (1000, 2)])
+@pytest.mark.parametrize("n, seed", [(150, 0), (301, 1),
+                                     pytest.param(1000, 2, marks=pytest.mark.slow)])
 def test_a_big_swiss_field_plays_five_rounds(n, seed):
     """Hundreds of teams: every team seated once a round (one bye with an odd count, never
     twice to anyone), no rematch, and everyone first within one of half their tables."""

@@ -1,0 +1,203 @@
+"""The one contract between a game's rules and its phone screens: :class:`GameUI`.
+
+A game is a rules module (``companion/rules/<slug>.py``, pure; see RULES-API.md) plus a web
+adapter: a subclass of :class:`GameUI` in ``companion/web/games/<slug>.py``, exposed as the
+module-level name ``UI``. The adapter overrides only what differs from the defaults below;
+everything else follows from the slug. Derived game state (turn order, who is waiting, the
+other team, the last winner) comes from the rules' ``summary()``, never recomputed here.
+
+Templates (under ``templates/``, or a registered adapter's own ``template_folder``):
+
+``games/<slug>/_sheet.html``        required: the live score sheet (``sheet_template``)
+``games/<slug>/_entry_fields.html`` required: the inside of the entry form (``entry_template``)
+``games/<slug>/_finish.html``       optional: a second form below the entry form, e.g. a
+                                    redeal or "finish the match" button (``finish_template``)
+``games/<slug>/_new_help.html``     optional: help above the house rules on the new-table
+                                    form (``new_table_help``)
+
+An optional template is used when it exists; that is checked once per adapter, through the
+app's Jinja loader.
+
+Templates see the adapter as ``view.ui`` on table pages and ``ui`` on the new-table form;
+every name documented here always exists, so templates test values, never definedness.
+
+Words: an error sentence a player reads (a ``ValueError`` from :meth:`GameUI.parse_entry`)
+and a history line (:meth:`GameUI.describe`) go through the project's one words path: a
+fixed sentence is marked ``N_("...")``, a sentence with values is ``message("entry",
+"{name}'s score ...", name=name)`` (both from :mod:`companion.rules.said`). The web shows
+them through ``say()``, so a catalogue can translate them.
+"""
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from typing import Any, ClassVar
+
+from flask import current_app
+from jinja2 import TemplateNotFound
+
+from companion.rules.said import N_, message
+
+__all__ = ["GameUI"]
+
+#: One switch offered on the new-table form: (form field name, label, hint).
+Switch = tuple[str, str, str]
+
+_UNSET: Any = object()
+
+
+class GameUI:
+    """A game's phone screens: templates, the entry form's parsing, history lines.
+
+    Class attributes a subclass may set (all have defaults):
+
+    ``slug``
+        The game's slug (``companion.rules.find_game(slug)``); given to the constructor
+        when the class does not set it.
+    ``template_folder``
+        None: the templates live in the app's ``templates/games/<slug>/``. A path: a
+        folder holding ``_sheet.html`` etc. directly (a game registered at runtime, e.g. in
+        a test); the app's loader serves it as ``games/<slug>/``.
+    ``fields``
+        The entry form's field names that :meth:`form_values` echoes back after a refusal.
+    ``max_field_chars``
+        How much of each echoed field is kept (a refusal never echoes a huge body).
+    ``table_switches``
+        Tuple of ``(name, label, hint)``: checkboxes offered on the new-table (and new-event)
+        form; each becomes a boolean table option ``name``. Labels and hints are marked
+        ``N_`` and shown through ``say()``.
+    ``starter_choice``
+        True: the new-table form asks who starts game 1 (a "starts" radio per row) and
+        :meth:`first_seat` turns the rows round to put that player first (the rules start
+        with seat 0).
+    ``entry_when_over``
+        True: once ``summary()["over"]``, the game's own entry form still shows (e.g. "deal
+        the next game" in a match), instead of the generic rematch button.
+    """
+
+    slug: str = ""
+    template_folder: str | None = None
+    fields: ClassVar[tuple[str, ...]] = ()
+    max_field_chars: ClassVar[int] = 40
+    table_switches: ClassVar[tuple[Switch, ...]] = ()
+    starter_choice: ClassVar[bool] = False
+    entry_when_over: ClassVar[bool] = False
+
+    def __init__(self, slug: str | None = None, *, template_folder: str | None = None) -> None:
+        self.slug = slug or type(self).slug
+        if not self.slug:
+            raise ValueError(message("entry", "{adapter} needs a game slug.",
+                                     adapter=type(self).__name__))
+        if template_folder is not None:
+            self.template_folder = str(template_folder)
+        self._optional: dict[str, str | None] = {}
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.slug!r}>"
+
+    # ------------------------------------------------------------ templates
+
+    def template(self, name: str) -> str:
+        """The template path of one of this game's files, e.g. ``"games/rook/_sheet.html"``."""
+        return f"games/{self.slug}/{name}"
+
+    @property
+    def sheet_template(self) -> str:
+        """The live sheet (required), included in ``tables/_sheet.html``."""
+        return self.template("_sheet.html")
+
+    @property
+    def entry_template(self) -> str:
+        """The entry form's fields (required), included inside ``#entry-form``."""
+        return self.template("_entry_fields.html")
+
+    @property
+    def finish_template(self) -> str | None:
+        """``_finish.html`` when the game has one (shown below the entry form), else None."""
+        return self._if_exists("_finish.html")
+
+    @property
+    def new_table_help(self) -> str | None:
+        """``_new_help.html`` when the game has one (above the house rules), else None."""
+        return self._if_exists("_new_help.html")
+
+    def _if_exists(self, name: str) -> str | None:
+        """The template's path if the app's Jinja loader finds it; looked up once."""
+        found = self._optional.get(name, _UNSET)
+        if found is _UNSET:
+            path = self.template(name)
+            env = current_app.jinja_env
+            try:
+                env.loader.get_source(env, path)
+            except TemplateNotFound:
+                found = None
+            else:
+                found = path
+            self._optional[name] = found
+        return found
+
+    # ------------------------------------------------------------ the new-table form
+
+    def first_seat(self, form: Mapping[str, str], rows: list[int]) -> int:
+        """Which of the filled rows starts game 1, as an index into ``rows``.
+
+        Called by the new-table form after the names are read: ``rows`` are the indexes of
+        the rows with a name, in seating order. Without ``starter_choice`` it is always 0.
+        With it, the form's ``starter`` radio names a row; the caller turns the rows round
+        to put it first (the seating order stays). ValueError (a plain sentence) when the
+        radio names a row without a name.
+        """
+        if not self.starter_choice:
+            return 0
+        raw = (form.get("starter") or "").strip()
+        if not raw:
+            return 0
+        if len(raw) > 3 or not raw.isascii() or not raw.isdigit() or int(raw) not in rows:
+            raise ValueError(N_("Tap “starts” beside the player who starts the first game "
+                                "(a row with a name)."))
+        return rows.index(int(raw))
+
+    # ------------------------------------------------------------ the entry form
+
+    def parse_entry(self, form: Mapping[str, str], names: list[str], summary: dict) -> dict:
+        """Turn a submitted entry form into one rules action (a dict for ``game.apply``).
+
+        Called by ``POST /t/<id>/actions`` with the request's form, the seat names in
+        seating order and the current ``summary()``. Raises ValueError with one plain
+        sentence (``N_`` / ``message``) naming what to fix; the form is then shown again
+        with :meth:`form_values`. The rules still judge the action afterwards. Every
+        adapter overrides this.
+        """
+        raise NotImplementedError(f"{type(self).__name__}.parse_entry")
+
+    def form_values(self, form: Mapping[str, str], names: list[str]) -> dict[str, str]:
+        """What the player had entered, to put back in the form after a refusal.
+
+        Called on every entry POST (before parsing). Default: each of ``fields`` from the
+        form, cut to ``max_field_chars``; a game whose fields depend on the seats overrides
+        this.
+        """
+        return {key: (form.get(key) or "")[:self.max_field_chars] for key in self.fields}
+
+    def describe(self, payload: dict, names: list[str]) -> str:
+        """One line for the history page (and the "waiting to confirm" notice) saying what a
+        stored action did; shown through ``say()``. Called with the stored payload (never
+        re-judged: it must not raise for an old or odd payload) and the seat names.
+        Default: the action's kind."""
+        return str(payload.get("kind"))
+
+    # ------------------------------------------------------------ live fragments
+
+    def viewer_key(self, view) -> Hashable:
+        """What this game's live fragments show differently per phone, besides the table's
+        version: phones with equal keys share one rendered fragment (``fragments.py``).
+        Called for every fragment request with the table ``View``. Default: one copy per
+        seat (always safe)."""
+        return ("seat", view.phone.seat)
+
+    # ------------------------------------------------------------ helpers for templates
+
+    @staticmethod
+    def me_name(view) -> str | None:
+        """The name of the seat this phone holds, or None for a spectator."""
+        me = view.me
+        return me.name if me else None

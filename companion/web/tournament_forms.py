@@ -1,0 +1,189 @@
+"""The tournament pages' forms read into checked values: the new-event form (rounds,
+players per table, the director's scoring and pairing choices), a result's correction, a
+penalty or bonus, the round clock's minutes.
+
+Each parser takes the request's form (any mapping of strings) or one field's text and
+returns plain values for :mod:`companion.tournaments.service`, or raises ValueError with a
+sentence the page shows. Used by the blueprint :mod:`.tournaments` only.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from companion import tournaments
+from companion.rules.said import N_, message
+from companion.tournaments import tournament_format
+from companion.tournaments.round_clock import MAX_CLOCK_MINUTES
+from companion.tournaments.service import LATE_CHOICES, MAX_ADJUSTMENT, MAX_ROUNDS, Event
+
+__all__ = ["config_choices", "parse_adjustment", "parse_config", "parse_minutes",
+           "parse_places", "parse_rounds", "parse_scores", "parse_table_size"]
+
+
+def parse_table_size(raw: str | None, slug: str) -> int | None:
+    """The director's players per table from the form ("" keeps the game's default)."""
+    text = (raw or "").strip()
+    if not text:
+        return None
+    base = tournament_format(slug)
+    if base["kind"] != "tables":
+        raise ValueError(N_("In this game a table is one pairing; its size can't be chosen."))
+    low, high = base["min_table"], base["max_table"]
+    if not text.isascii() or not text.isdigit() or len(text) > 2 \
+            or not low <= int(text) <= high:
+        raise ValueError(message("tournament", "Players per table is a whole number from {low} to "
+                                 "{high}.", low=low, high=high))
+    return int(text)
+
+
+def parse_rounds(raw: str | None) -> int:
+    """The number of rounds from the form (1..MAX_ROUNDS)."""
+    text = (raw or "").strip()
+    if not text.isascii() or not text.isdigit() or len(text) > 3 \
+            or not 1 <= int(text) <= MAX_ROUNDS:
+        raise ValueError(message("tournament", "The number of rounds is a whole number from 1 to "
+                                 "{most}.", most=MAX_ROUNDS))
+    return int(text)
+
+
+def parse_scores(form: Mapping, count: int) -> list[float] | None:
+    """Game scores score_0..score_{count-1} from the correction form: all or none (None:
+    keep the sheet's). Whole numbers or decimals, negative allowed."""
+    raw = [(form.get(f"score_{i}") or "").strip() for i in range(count)]
+    if not any(raw):
+        return None
+    if not all(raw):
+        raise ValueError(N_("Give a score for everybody at the table, or leave every score "
+                            "empty."))
+    scores = []
+    for text in raw:
+        try:
+            value = float(text.replace("\u2212", "-"))
+        except ValueError:
+            raise ValueError(message("tournament", "“{text}” isn't a score: type a number "
+                                     "like 320 or -40.", text=text[:20])) from None
+        if len(text) > 12 or value != value or abs(value) > 1e9:
+            raise ValueError(N_("A score is a number of at most 9 digits."))
+        scores.append(int(value) if value.is_integer() else value)
+    return scores
+
+
+def parse_places(form: Mapping, count: int) -> list[int]:
+    """Finishing places place_0..place_{count-1} from the correction form."""
+    places = []
+    for i in range(count):
+        raw = (form.get(f"place_{i}") or "").strip()
+        if not raw.isascii() or not raw.isdigit() or len(raw) > 3 or not 1 <= int(raw) <= count:
+            raise ValueError(message("tournament", "Every place is a whole number from 1 to "
+                                     "{count}.", count=count))
+        places.append(int(raw))
+    if 1 not in places:
+        raise ValueError(N_("Somebody finishes first: one place must be 1."))
+    return places
+
+
+def parse_minutes(raw: str | None) -> int | None:
+    """Minutes for the round clock from the form; None when left empty (the action's default)."""
+    text = (raw or "").strip()
+    if not text:
+        return None
+    if not text.isascii() or not text.isdigit() or len(text) > 3 \
+            or not 1 <= int(text) <= MAX_CLOCK_MINUTES:
+        raise ValueError(message("tournament", "Minutes are a whole number from 1 to {most}.",
+                                 most=MAX_CLOCK_MINUTES))
+    return int(text)
+
+
+def config_choices(fmt: dict) -> dict:
+    """What the new-event form offers and starts with for a game of format `fmt`."""
+    base = tournaments.default_scoring(fmt)
+    mode = base["mode"]
+    return {"mode": mode, "scoring": base,
+            "points": ", ".join(f"{p:g}" for p in base.get("points") or ()),
+            "tiebreaks": tournaments.tiebreak_columns(None, "match"
+                                                     if mode == "match" else "places"),
+            "default_order": tournaments.tiebreak_columns(None, mode),
+            "odd_tables": tournaments.ODD_TABLES, "pairing": tournaments.SWISS_METHODS,
+            "late": LATE_CHOICES}
+
+
+def _number(raw: str | None, what: str, default):
+    """One number typed in the form ("2", "-1", "1.5"); `default` when left empty."""
+    text = (raw or "").strip().replace("\u2212", "-")
+    if not text:
+        return default
+    try:
+        values = tournaments.parse_points_list(text)
+    except ValueError:
+        values = []
+    if len(values) != 1:
+        raise ValueError(message("tournament", "Points for {what} are one number from -{most} "
+                                 "to {most}, like 2; “{text}” isn't.", what=what,
+                                 most=MAX_ADJUSTMENT, text=text[:20]))
+    return values[0]
+
+
+def parse_config(form: Mapping, fmt: dict) -> dict:
+    """The director's scoring and pairing choices from the new-event form, checked.
+
+    Fields: points_places ("4, 2, 1, 0"; table games), points_win / points_draw /
+    points_loss (team games), points_bye (empty: a win or first place), late_points
+    ("zero" or "bye": a bye's points for every round a late arrival missed), tiebreak_1..
+    (the tie-breaks in order; "" for none; absent: the game's order), odd_tables (table
+    games: "closest", "smaller", "larger") and pairing (team games: "dutch", "adjacent").
+    Raises ValueError with a plain sentence; the event is then not stored.
+    """
+    base = tournaments.default_scoring(fmt)
+    config: dict = {}
+    if fmt["kind"] == "tables":
+        text = (form.get("points_places") or "").strip()
+        points = tournaments.parse_points_list(text) if text else list(base["points"])
+        if any(better < worse for better, worse in zip(points, points[1:])):
+            raise ValueError(N_("Points by place go down from first place, like 4, 2, 1, 0: "
+                                "a better place never scores less than a worse one."))
+        config["points"] = points
+        odd = form.get("odd_tables") or "closest"
+        if odd not in tournaments.ODD_TABLES:
+            raise ValueError(N_("Pick how tables are made when the players don't divide "
+                                "evenly."))
+        config["odd_tables"] = odd
+    else:
+        win = _number(form.get("points_win"), message("tournament", "a win"), base["win"])
+        draw = _number(form.get("points_draw"), message("tournament", "a draw"), base["draw"])
+        loss = _number(form.get("points_loss"), message("tournament", "a loss"), base["loss"])
+        if not win >= draw >= loss or win == loss:
+            raise ValueError(N_("A win scores more than a loss, and a draw no more than a win "
+                                "and no less than a loss (like 2, 1, 0)."))
+        config.update(win=win, draw=draw, loss=loss)
+        method = form.get("pairing") or "dutch"
+        if method not in tournaments.SWISS_METHODS:
+            raise ValueError(N_("Pick a pairing from the list."))
+        config["pairing"] = method
+    config["bye"] = _number(form.get("points_bye"), message("tournament", "a bye"), None)
+    late = form.get("late_points") or "zero"
+    if late not in LATE_CHOICES:
+        raise ValueError(N_("Pick what late arrivals start with from the list."))
+    config["late"] = late
+    names = [f"tiebreak_{n}" for n in range(1, len(tournaments.TIEBREAKS) + 1)]
+    if any(name in form for name in names):
+        config["tiebreaks"] = list(tournaments.parse_tiebreak_order(
+            [(form.get(name) or "")[:40] for name in names], base["mode"]))
+    return config
+
+
+def parse_adjustment(form: Mapping, event: Event) -> tuple[float, int | None]:
+    """(points, round) of a penalty or bonus from the dashboard's form: points a number
+    other than 0 (negative for a penalty), round empty or one of the event's rounds."""
+    points = _number(form.get("points"), message("tournament", "a penalty or bonus"), None)
+    if points is None or points == 0:
+        raise ValueError(N_("Give the points to add, like 1, or to take away, like -2."))
+    raw = (form.get("round") or "").strip()
+    number = None
+    if raw:
+        if not raw.isascii() or not raw.isdigit() or len(raw) > 3 \
+                or not 1 <= int(raw) <= event.rounds:
+            raise ValueError(message("tournament", "The round is a whole number from 1 to "
+                                     "{rounds}, or leave it empty.", rounds=event.rounds))
+        number = int(raw)
+    return points, number
+

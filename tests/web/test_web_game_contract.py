@@ -1,0 +1,89 @@
+"""The one game contract (ARCHITECTURE.md §9): every game's adapter is a GameUI found from the
+rules registry, with defaults from its slug; a test can register a toy game at runtime and
+play it through the web layer without editing any app file."""
+from __future__ import annotations
+
+import pytest
+import toygame
+
+from companion.rules import GAMES, find_game
+from companion.web import games
+from companion.web.games import GameUI, ui_for
+
+
+def test_every_game_has_an_adapter_found_from_its_registry_entry():
+    assert [g.slug for g in games.playable_games()] == list(GAMES)
+    for slug in GAMES:
+        ui = ui_for(slug)
+        assert isinstance(ui, GameUI) and ui.slug == slug
+        assert ui_for(slug) is ui                                   # made once, cached
+        assert ui.sheet_template == f"games/{slug}/_sheet.html"
+        assert ui.entry_template == f"games/{slug}/_entry_fields.html"
+        assert isinstance(ui.table_switches, tuple)
+
+
+def test_an_unknown_game_has_no_adapter():
+    with pytest.raises(LookupError):
+        ui_for("no_such_game")
+
+
+def test_every_game_has_its_required_templates(app):
+    env = app.jinja_env
+    for slug in GAMES:
+        ui = ui_for(slug)
+        for path in (ui.sheet_template, ui.entry_template):
+            env.loader.get_source(env, path)                    # TemplateNotFound otherwise
+
+
+@pytest.mark.parametrize("slug, finish, help_", [
+    ("scorepad", True, False), ("rook", True, True), ("zocknroll", False, False),
+    ("rockit", True, False), ("rocca", False, True), ("rainbow_rummy", False, False),
+])
+def test_optional_templates_are_used_when_they_exist(app, slug, finish, help_):
+    ui = ui_for(slug)
+    with app.app_context():
+        assert ui.finish_template == (f"games/{slug}/_finish.html" if finish else None)
+        assert ui.new_table_help == (f"games/{slug}/_new_help.html" if help_ else None)
+
+
+def test_the_defaults_of_the_base_class():
+    class Plain(GameUI):
+        fields = ("a", "b")
+
+    ui = Plain("scorepad")
+    assert ui.first_seat({"starter": "2"}, [0, 1, 2]) == 0          # no starter choice
+    assert ui.form_values({"a": "x" * 99, "c": "y"}, []) == {"a": "x" * 40, "b": ""}
+    assert ui.describe({"kind": "round"}, []) == "round"
+    assert (ui.starter_choice, ui.entry_when_over, ui.table_switches) == (False, False, ())
+    with pytest.raises(NotImplementedError):
+        ui.parse_entry({}, [], {})
+
+
+def test_the_starter_choice():
+    class Starts(GameUI):
+        starter_choice = True
+
+    ui = Starts("rockit")
+    assert ui.first_seat({}, [0, 2, 3]) == 0
+    assert ui.first_seat({"starter": "3"}, [0, 2, 3]) == 2
+    for bad in ("1", "x", "9999", "-1"):
+        with pytest.raises(ValueError, match="Tap “starts”"):
+            ui.first_seat({"starter": bad}, [0, 2, 3])
+
+
+# ---------------------------------------------------------------- a game added at runtime
+# (tests/toygame's "high card", played through a table and a tournament in test_web_toy_game.py)
+
+def test_a_registered_game_is_found_and_an_unregistered_one_is_gone(new_phone):
+    ui = toygame.register()
+    try:
+        assert find_game("highcard").name == "High card" and ui_for("highcard") is ui
+        with pytest.raises(ValueError):
+            games.register(toygame.HighCardUI("highcard"))          # one adapter per game
+        assert new_phone("Ann").get("/new/highcard").status_code == 200
+    finally:
+        toygame.unregister()
+    assert "highcard" not in GAMES
+    assert new_phone("Ann").get("/new/highcard").status_code == 404
+    with pytest.raises(LookupError):
+        ui_for("highcard")
