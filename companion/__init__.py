@@ -29,20 +29,43 @@ def default_instance_path() -> str:
     return str(Path.cwd() / "instance")
 
 
+#: A secret key shorter than this is refused: an empty or cut-off file would sign every
+#: cookie with (almost) nothing.
+MIN_SECRET_KEY_CHARS = 32
+
+
 def _secret_key(instance_path: str) -> str:
-    """A secret key kept in the instance folder, so every worker process shares it."""
+    """A secret key kept in the instance folder, so every worker process shares it.
+
+    Two processes may start on a fresh instance folder at once. The key is written whole to
+    a temporary file and then linked into place: ``os.link`` fails if the key already
+    exists, so the first writer wins and everyone reads a complete key (a reader never sees
+    a file being written). A key file that is empty or too short stops the start with a
+    plain error instead of serving with a useless key.
+    """
     path = Path(instance_path) / "secret_key"
-    try:
-        return path.read_text().strip()
-    except FileNotFoundError:
-        key = secrets.token_hex(32)
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except FileExistsError:  # another worker wrote it first
-            return path.read_text().strip()
+    if not path.exists():
+        tmp = path.with_name(f".secret_key.{os.getpid()}.{secrets.token_hex(4)}")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "w") as fh:
-            fh.write(key)
-        return key
+            fh.write(secrets.token_hex(32))
+            fh.flush()
+            os.fsync(fh.fileno())
+        try:
+            os.link(tmp, path)       # atomic, and never replaces a key another process made
+        except FileExistsError:
+            pass
+        except OSError:              # a file system without hard links: rename, if still free
+            if not path.exists():
+                os.replace(tmp, path)
+        finally:
+            tmp.unlink(missing_ok=True)
+    key = path.read_text().strip()
+    if len(key) < MIN_SECRET_KEY_CHARS:
+        raise RuntimeError(f"The secret key in {path} is empty or too short. Delete the file "
+                           "and start again: a new key is made (everyone's phone then joins "
+                           "its tables again).")
+    return key
 
 
 def create_app(test_config: dict | None = None) -> "Flask":

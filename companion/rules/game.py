@@ -9,6 +9,7 @@ and seat lists, and describe settings in plain words, so each game writes none o
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -21,6 +22,8 @@ __all__ = [
     "Game",
     "Setting",
     "MAX_NAME_LENGTH",
+    "clean_name",
+    "name_key",
     "check_seats",
     "check_settings",
     "describe_settings",
@@ -28,6 +31,10 @@ __all__ = [
 ]
 
 MAX_NAME_LENGTH = 32
+#: Unicode categories a name never keeps: controls (NUL, escapes), format characters (zero-
+#: width spaces and joiners, bidirectional overrides and isolates, the BOM, soft hyphens)
+#: and lone surrogates. Whitespace among them becomes a space first (see clean_name).
+_INVISIBLE = frozenset({"Cc", "Cf", "Cs"})
 
 _KINDS = ("int", "bool", "choice")
 _TRUE_WORDS = frozenset({"on", "true", "1", "yes"})
@@ -200,12 +207,35 @@ def describe_settings(fields: Sequence[Setting],
     return described
 
 
+def clean_name(raw: str) -> str:
+    """A name as people will read it: control characters (NUL included), zero-width,
+    bidirectional-override and other invisible format characters removed, any run of
+    spaces or line breaks made one space, the ends trimmed, composed to NFC.
+
+    A name that is blank after this is no name (the callers refuse it).
+    """
+    kept = []
+    for char in raw:
+        if char.isspace():
+            kept.append(" ")
+        elif unicodedata.category(char) not in _INVISIBLE:
+            kept.append(char)
+    return unicodedata.normalize("NFC", " ".join("".join(kept).split()))
+
+
+def name_key(name: str) -> str:
+    """What makes two names the same at one table or event: NFKC (so "Ａｎｎ" is "Ann" and
+    "ﬁ" is "fi"), invisible characters removed, case folded."""
+    return unicodedata.normalize("NFKC", clean_name(name)).casefold()
+
+
 def check_seats(seats: Sequence[str], min_players: int, max_players: int,
                 game_name: str = message("rules", "This game")) -> list[str]:
     """Validate player names in seating order and return them stripped.
 
-    Each name is text of 1 to 32 characters after stripping; names differ ignoring case;
-    the count lies within ``min_players``..``max_players``. Otherwise ValueError.
+    Each name is cleaned (:func:`clean_name`) and is then text of 1 to 32 characters;
+    names differ by :func:`name_key` (case, width, invisible characters); the count lies
+    within ``min_players``..``max_players``. Otherwise ValueError.
     """
     if isinstance(seats, (str, bytes)) or not isinstance(seats, Sequence):
         raise ValueError(N_("Seats must be a list of player names."))
@@ -213,7 +243,7 @@ def check_seats(seats: Sequence[str], min_players: int, max_players: int,
     for seat in seats:
         if not isinstance(seat, str):
             raise ValueError(N_("Player names must be text."))
-        name = seat.strip()
+        name = clean_name(seat)
         if not name:
             raise ValueError(N_("Every player needs a name: one name is empty."))
         if len(name) > MAX_NAME_LENGTH:
@@ -222,9 +252,9 @@ def check_seats(seats: Sequence[str], min_players: int, max_players: int,
         names.append(name)
     seen: dict[str, str] = {}
     for name in names:
-        key = name.casefold()
+        key = name_key(name)
         if key in seen:
-            count = sum(1 for other in names if other.casefold() == key)
+            count = sum(1 for other in names if name_key(other) == key)
             if count == 2:
                 raise ValueError(message("rules", "Player names must be different: '{name}' "
                                          "appears twice.", name=seen[key]))

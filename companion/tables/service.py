@@ -17,6 +17,7 @@ import sqlite_utils
 
 from companion.clock import now
 from companion.rules import Game, RuleError, find_game
+from companion.rules.game import clean_name, name_key
 from companion.rules.said import N_, message, said_of
 from companion.storage import transaction
 
@@ -312,6 +313,7 @@ def create_table(db: sqlite_utils.Database, game_slug: str, settings: dict, name
     except LookupError:
         raise TableError(N_("Pick a game from the list.")) from None
     try:
+        names = game.check_seats(names)   # cleaned: what the seats are called from now on
         game.new(settings, names)
     except ValueError as exc:  # RuleError is a ValueError too
         raise TableError(said_of(exc), rule=getattr(exc, "rule", None), status=422) from None
@@ -511,12 +513,12 @@ def rename_seat(db: sqlite_utils.Database, table_id: str, pos: int, name: str) -
     seat = _one(db, "SELECT name FROM seats WHERE table_id = ? AND pos = ?", [table_id, pos])
     if seat is None:
         raise NotFound(N_("That seat doesn't exist at this table."))
-    name = (name or "").strip()
+    name = clean_name(name or "")
     if not name:
         raise TableError(N_("A seat needs a name."))
     others = db.execute("SELECT name FROM seats WHERE table_id = ? AND pos != ?",
                         [table_id, pos]).fetchall()
-    if any(row[0].casefold() == name.casefold() for row in others):
+    if any(name_key(row[0]) == name_key(name) for row in others):
         raise TableError(message("table", "{name} already has a seat at this table.", name=name))
     started = _one(db, "SELECT 1 FROM actions WHERE table_id = ? AND kind != ? LIMIT 1",
                    [table_id, SEAT])

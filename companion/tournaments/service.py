@@ -24,7 +24,7 @@ from companion import tables, tournaments
 from companion.clock import now
 from companion.lru import LRU
 from companion.rules import find_game
-from companion.rules.game import MAX_NAME_LENGTH
+from companion.rules.game import MAX_NAME_LENGTH, clean_name, name_key
 from companion.rules.said import N_, message
 from companion.storage import transaction
 from companion.tables import TableError, tokens
@@ -146,7 +146,7 @@ def parse_entrants(text: str, fmt: dict, *, allow_few: bool = False
     `allow_few` (the players will register themselves). Raises ValueError with a plain
     sentence.
     """
-    lines = [line.strip() for line in (text or "").splitlines()]
+    lines = [clean_name(line) for line in (text or "").splitlines()]
     lines = [line for line in lines if line]
     if len(lines) > MAX_ENTRANTS:
         raise ValueError(message("tournament", "An event has at most {most} entrants.",
@@ -155,7 +155,7 @@ def parse_entrants(text: str, fmt: dict, *, allow_few: bool = False
     players: set[str] = set()
     for line in lines:
         if fmt["kind"] == "teams":
-            members = [m.strip() for m in line.split(",") if m.strip()]
+            members = [clean_name(m) for m in line.split(",") if clean_name(m)]
             if len(members) not in fmt["team_sizes"]:
                 sizes = " or ".join(str(n) for n in fmt["team_sizes"])
                 raise ValueError(message("tournament", "“{line}”: a team has {sizes} players, "
@@ -168,10 +168,10 @@ def parse_entrants(text: str, fmt: dict, *, allow_few: bool = False
                 raise ValueError(message("tournament", "“{name}…” is too long: a name has at "
                                          "most {most} characters.", name=member[:40],
                                          most=MAX_NAME_LENGTH))
-            if member.casefold() in players:
+            if name_key(member) in players:
                 raise ValueError(message("tournament", "{name} is listed twice. Give each "
                                          "player a different name.", name=member))
-            players.add(member.casefold())
+            players.add(name_key(member))
         out.append((name, members))
     if fmt["kind"] == "teams" and len({len(m) for _n, m in out}) > 1:
         raise ValueError(N_("Every team needs the same number of players."))
@@ -199,7 +199,7 @@ def create_event(db: sqlite_utils.Database, name: str, slug: str, settings: dict
     players per table in a table game (None: the game's default); `config` the
     director's scoring and pairing choices (see :func:`parse_config`).
     """
-    name = (name or "").strip()
+    name = clean_name(name or "")
     if not name:
         raise ValueError(N_("Give the event a name."))
     if len(name) > MAX_EVENT_NAME:
@@ -243,11 +243,11 @@ def find_entrant(db: sqlite_utils.Database, event: Event, name: str) -> str | No
                      [event.id, name]).fetchone()
     if row is not None:
         return row[0]
-    wanted = name.casefold()
+    wanted = name_key(name)
     rows = db.execute("SELECT name, members FROM event_entrants WHERE event_id = ?",
                       [event.id]).fetchall()
-    return next((r[0] for r in rows if r[0].casefold() == wanted), None) or next(
-        (r[0] for r in rows if any(m.casefold() == wanted for m in json.loads(r[1]))), None)
+    return next((r[0] for r in rows if name_key(r[0]) == wanted), None) or next(
+        (r[0] for r in rows if any(name_key(m) == wanted for m in json.loads(r[1]))), None)
 
 
 def find_player(db: sqlite_utils.Database, event: Event, name: str
@@ -257,10 +257,10 @@ def find_player(db: sqlite_utils.Database, event: Event, name: str
     entrant = find_entrant(db, event, name)
     if entrant is None:
         return None
-    wanted = name.casefold()
+    wanted = name_key(name)
     rows = db.execute("SELECT members FROM event_entrants WHERE event_id = ? AND name = ?",
                       [event.id, entrant]).fetchone()
-    member = next((m for m in json.loads(rows[0]) if m.casefold() == wanted), None)
+    member = next((m for m in json.loads(rows[0]) if name_key(m) == wanted), None)
     return entrant, (member if member != entrant else None)
 
 
@@ -667,7 +667,7 @@ def correct_result(db: sqlite_utils.Database, event: Event, number: int, table_n
     `scores` are the entrants' game scores (their own totals, for the game-score
     tie-break); None keeps the scores of the result being corrected, if any.
     """
-    who, why = (who or "").strip(), (why or "").strip()
+    who, why = clean_name(who or ""), (why or "").strip()
     if not why:
         raise ValueError(N_("Say why the result changes; the reason is kept with the change."))
     if len(why) > MAX_REASON or len(who) > MAX_NAME_LENGTH:
@@ -718,16 +718,16 @@ def add_entrant(db: sqlite_utils.Database, event: Event, line: str) -> str:
         if len(known) >= MAX_ENTRANTS:
             raise ValueError(message("tournament", "An event has at most {most} entrants.",
                                      most=MAX_ENTRANTS))
-        taken = {m.casefold(): m for e in known for m in e.members}
+        taken = {name_key(m): m for e in known for m in e.members}
         if event.format["kind"] == "teams" and known and \
                 len(members) != len(known[0].members):
             raise ValueError(message("tournament", "Every team needs the same number of "
                                      "players: {size}.", size=len(known[0].members)))
         for member in members:
-            if member.casefold() in taken:
+            if name_key(member) in taken:
                 raise ValueError(message("tournament", "{name} is already on the list. If "
                                          "that's somebody else, add a last name or an "
-                                         "initial.", name=taken[member.casefold()]))
+                                         "initial.", name=taken[name_key(member)]))
         pos = db.execute("SELECT COALESCE(MAX(pos), -1) + 1 FROM event_entrants WHERE event_id = ?",
                          [event.id]).fetchone()[0]
         # Once round 1 is seated an arrival is late: they play from the next round, and
@@ -908,7 +908,7 @@ def _audit(db, event: Event, kind: str, number: int | None, table_no: int | None
     db.execute("INSERT INTO event_audit (event_id, round, table_no, who, why, old, new,"
                " created_at, kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                [event.id, number or 0, table_no or 0,
-                (who or "").strip()[:MAX_NAME_LENGTH] or "Director",
+                clean_name(who or "")[:MAX_NAME_LENGTH] or "Director",
                 why or "", None if old is None else json.dumps(old), json.dumps(new), now(),
                 kind])
 
@@ -936,7 +936,7 @@ def add_adjustment(db: sqlite_utils.Database, event: Event, entrant: str, points
                    reason: str, who: str, round: int | None = None) -> int:
     """Add a penalty (negative points) or a bonus to an entrant's total, with the
     director's reason (audited, kind "penalty"). Returns its id."""
-    reason, who = (reason or "").strip(), (who or "").strip()
+    reason, who = (reason or "").strip(), clean_name(who or "")
     if not reason:
         raise ValueError(N_("Say why: the reason is shown with the penalty or bonus."))
     if len(reason) > MAX_REASON or len(who) > MAX_NAME_LENGTH:
