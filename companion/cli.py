@@ -50,32 +50,73 @@ def _urls(args: argparse.Namespace) -> list[str]:
     return [f"http://{host}:{args.port}" for host in hosts]
 
 
+def _existing_database() -> str | None:
+    """The database a command reads, or None (with a one-line message) when there is none:
+    reading commands never create an instance folder or an empty database."""
+    from companion import default_instance_path
+
+    instance = Path(default_instance_path())
+    database = instance / "companion.db"
+    if not database.is_file():
+        print(f"companion: there is no database at {database} (set COMPANION_INSTANCE_PATH "
+              "to the folder `companion serve` uses).", file=sys.stderr)
+        return None
+    return str(database)
+
+
 def export(args: argparse.Namespace) -> int:
-    """Print a table's whole log (or write it to a file) as JSON."""
+    """Print a table's whole log (or write it to a new file) as JSON."""
     from companion import create_app
     from companion import tables
     from companion.storage import connect
 
+    output = Path(args.output) if args.output else None
+    if output is not None:
+        if output.exists() and not args.force:
+            print(f"companion export: {output} already exists; add --force to replace it.",
+                  file=sys.stderr)
+            return 2
+        if not output.parent.is_dir():
+            print(f"companion export: the folder {output.parent} doesn't exist.",
+                  file=sys.stderr)
+            return 2
+    if _existing_database() is None:
+        return 2
     app = create_app()
     db = connect(app.config["DATABASE"])
     try:
-        try:
-            table = tables.get_table(db, args.table)
-        except tables.NotFound:
-            try:
-                table = tables.find_by_code(db, args.table)
-            except tables.TableError as exc:
-                print(f"companion export: {exc.message}", file=sys.stderr)
-                return 2
+        table = _find_table(db, args.table)
+        if table is None:
+            return 2
         data = tables.export_table(db, table)
     finally:
         db.conn.close()
     text = json.dumps(data, indent=2, ensure_ascii=False)
-    if args.output:
-        Path(args.output).write_text(text + "\n", encoding="utf-8")
+    if output is not None:
+        output.write_text(text + "\n", encoding="utf-8")
     else:
         print(text)
     return 0
+
+
+def _find_table(db, wanted: str):
+    """The table with this id, else with this join code; None after a one-line message."""
+    from companion import tables
+    from companion.tables import tokens
+
+    try:
+        return tables.get_table(db, wanted)
+    except tables.NotFound:
+        pass
+    code = tokens.normalize_code(wanted)
+    if len(code) == tokens.CODE_LENGTH and set(code) <= set(tokens.CODE_ALPHABET):
+        try:
+            return tables.find_by_code(db, code)
+        except tables.TableError as exc:
+            print(f"companion export: {exc.message}", file=sys.stderr)
+            return None
+    print(f"companion export: no table with the id {wanted!r}.", file=sys.stderr)
+    return None
 
 
 def backup(args: argparse.Namespace) -> int:
@@ -83,6 +124,8 @@ def backup(args: argparse.Namespace) -> int:
     from companion import create_app
     from companion.storage import backup_to
 
+    if _existing_database() is None:
+        return 2
     app = create_app()
     target = Path(args.path)
     if target.is_dir():
@@ -107,7 +150,8 @@ def build_parser() -> argparse.ArgumentParser:
     p_serve.set_defaults(func=serve)
     p_export = sub.add_parser("export", help="print a table's log as JSON")
     p_export.add_argument("table", help="the table's id (from its URL) or its join code")
-    p_export.add_argument("-o", "--output", help="write to this file instead of the screen")
+    p_export.add_argument("-o", "--output", help="write to this new file instead of the screen")
+    p_export.add_argument("--force", action="store_true", help="replace the --output file")
     p_export.set_defaults(func=export)
     p_backup = sub.add_parser("backup", help="write a consistent copy of the database")
     p_backup.add_argument("path", help="the new file (or a folder) for the copy; never overwritten")
@@ -117,8 +161,29 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the `companion` console script."""
-    args = build_parser().parse_args(argv)
+    args = build_parser().parse_args(_ids_are_not_options(sys.argv[1:] if argv is None else argv))
     return args.func(args)
+
+
+def _ids_are_not_options(argv: list[str]) -> list[str]:
+    """A table id may start with "-" (ids are URL-safe base64): `export -abc` means the
+    table "-abc", not an option, so put "--" before the first word that is no option of
+    export's."""
+    if not argv or argv[0] != "export":
+        return list(argv)
+    known = {"-o", "--output", "--force", "-h", "--help", "--"}
+    out, i = ["export"], 1
+    while i < len(argv):
+        word = argv[i]
+        if word in ("-o", "--output") and i + 1 < len(argv):
+            out += [word, argv[i + 1]]
+            i += 2
+            continue
+        if word.startswith("-") and word not in known and not word.startswith("--output="):
+            return out + ["--"] + argv[i:] if "--" not in argv[:i] else out + argv[i:]
+        out.append(word)
+        i += 1
+    return out
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import sqlite3
 
-from flask import Flask, render_template, request
+from flask import Flask, current_app, render_template, request
+from markupsafe import escape
 from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
@@ -23,6 +24,12 @@ MESSAGES = {
     429: N_("Too many tries in a short time. Wait a minute, then try again."),
     500: N_("Something went wrong on the server. Your entries are safe; reload the page."),
 }
+
+
+#: The error page when the error page can't be drawn (see error_response).
+BARE_PAGE = ('<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" '
+             'content="width=device-width"><title>Table Companion</title><p role="alert">{}</p>'
+             '<p><a href="/">Start page</a></p></html>')
 
 
 # (words in SQLite's error, what is wrong, what fixes it)
@@ -52,8 +59,23 @@ def error_response(text: str, status: int, rule: str | None = None):
         headers.update({"HX-Retarget": "#flash", "HX-Reswap": "innerHTML"})
     else:
         template = "error.html"
-    response = render_template(template, message=text, status=status, rule=rule)
+    try:
+        response = render_template(template, message=text, status=status, rule=rule)
+    except Exception:  # noqa: BLE001 - the error page itself must never fail
+        # E.g. no file descriptor left to open a template or the catalogue: a bare page in
+        # plain words, still with its status, rather than the server's own bare 500.
+        current_app.logger.exception("The error page failed (%s)", status)
+        response = BARE_PAGE.format(escape(str(text)))
     return response, status, headers
+
+
+def _safe_gettext(text: str) -> str:
+    """`text` in the page's language, or in English when even the catalogue can't be read
+    (an error page has to come out whatever went wrong)."""
+    try:
+        return gettext(text)
+    except Exception:  # noqa: BLE001
+        return text
 
 
 def storage_message(exc: sqlite3.Error, writing: bool = True) -> str | None:
@@ -86,8 +108,8 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException):
         status = exc.code or 500
-        message = (gettext(MESSAGES[status]) if status in MESSAGES
-                   else exc.description or gettext("That didn't work."))
+        message = (_safe_gettext(MESSAGES[status]) if status in MESSAGES
+                   else exc.description or _safe_gettext(N_("That didn't work.")))
         return error_response(message, status)
 
     @app.errorhandler(sqlite3.Error)
@@ -103,4 +125,4 @@ def init_app(app: Flask) -> None:
         if isinstance(exc, HTTPException):
             return _http_error(exc)
         app.logger.exception("Unhandled error on %s %s", request.method, request.path)
-        return error_response(gettext(MESSAGES[500]), 500)
+        return error_response(_safe_gettext(MESSAGES[500]), 500)

@@ -5,10 +5,11 @@ from urllib.parse import urlsplit
 
 from flask import Flask, Response, request
 
+from companion.rules.said import N_
 from companion.tables import Forbidden
 
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-CROSS_SITE = "This came from another website, so it was refused. Use the app's own buttons."
+CROSS_SITE = N_("This came from another website, so it was refused. Use the app's own buttons.")
 
 CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
        "connect-src 'self'; manifest-src 'self'; object-src 'none'; base-uri 'self'; "
@@ -55,4 +56,8 @@ def init_app(app: Flask) -> None:
         h.setdefault("Cross-Origin-Opener-Policy", "same-origin")
         if response.mimetype == "text/html":
             h.setdefault("Cache-Control", "no-store")
+        if "attachment" in h.get("Content-Disposition", ""):
+            # A download (results, standings) is the event's state right now: never a copy
+            # from a cache, and never kept by a shared computer's browser.
+            h["Cache-Control"] = "no-store"
         return response

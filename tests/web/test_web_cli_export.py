@@ -54,3 +54,61 @@ def test_export_writes_seats_and_actions(tmp_path, monkeypatch, capsys):
     # An unknown table: a plain message and a non-zero exit.
     assert cli.main(["export", "ZZZZZZ"]) == 2
     assert "No table has the code ZZZZZZ" in capsys.readouterr().err
+
+
+def _one_table(tmp_path, monkeypatch, table_id=None):
+    """An instance folder with one score pad table (optionally with a chosen id)."""
+    instance = tmp_path / "instance"
+    if table_id is not None:
+        monkeypatch.setattr("companion.tables.tokens.new_table_id", lambda: table_id)
+    app = make_app(instance, DATABASE=str(instance / "companion.db"))
+    made = Phone(app, "Ann").create_table(["Ann", "Bob"])
+    monkeypatch.setenv("COMPANION_INSTANCE_PATH", str(instance))
+    return instance, made
+
+
+def test_export_never_overwrites_unless_forced(tmp_path, monkeypatch, capsys):
+    _instance, table_id = _one_table(tmp_path, monkeypatch)
+    out = tmp_path / "mine.json"
+    out.write_text("my notes")
+    assert cli.main(["export", table_id, "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "already exists" in err and "--force" in err and len(err.strip().splitlines()) == 1
+    assert out.read_text() == "my notes"
+    assert cli.main(["export", table_id, "-o", str(out), "--force"]) == 0
+    assert json.loads(out.read_text())["table"]["id"] == table_id
+
+
+def test_export_to_a_missing_folder_is_one_line(tmp_path, monkeypatch, capsys):
+    _instance, table_id = _one_table(tmp_path, monkeypatch)
+    assert cli.main(["export", table_id, "-o", str(tmp_path / "nope" / "x.json")]) == 2
+    err = capsys.readouterr().err
+    assert "doesn't exist" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_export_without_a_database_creates_nothing(tmp_path, monkeypatch, capsys):
+    missing = tmp_path / "no-instance"
+    monkeypatch.setenv("COMPANION_INSTANCE_PATH", str(missing))
+    assert cli.main(["export", "ABCDEF"]) == 2
+    assert "no database" in capsys.readouterr().err
+    assert not missing.exists()
+    assert cli.main(["backup", str(tmp_path / "copy.db")]) == 2
+    assert not missing.exists() and not (tmp_path / "copy.db").exists()
+
+
+def test_export_a_table_whose_id_starts_with_a_dash(tmp_path, monkeypatch, capsys):
+    _instance, table_id = _one_table(tmp_path, monkeypatch, table_id="-dash_id123")
+    assert table_id == "-dash_id123"
+    capsys.readouterr()
+    assert cli.main(["export", table_id]) == 0
+    assert json.loads(capsys.readouterr().out)["table"]["id"] == table_id
+    out = tmp_path / "dash.json"
+    assert cli.main(["export", "-o", str(out), table_id]) == 0
+    assert json.loads(out.read_text())["table"]["id"] == table_id
+
+
+def test_an_unknown_id_is_answered_as_an_id(tmp_path, monkeypatch, capsys):
+    _one_table(tmp_path, monkeypatch)
+    assert cli.main(["export", "nope_not-an-id"]) == 2
+    err = capsys.readouterr().err
+    assert "no table with the id 'nope_not-an-id'" in err and "code" not in err
