@@ -139,6 +139,31 @@ def backup(args: argparse.Namespace) -> int:
     return 0
 
 
+def prune(args: argparse.Namespace) -> int:
+    """Remove finished tables nobody has opened for a long time (events keep theirs)."""
+    from companion import create_app
+    from companion.storage import connect
+    from companion.tables.prune import parse_age, prune as prune_tables
+
+    try:
+        age = parse_age(args.older_than)
+    except ValueError as exc:
+        print(f"companion prune: {exc}", file=sys.stderr)
+        return 2
+    if _existing_database() is None:
+        return 2
+    app = create_app()
+    db = connect(app.config["DATABASE"])
+    try:
+        count = prune_tables(db, age, dry_run=args.dry_run)
+    finally:
+        db.conn.close()
+    verb = "Would remove" if args.dry_run else "Removed"
+    print(f"{verb} {count} finished table{'s' if count != 1 else ''} nobody has opened for "
+          f"{args.older_than}.")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="companion", description="Table Companion")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -156,6 +181,11 @@ def build_parser() -> argparse.ArgumentParser:
     p_backup = sub.add_parser("backup", help="write a consistent copy of the database")
     p_backup.add_argument("path", help="the new file (or a folder) for the copy; never overwritten")
     p_backup.set_defaults(func=backup)
+    p_prune = sub.add_parser("prune", help="remove finished tables nobody has opened for long")
+    p_prune.add_argument("--older-than", required=True, metavar="AGE",
+                         help="e.g. 90d (days), 12w (weeks) or 36h (hours)")
+    p_prune.add_argument("--dry-run", action="store_true", help="only count them")
+    p_prune.set_defaults(func=prune)
     return parser
 
 

@@ -56,6 +56,12 @@ def start_server(instance: Path, port: int | None = None, host: str = "127.0.0.1
     """
     port = port or free_port(host)
     instance.mkdir(parents=True, exist_ok=True)
+    # Every browser is one address (127.0.0.1): lift the creation quotas for the suite
+    # (test_web_quotas.py tests them). create_app reads the instance's config.py.
+    config = instance / "config.py"
+    if not config.exists():
+        config.write_text("TABLE_CREATE_LIMIT = (100_000, 60.0)\n"
+                          "EVENT_CREATE_LIMIT = (100_000, 60.0)\n")
     log = instance / "server.log"
     env = {**os.environ, "COMPANION_INSTANCE_PATH": str(instance), "PYTHONUNBUFFERED": "1"}
     cmd = [sys.executable, "-P", "-m", "companion.cli", "serve",

@@ -220,6 +220,14 @@ def m005_closed_event_tables_and_directors_tools(db):
     db.execute("CREATE INDEX rate_hits_lookup ON rate_hits(bucket, key, at)")
 
 
+@migrations()
+def m006_table_opened_at(db):
+    # When a phone last opened the table's page (refreshed at most hourly): `companion
+    # prune` removes finished tables nobody has opened for a long time. NULL: never since
+    # this column came; the table's newest action or phone then counts.
+    db.execute("ALTER TABLE tables ADD COLUMN opened_at TEXT")
+
+
 def migrate(path: str | Path) -> None:
     """Apply pending migrations to the database at `path`.
 

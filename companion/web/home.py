@@ -10,6 +10,7 @@ from companion.storage import get_db
 
 from .cookies import phone_secret, set_phone_cookie
 from .extensions import limiter
+from .quotas import quota
 from .i18n import said_of
 from .games import game_or_404, playable_games, ui_for
 
@@ -44,6 +45,7 @@ def new_table(slug: str):
 
 
 @bp.post("/new/<slug>")
+@quota("TABLE_CREATE_LIMIT")
 def create_table(slug: str):
     """Create the table; this phone takes the seat marked "me" and the host role."""
     game = game_or_404(slug)

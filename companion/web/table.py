@@ -13,6 +13,7 @@ from flask_babel import gettext
 from companion import tables
 from companion.storage import get_db
 from companion.tables.live import hub
+from companion.tables.prune import mark_opened
 from companion.tables.tokens import new_submission_id
 from companion.tournaments import service as tournaments
 
@@ -112,6 +113,7 @@ def _page_context(view: View, **extra) -> dict:
 def show(table_id: str):
     """The table page: live sheet, entry form, QR panel."""
     view = _view(table_id)
+    mark_opened(get_db(), view.table.id)   # for `companion prune` (at most hourly)
     return render("tables/table.html", "tables/_play.html", **_page_context(view))
 
 

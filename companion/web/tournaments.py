@@ -24,6 +24,7 @@ from . import tournament_forms as forms
 from .cookies import (director_cookie, director_secret, pass_cookie, pass_secret,
                       phone_secret, set_event_cookie, set_phone_cookie)
 from .extensions import limiter
+from .quotas import quota
 from .games import game_or_404, ui_for
 from .htmx import is_fragment_request, render
 from .i18n import N_
@@ -79,6 +80,7 @@ def _form(game, values, error, status: int = 200):
 
 
 @bp.post("/events/new/<slug>")
+@quota("EVENT_CREATE_LIMIT")
 def create(slug: str):
     """Create the event; this browser becomes its director."""
     game = game_or_404(slug)

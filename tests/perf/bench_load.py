@@ -342,7 +342,8 @@ def companion_server(instance: Path) -> Server:
     instance.mkdir(parents=True, exist_ok=True)
     (instance / "config.py").write_text(
         "# bench_load.py: every simulated phone joins from 127.0.0.1\n"
-        'JOIN_RATE_LIMIT = "100000 per minute"\n')
+        'JOIN_RATE_LIMIT = "100000 per minute"\n'
+        "TABLE_CREATE_LIMIT = (100_000, 60.0)\nEVENT_CREATE_LIMIT = (100_000, 60.0)\n")
     env = {"COMPANION_INSTANCE_PATH": str(instance)}
     if APP_DIR:
         env["PYTHONPATH"] = APP_DIR

@@ -22,6 +22,10 @@ def make_app(tmp_path, **overrides):
         "DATABASE": str(tmp_path / "test.db"),
         "SECRET_KEY": "test",
         "JOIN_RATE_LIMIT": "1000 per minute",
+        # One test client is one address: the creation quotas (tested on their own in
+        # test_web_quotas.py) would stop the suites that create many tables.
+        "TABLE_CREATE_LIMIT": (100_000, 60.0),
+        "EVENT_CREATE_LIMIT": (100_000, 60.0),
     }
     config.update(overrides)
     app = create_app(config)
