@@ -228,6 +228,16 @@ def m006_table_opened_at(db):
     db.execute("ALTER TABLE tables ADD COLUMN opened_at TEXT")
 
 
+@migrations()
+def m007_removed_phones_and_locked_seats(db):
+    # The host removed this phone from its seat: it may watch, and sits down again only
+    # through a rejoin code the host gives out.
+    db.execute("ALTER TABLE phones ADD COLUMN removed INTEGER NOT NULL DEFAULT 0")
+    # The seat a removed phone held opens only with the host's rejoin code (not to the next
+    # phone that taps it, nor to the removed phone with its cookies cleared).
+    db.execute("ALTER TABLE seats ADD COLUMN locked INTEGER NOT NULL DEFAULT 0")
+
+
 def migrate(path: str | Path) -> None:
     """Apply pending migrations to the database at `path`.
 

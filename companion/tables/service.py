@@ -70,6 +70,7 @@ class Seat:
     name: str
     team: str | None
     has_phone: bool
+    locked: bool = False     # its phone was removed: only the host's rejoin code opens it
 
 
 @dataclass(frozen=True)
@@ -201,11 +202,11 @@ def find_by_code(db: sqlite_utils.Database, code: str) -> Table:
 def seats_of(db: sqlite_utils.Database, table_id: str) -> list[Seat]:
     """The table's seats in seating order, each saying whether a phone holds it."""
     rows = db.execute(
-        "SELECT s.pos, s.name, s.team, EXISTS(SELECT 1 FROM phones p WHERE p.table_id = s.table_id"
-        " AND p.seat = s.pos) AS has_phone FROM seats s WHERE s.table_id = ? ORDER BY s.pos",
-        [table_id]).fetchall()
-    return [Seat(pos=r["pos"], name=r["name"], team=r["team"], has_phone=bool(r["has_phone"]))
-            for r in rows]
+        "SELECT s.pos, s.name, s.team, s.locked, EXISTS(SELECT 1 FROM phones p WHERE p.table_id ="
+        " s.table_id AND p.seat = s.pos) AS has_phone FROM seats s WHERE s.table_id = ? ORDER BY"
+        " s.pos", [table_id]).fetchall()
+    return [Seat(pos=r["pos"], name=r["name"], team=r["team"], has_phone=bool(r["has_phone"]),
+                 locked=bool(r["locked"])) for r in rows]
 
 
 def phone_by_secret(db: sqlite_utils.Database, table_id: str, secret: str | None) -> Phone | None:
@@ -354,14 +355,23 @@ def _teams(game: Game, n: int) -> list[str | None]:
 
 
 def join(db: sqlite_utils.Database, table: Table, secret: str | None,
-         rejoin_seat: int | None = None) -> tuple[Phone, str]:
+         rejoin_seat: int | None = None, rejoin_token: str | None = None) -> tuple[Phone, str]:
     """Give a browser access to a table, keeping its phone if it already has one.
 
     A re-scan or a reload with the table's cookie finds the same phone (never a
-    duplicate player). With a rejoin token, the phone takes over `rejoin_seat` and the
-    token is used up.
+    duplicate player). With a rejoin token (`find_by_token` gave its seat), the phone
+    takes over `rejoin_seat` and the token is used up: checked and cleared inside this
+    write transaction, so of two phones using one code at once exactly one sits down
+    and the other is told the code was used.
     """
     with transaction(db):
+        if rejoin_seat is not None:
+            used = db.execute("UPDATE seats SET rejoin_token = NULL, locked = 0 WHERE "
+                              "table_id = ? AND pos = ? AND rejoin_token = ?",
+                              [table.id, rejoin_seat, (rejoin_token or "").strip().upper()])
+            if used.rowcount != 1:
+                raise NotFound(N_("This rejoin code was already used. Ask the host for a "
+                                  "fresh one."))
         phone = phone_by_secret(db, table.id, secret)
         if phone is None:
             secret = tokens.new_secret()
@@ -373,10 +383,8 @@ def join(db: sqlite_utils.Database, table: Table, secret: str | None,
         if rejoin_seat is not None:
             db.execute("UPDATE phones SET seat = NULL WHERE table_id = ? AND seat = ?",
                        [table.id, rejoin_seat])
-            db.execute("UPDATE phones SET seat = ?, seen_at = ? WHERE id = ?",
+            db.execute("UPDATE phones SET seat = ?, seen_at = ?, removed = 0 WHERE id = ?",
                        [rejoin_seat, now(), phone.id])
-            db.execute("UPDATE seats SET rejoin_token = NULL WHERE table_id = ? AND pos = ?",
-                       [table.id, rejoin_seat])
             version = _bump(db, table.id)
             _append(db, table.id, version, rejoin_seat, SEAT,
                     {"event": "rejoin", "seat": rejoin_seat}, None)
@@ -407,6 +415,14 @@ def claim_seat(db: sqlite_utils.Database, table_id: str, phone: Phone, pos: int,
                                     "phone can take {name}'s seat. If that's you, pick your "
                                     "name on the event's players' page first; anyone else "
                                     "can watch.", name=seat["name"]))
+        removed = _one(db, "SELECT removed FROM phones WHERE id = ?", [phone.id])[0]
+        if removed or _one(db, "SELECT locked FROM seats WHERE table_id = ? AND pos = ?",
+                           [table_id, pos])[0]:
+            raise Forbidden(N_("The host took this phone off its seat. It can watch; to play "
+                               "again, ask the host for a rejoin code for your seat.")
+                            if removed else
+                            N_("This seat's phone was removed by the host: only a rejoin code "
+                               "from the host opens it now."))
         holder = _one(db, "SELECT id FROM phones WHERE table_id = ? AND seat = ?", [table_id, pos])
         if holder is not None:
             raise Conflict(message("table", "{name}'s seat is already taken by another phone. If "
@@ -471,11 +487,13 @@ def release_seat(db: sqlite_utils.Database, table_id: str, phone: Phone, pos: in
         if host.seat == pos:
             raise TableError(N_("That is your own seat. Pass the host role on first, or use "
                                 "'Leave seat' to become a spectator."))
-        cur = db.execute("UPDATE phones SET seat = NULL WHERE table_id = ? AND seat = ?",
-                         [table_id, pos])
+        cur = db.execute("UPDATE phones SET seat = NULL, removed = 1 WHERE table_id = ? AND "
+                         "seat = ?", [table_id, pos])
         if cur.rowcount == 0:
             raise Conflict(message("table", "No phone holds {name}'s seat right now.",
                                    name=seat["name"]))
+        # Until the host gives out a rejoin code, nobody else takes the seat either.
+        db.execute("UPDATE seats SET locked = 1 WHERE table_id = ? AND pos = ?", [table_id, pos])
         version = _bump(db, table_id)
         _append(db, table_id, version, host.seat, SEAT, {"event": "release", "seat": pos}, None)
     live.publish(table_id, version)
@@ -524,7 +542,8 @@ def rename_seat(db: sqlite_utils.Database, table_id: str, pos: int, name: str) -
                    [table_id, SEAT])
     if started is not None:
         raise TableError(N_("The game at this table has started: its seats keep their names."))
-    db.execute("UPDATE seats SET name = ?, rejoin_token = NULL WHERE table_id = ? AND pos = ?",
+    db.execute("UPDATE seats SET name = ?, rejoin_token = NULL, locked = 0 WHERE table_id = ? "
+               "AND pos = ?",
                [name, table_id, pos])
     db.execute("UPDATE phones SET seat = NULL WHERE table_id = ? AND seat = ?", [table_id, pos])
     version = _bump(db, table_id)

@@ -99,7 +99,7 @@ def join_by_token(token: str):
     if len(token) > 64:
         abort(404)
     table, rejoin_seat = tables.find_by_token(get_db(), token)
-    return _enter(table, rejoin_seat)
+    return _enter(table, rejoin_seat, token)
 
 
 @bp.post("/join")
@@ -114,8 +114,8 @@ def join_by_code():
     return _enter(table, None)
 
 
-def _enter(table: tables.Table, rejoin_seat: int | None):
-    phone, secret = tables.join(get_db(), table, phone_secret(table.id), rejoin_seat)
+def _enter(table: tables.Table, rejoin_seat: int | None, token: str | None = None):
+    phone, secret = tables.join(get_db(), table, phone_secret(table.id), rejoin_seat, token)
     target = "table.show" if phone.seated else "table.seats"
     response = redirect(url_for(target, table_id=table.id), 303)
     set_phone_cookie(response, table.id, secret)

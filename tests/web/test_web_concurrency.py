@@ -231,3 +231,48 @@ def test_two_phones_start_a_rematch_at_once_only_one_game_starts(table, db_path)
     assert sorted(r.status_code for r in results) == [200, 409]
     assert count(db_path, "actions", "kind = 'rematch'") == 1
     assert "Game 2" in text_of(table.host.page(table.id))
+
+
+def _rejoin_token(table) -> str:
+    from helpers import links
+    r = table.host.post(f"/t/{table.id}/host/rejoin", {"seat": "1"})
+    return links(r.get_data(as_text=True), "a#rejoin-url")[0].rsplit("/", 1)[1]
+
+
+def test_a_rejoin_code_read_by_two_phones_seats_only_one(table, db_path):
+    """Both phones looked the code up before either sat down (issue 16 #4): the check that
+    it is still unused happens inside the write, so the second is refused."""
+    from companion import tables
+    from companion.storage import connect
+
+    token = _rejoin_token(table)
+    db = connect(db_path)
+    try:
+        found = [tables.find_by_token(db, token) for _ in range(2)]   # both see seat 1
+        assert [seat for _t, seat in found] == [1, 1]
+        phone, _secret = tables.join(db, found[0][0], None, 1, token)
+        assert phone.seat == 1
+        with __import__("pytest").raises(tables.NotFound, match="already used"):
+            tables.join(db, found[1][0], None, 1, token)
+    finally:
+        db.conn.close()
+    assert db_rows(db_path, "SELECT COUNT(*) FROM phones WHERE seat = 1") == [(1,)]
+
+
+def test_three_phones_using_one_rejoin_code_at_once(table, new_phone, db_path):
+    token = _rejoin_token(table)
+    phones = [new_phone(f"P{i}") for i in range(3)]
+    barrier, answers = threading.Barrier(3), []
+
+    def use(phone):
+        barrier.wait()
+        answers.append(phone.client.get(f"/J/{token}").status_code)
+
+    threads = [threading.Thread(target=use, args=(p,)) for p in phones]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=20)
+    assert sorted(answers) == [303, 404, 404]
+    assert db_rows(db_path, "SELECT COUNT(*) FROM phones WHERE seat = 1") == [(1,)]
+    assert count(db_path, "actions", "kind = 'seat' AND payload LIKE '%rejoin\"%'") == 1

@@ -71,11 +71,24 @@ def test_host_removes_a_seats_phone(table, new_phone, db_path):
     assert db_rows(db_path, "SELECT COUNT(*) FROM phones WHERE seat = 1") == [(0,)]
     # The phone is still there (as a spectator): nothing is deleted.
     assert count(db_path, "phones") == 2
-    # The seat is free again for another phone.
-    bob2 = new_phone("Bob2")
+    # A removed phone stays removed (issue 16 #2): it watches, and neither it nor another
+    # phone takes the seat without the host's rejoin code.
+    before = snapshot(db_path)
+    r = table.bob.claim(table.id, 1)
+    assert r.status_code == 403 and "rejoin code" in text_of(r.get_data(as_text=True))
+    assert table.bob.claim(table.id, 2).status_code == 403          # nor any other seat
+    bob2 = new_phone("Bob2")                                        # cookies cleared
     bob2.join(table.join_path)
-    assert bob2.claim(table.id, 1).status_code == 303
-    assert "You are Bob" in text_of(bob2.page(table.id))
+    r = bob2.claim(table.id, 1)
+    assert r.status_code == 403 and "only a rejoin code" in text_of(r.get_data(as_text=True))
+    assert db_rows(db_path, "SELECT COUNT(*) FROM phones WHERE seat = 1") == [(0,)]
+    assert snapshot(db_path)["seats"] == before["seats"]
+    # The host's rejoin code opens it, once, to whoever holds it (here the old phone).
+    assert table.bob.join(rejoin_path(table.host.post(f"/t/{table.id}/host/rejoin",
+                                                      {"seat": "1"}))).status_code == 303
+    assert "You are Bob" in text_of(table.bob.page(table.id))
+    assert table.bob.enter(table.id, {1: 4}).status_code == 200
+    assert table.host.post(f"/t/{table.id}/host/release", {"seat": "1"}).status_code == 303
     # Removing a seat nobody holds, or the host's own seat, is refused plainly.
     before = snapshot(db_path)
     r = table.host.post(f"/t/{table.id}/host/release", {"seat": "2"})
