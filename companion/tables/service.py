@@ -329,9 +329,10 @@ def create_table(db: sqlite_utils.Database, game_slug: str, settings: dict, name
                 created = now()
                 db.execute(
                     "INSERT INTO tables (id, token, code, game, settings, status, version, host_seat,"
-                    " created_at, options, event_id) VALUES (?, ?, ?, ?, ?, 'playing', 0, ?, ?, ?, ?)",
+                    " created_at, options, event_id, opened_at)"
+                    " VALUES (?, ?, ?, ?, ?, 'playing', 0, ?, ?, ?, ?, ?)",
                     [table_id, token, code, game.slug, json.dumps(settings), host_seat, created,
-                     json.dumps(options or {}), event_id])
+                     json.dumps(options or {}), event_id, created])
                 for pos, name in enumerate(names):
                     db.execute("INSERT INTO seats (table_id, pos, name, team) VALUES (?, ?, ?, ?)",
                                [table_id, pos, name, teams[pos]])
