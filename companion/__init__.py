@@ -82,8 +82,11 @@ def create_app(test_config: dict | None = None) -> "Flask":
         # companion.web.urls); without it, the LAN address and the server's port.
         PUBLIC_URL=os.environ.get("COMPANION_PUBLIC_URL") or None,
         LIVE_POLL_INTERVAL=0.05,     # seconds between reads of the changes table
-        LIVE_KEEPALIVE=15.0,         # seconds between keep-alive comments on a stream
+        LIVE_KEEPALIVE=5.0,          # seconds between pings on a stream (a phone that left
+                                     # is noticed at the next one)
         LIVE_MAX_SECONDS=300.0,      # a stream ends after this; the page reconnects
+        STREAMS_PER_ADDRESS=200,     # open live streams from one address (web/streams.py)
+        STREAM_FD_RESERVE=128,       # descriptors kept free for everything but streams
         JOIN_RATE_LIMIT="20 per minute",
         TABLE_CREATE_LIMIT=(30, 60.0),   # tables per address per minute (web/quotas.py)
         EVENT_CREATE_LIMIT=(10, 60.0),   # events per address per minute
@@ -110,7 +113,9 @@ def create_app(test_config: dict | None = None) -> "Flask":
         app.config["SECRET_KEY"] = _secret_key(app.instance_path)
 
     from . import storage, web
+    from .web.streams import raise_fd_limit
 
+    app.config["FD_LIMIT"] = raise_fd_limit()   # many phones, many sockets: see streams.py
     storage.init_app(app)
     web.init_app(app)
     return app

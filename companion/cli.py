@@ -6,7 +6,7 @@ import json
 import sys
 from pathlib import Path
 
-from companion.net import lan_addresses
+from companion.net import is_loopback_url, lan_addresses
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -27,9 +27,18 @@ def serve(args: argparse.Namespace) -> int:
     if not app.config.get("PUBLIC_URL") and args.host not in ("0.0.0.0", "::"):
         app.config["PUBLIC_URL"] = main_url
     app.config["LAN_URL"] = main_url
-    print("Table Companion is running. On a phone on the same Wi-Fi, open:\n")
-    print(f"    {main_url}\n")
-    print(qr_terminal(main_url))
+    if is_loopback_url(main_url):
+        # 127.0.0.1 (or localhost) is this computer to every device: a phone opening it
+        # reaches itself, never this server. Say so instead of printing a useless QR.
+        print("Table Companion is running, but only this computer can open it:\n")
+        print(f"    {main_url}\n")
+        print(f"Phones can't reach {args.host}: to every phone that address is the phone "
+              "itself.\nTo let phones on the same Wi-Fi join, stop this (Ctrl+C) and run:\n\n"
+              f"    companion serve --host 0.0.0.0 --port {args.port}\n")
+    else:
+        print("Table Companion is running. On a phone on the same Wi-Fi, open:\n")
+        print(f"    {main_url}\n")
+        print(qr_terminal(main_url))
     for other in urls[1:]:
         print(f"  also: {other}")
     print(f"Database: {app.config['DATABASE']}")

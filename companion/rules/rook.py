@@ -833,13 +833,14 @@ def _fold(state: dict) -> dict:
         dealer = seats[(deal_no - 1) % len(seats)]
         row: dict[str, Any] = {
             "kind": entry["kind"], "deal": deal_no, "hand": None, "dealer": dealer,
+            "next_dealer": seats[deal_no % len(seats)],
             "bidder": None, "team": None, "bid": None, "trump": None, "points": None,
             "discard_ok": None, "played": None, "made": None, "moon": None,
         }
         if entry["kind"] == "redeal":
             row.update(changes={"A": 0, "B": 0}, rules={"A": "R-A7", "B": "R-A7"},
                        running=dict(totals), rule="R-A7",
-                       text=f"Everyone passed on {dealer}'s deal: the next dealer deals.",
+                       text=f"Everyone passed on {dealer}'s deal: {row['next_dealer']} deals next.",
                        reason=RULES["R-A7"])
             rows.append(row)
             continue
@@ -904,9 +905,10 @@ def summary(state: dict) -> dict:
 
     Keys: game, variant, seats, settings, house_rules, hand_total, bids (min, max, step),
     teams (players of each team), team_names ("Ann & Cid"), seat_teams, totals, over,
-    winners, leaders, hands (one row per deal: dealer, bidder, team, bid, trump, points,
-    made, changes, rules, running, text, rule), hand_count, dealer (the next dealer, None
-    once over), end_rule, over_reason, result, rules.
+    winners, leaders, hands (one row per deal: kind, deal, hand (the hand's number, None for
+    a redeal), dealer (who dealt it), next_dealer (who deals the deal after it), bidder,
+    team, bid, trump, points, made, changes, rules, running, text, rule), hand_count, dealer
+    (the next dealer, None once over), end_rule, over_reason, result, rules.
     """
     _check_state(state)
     s, seats = state["settings"], state["seats"]

@@ -600,6 +600,8 @@ def _check_fresh(table: Table, actions: list[ActionRow], seats: list[Seat], vers
     what = {GAME: message("table", "saved an entry"), UNDO: message("table", "undid an entry"),
             REMATCH: message("table", "started a rematch"),
             CONFIRM: message("table", "confirmed an entry")}[first.kind]
+    if first.kind == UNDO and "restores" in first.payload:
+        what = message("table", "restored an entry")
     if len(newer) == 1:
         more = ""
     elif len(newer) == 2:
@@ -675,16 +677,16 @@ def confirm(db: sqlite_utils.Database, table_id: str, phone: Phone, target: int,
     """The other team accepts a pending entry, which then counts (house rule `confirm`)."""
 
     def check(actions: list[ActionRow], goal: ActionRow | None,
-              seats: list[Seat]) -> list[ActionRow]:
+              seats: list[Seat]) -> tuple[list[ActionRow], dict]:
         if goal is None or not goal.waiting:
             raise Conflict(message("table", "Entry #{seq} isn't waiting for a confirmation "
                                             "(any more).", seq=target))
         teams = {s.pos: s.team for s in seats}
         if teams.get(phone.seat) == teams.get(goal.seat):
             raise Forbidden(N_("The other team confirms an entry, not the team that made it."))
-        return [replace(a, confirmed_by=0) if a.seq == target else a for a in actions]
+        return [replace(a, confirmed_by=0) if a.seq == target else a for a in actions], {}
 
-    def refused(why: str) -> str:
+    def refused(why: str, _payload: dict) -> str:
         return message("table", "Entry #{seq} no longer fits the sheet ({why}). Reject it and "
                                 "enter it again.", seq=target, why=why)
 
@@ -694,20 +696,33 @@ def confirm(db: sqlite_utils.Database, table_id: str, phone: Phone, target: int,
 
 def undo(db: sqlite_utils.Database, table_id: str, phone: Phone, target: int,
          submission_id: str) -> Outcome:
-    """Strike entry `target` from the sheet by appending an undo; nothing is deleted."""
+    """Strike entry `target` from the sheet by appending an undo; nothing is deleted.
+
+    When `target` is itself a strike (an undo of an entry), this takes the strike back:
+    the entry it struck counts again ("restored"). The new undo's payload then says
+    ``{"target": <the strike>, "restores": <the entry>}``; the strike is marked undone by
+    it and the entry is no longer marked undone, so every reader of ``undone_by`` (the
+    fold, "Undo last", conflicts) sees the entry as live, and the history keeps all three
+    rows. A restore itself can't be taken back this way: strike the entry again.
+    """
 
     def check(actions: list[ActionRow], goal: ActionRow | None,
-              seats: list[Seat]) -> list[ActionRow]:
+              seats: list[Seat]) -> tuple[list[ActionRow], dict]:
+        if goal is not None and goal.kind == UNDO:
+            return _restore_check(actions, goal, seats)
         if goal is None or goal.kind not in UNDOABLE:
             raise NotFound(message("table", "There is no entry #{seq} to undo.", seq=target))
         if goal.undone_by is not None:
-            undoer = next(a for a in actions if a.seq == goal.undone_by)
-            who = next((s.name for s in seats if s.pos == undoer.seat), None)
             raise Conflict(message("table", "Entry #{seq} was already undone by {who}.",
-                                   seq=target, who=who or message("table", "Someone")))
-        return [a for a in actions if a.seq != target]
+                                   seq=target, who=_who_did(actions, seats, goal.undone_by)))
+        return [a for a in actions if a.seq != target], {}
 
-    def refused(why: str) -> str:
+    def refused(why: str, payload: dict) -> str:
+        if "restores" in payload:
+            return message("table", "Entry #{seq} can't be restored: with it back, the sheet "
+                                    "would break the rules ({why}). Strike the later entries "
+                                    "first, or enter it again.",
+                           seq=payload["restores"], why=why)
         return message("table", "Entry #{seq} can't be struck: the entries after it would no "
                                 "longer be legal ({why}). Undo the later ones first.",
                        seq=target, why=why)
@@ -716,16 +731,47 @@ def undo(db: sqlite_utils.Database, table_id: str, phone: Phone, target: int,
                        refused)
 
 
+def _who_did(actions: list[ActionRow], seats: list[Seat], seq: int) -> str:
+    """The name of the seat that made action `seq` ("Someone" if it has none)."""
+    doer = next((a for a in actions if a.seq == seq), None)
+    who = next((s.name for s in seats if doer is not None and s.pos == doer.seat), None)
+    return who or message("table", "Someone")
+
+
+def _restore_check(actions: list[ActionRow], strike: ActionRow,
+                   seats: list[Seat]) -> tuple[list[ActionRow], dict]:
+    """Taking back `strike` (an undo): the log as it reads with its entry live again."""
+    entry = next((a for a in actions if a.seq == strike.payload.get("target")), None)
+    if entry is None or entry.kind not in UNDOABLE:
+        raise TableError(message("table", "Entry #{seq} brought an entry back; it can't be "
+                                          "taken back itself. Strike the entry again instead.",
+                                 seq=strike.seq))
+    if strike.undone_by is not None or entry.undone_by != strike.seq:
+        raise Conflict(message("table", "Entry #{seq} is already back on the sheet (restored "
+                                        "by {who}).", seq=entry.seq,
+                               who=_who_did(actions, seats, strike.undone_by or 0)))
+    if entry.pending and entry.confirmed_by is None and any(a.waiting for a in actions):
+        raise Conflict(message("table", "Entry #{seq} would wait for a confirmation again, "
+                                        "and another entry is waiting. Confirm or reject that "
+                                        "one first.", seq=entry.seq))
+    after = [replace(a, undone_by=None) if a.seq == entry.seq else
+             replace(a, undone_by=0) if a.seq == strike.seq else a for a in actions]
+    return after, {"restores": entry.seq}
+
+
 def _mark_entry(db: sqlite_utils.Database, table_id: str, phone: Phone, target: int,
                 submission_id: str, kind: str, column: str,
-                check: Callable[[list[ActionRow], ActionRow | None, list[Seat]], list[ActionRow]],
-                refused: Callable[[str], str]) -> Outcome:
-    """The one path that marks an earlier entry (undo strikes it, confirm accepts it).
+                check: Callable[[list[ActionRow], ActionRow | None, list[Seat]],
+                                tuple[list[ActionRow], dict]],
+                refused: Callable[[str, dict], str]) -> Outcome:
+    """The one path that marks an earlier entry (undo strikes it, confirm accepts it, an
+    undo of a strike restores the entry).
 
     Inside one write transaction: `check(actions, goal, seats)` refuses what may not be
-    marked and returns the log as it would read afterwards; that log must still fold
-    without errors (else `refused(first error)`); then an action of
-    `kind` is appended and the target's `column` points at it.
+    marked and returns the log as it would read afterwards and what to add to the new
+    action's payload; that log must still fold without errors (else `refused(first
+    error, payload)`); then an action of `kind` is appended and the target's `column`
+    points at it. A payload with ``restores`` also clears that entry's ``undone_by``.
     """
     with transaction(db):
         table, phone, repeat = _start_write(db, table_id, phone, submission_id, kind)
@@ -734,16 +780,19 @@ def _mark_entry(db: sqlite_utils.Database, table_id: str, phone: Phone, target: 
         actions = _actions(db, table_id)
         seats = seats_of(db, table_id)
         goal = next((a for a in actions if a.seq == target), None)
-        after = check(actions, goal, seats)
+        after, extra = check(actions, goal, seats)
         folded = fold(table_id, None, table.game, table.settings, [s.name for s in seats], after)
         if folded.errors:
-            raise TableError(refused(folded.errors[0]), status=422)
+            raise TableError(refused(folded.errors[0], extra), status=422)
         new_version = _bump(db, table_id, _status(folded.summary))
-        action = _append(db, table_id, new_version, phone.seat, kind, {"target": target},
-                         submission_id)
+        action = _append(db, table_id, new_version, phone.seat, kind,
+                         {"target": target, **extra}, submission_id)
         # `column` is one of two fixed names chosen above, never user input.
         db.execute(f"UPDATE actions SET {column} = ? WHERE table_id = ? AND seq = ?",
                    [action.seq, table_id, target])
+        if "restores" in extra:
+            db.execute("UPDATE actions SET undone_by = NULL WHERE table_id = ? AND seq = ?",
+                       [table_id, extra["restores"]])
         result = sheet(db, get_table(db, table_id))
     live.publish(table_id, new_version)
     return Outcome(action, False, result)

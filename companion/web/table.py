@@ -9,6 +9,7 @@ from functools import cached_property
 from flask import (Blueprint, Response, abort, current_app, make_response, redirect,
                    render_template, request, url_for)
 from flask_babel import gettext
+from flask_limiter.util import get_remote_address
 
 from companion import tables
 from companion.storage import get_db
@@ -19,11 +20,13 @@ from companion.tournaments import service as tournaments
 
 from .cookies import director_secret, pass_secret, phone_secret
 from .games import GameUI, ui_for
+from .errors import error_response
 from .i18n import N_, said_of
+from . import streams
 from . import fragments
 from .htmx import csrf_token, is_fragment_request, render
 from .qr import qr_svg
-from .urls import join_url
+from .urls import base_is_loopback, join_url
 
 bp = Blueprint("table", __name__, url_prefix="/t/<table_id>")
 
@@ -88,6 +91,12 @@ class View:
     def name_of(self, pos: int | None) -> str:
         return next((s.name for s in self.seats if s.pos == pos), "—")
 
+    @property
+    def invite_first(self) -> bool:
+        """Whether the invite QR leads this phone's screen: the host's, until a second
+        phone has taken a seat (templates/tables/_chrome.html)."""
+        return self.is_host and sum(s.has_phone for s in self.seats) < 2
+
 
 def _view(table_id: str) -> View:
     db = get_db()
@@ -102,7 +111,7 @@ def _view(table_id: str) -> View:
 def _page_context(view: View, **extra) -> dict:
     url = join_url(view.table.token)
     # join_qr is a callable: only the full page draws the QR, never the live fragments.
-    context = dict(view=view, join_url=url,
+    context = dict(view=view, join_url=url, loopback=base_is_loopback(),
                    join_qr=lambda: qr_svg(url, "QR code to join this table"),
                    sid=new_submission_id(), values={}, message=None, status_kind=None)
     context.update(extra)  # callers pass message/status_kind: override, don't clash
@@ -151,9 +160,21 @@ def _fragment(table_id: str, template: str):
     key = (view.table.id, view.table.version, template, _viewer(view))
     html = fragments.shared(key, csrf_token(), context["sid"],
                             lambda: render_template(template, **context))
+    if template == "tables/_play.html":
+        html += _chrome(view, context)
     response = make_response(html)
     response.headers["Vary"] = "HX-Request, Cookie"
     return response
+
+
+def _chrome(view: View, context: dict) -> str:
+    """The page's chrome (who this phone is, the invite QR, the host tools), marked to be
+    swapped out of band: appended to every /play answer, so seat and host changes reach
+    every phone live (templates/tables/_chrome.html). It differs by seat and host-ness
+    (never by the game's viewer key), so it is shared per (version, seat, host)."""
+    key = (view.table.id, view.table.version, "chrome", view.phone.seat, view.is_host)
+    return fragments.shared(key, csrf_token(), context["sid"],
+                            lambda: render_template("tables/_chrome_oob.html", **context))
 
 
 def _viewer(view: View) -> Hashable:
@@ -179,22 +200,31 @@ def stream(table_id: str):
     "changed from:#live"); "event" is the table's action log, not this."""
     view = _view(table_id)
     config = current_app.config
+    address = get_remote_address() or "-"
+    if not streams.admit(address, config["STREAMS_PER_ADDRESS"], config["STREAM_FD_RESERVE"]):
+        # Before descriptors run out: a plain 503; the page refreshes by polling instead.
+        return error_response(N_("Too many live connections right now; this page checks for "
+                                 "changes every few seconds instead."), 503)
     hub.ensure_poller(config["DATABASE"], config["LIVE_POLL_INTERVAL"])
     keepalive, max_seconds = config["LIVE_KEEPALIVE"], config["LIVE_MAX_SECONDS"]
     table_id, known = view.table.id, view.table.version
 
     def messages():
-        # The first message lets a reconnecting page catch up on what it missed.
-        yield f"retry: 1000\nevent: changed\ndata: {known}\n\n"
-        sent, started = known, time.monotonic()
-        while time.monotonic() - started < max_seconds:
-            current = hub.wait(table_id, sent, keepalive)
-            if current is not None and current > sent:
-                sent = current
-                yield f"event: changed\ndata: {current}\n\n"
-            else:
-                # A named message (not a comment) so the page can tell the stream is alive.
-                yield "event: ping\ndata: \n\n"
+        try:
+            # The first message lets a reconnecting page catch up on what it missed.
+            yield f"retry: 1000\nevent: changed\ndata: {known}\n\n"
+            sent, started = known, time.monotonic()
+            while time.monotonic() - started < max_seconds:
+                current = hub.wait(table_id, sent, keepalive)
+                if current is not None and current > sent:
+                    sent = current
+                    yield f"event: changed\ndata: {current}\n\n"
+                else:
+                    # A named message (not a comment): the page can tell the stream is
+                    # alive, and a departed phone is noticed at this write.
+                    yield "event: ping\ndata: \n\n"
+        finally:
+            streams.release(address)
 
     return Response(messages(), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
@@ -240,7 +270,15 @@ def _play_response(view: View, *, status: int = 200, message: str | None = None,
     # answer: _play.html catches up once after it (a change may have come in meanwhile).
     context.update(message=message, status_kind=kind, values=values or {}, rule=rule,
                    answer=True)
-    return render("tables/table.html", "tables/_play.html", status=status, **context)
+    if not is_fragment_request():
+        return render("tables/table.html", "tables/_play.html", status=status, **context)
+    # This phone's own answer: rendered for it alone (the shared copies are for the
+    # refreshes every phone makes after a change).
+    html = (render_template("tables/_play.html", **context)
+            + render_template("tables/_chrome_oob.html", **context))
+    response = make_response(html, status)
+    response.headers["Vary"] = "HX-Request, Cookie"
+    return response
 
 
 def _refresh(view: View, outcome: tables.Outcome | None = None) -> View:
@@ -308,7 +346,11 @@ def _mark_entry(table_id: str, mark, done: str, repeated: str):
         outcome = mark(get_db(), table_id, view.phone, target, sid)
     except tables.TableError as exc:
         return _after_mark(_refresh(view), exc.status, exc.message, "error")
-    note = gettext(repeated if outcome.duplicate else done, seq=target)
+    restored = outcome.action.payload.get("restores")
+    if restored is not None:     # an undo of a strike: the entry counts again
+        note = gettext("Entry #%(seq)s is back on the sheet.", seq=restored)
+    else:
+        note = gettext(repeated if outcome.duplicate else done, seq=target)
     return _after_mark(_refresh(view, outcome), 200, note, "ok")
 
 
@@ -317,7 +359,7 @@ def _after_mark(view: View, status: int, message: str, kind: str):
         if not is_fragment_request() and status < 400:
             return redirect(url_for(".history", table_id=view.table.id), 303)
         return render("tables/history.html", "tables/_history.html", status=status,
-                      **_history_context(view, message=message, status_kind=kind))
+                      **_history_context(view, message=message, status_kind=kind, answer=True))
     return _play_response(view, status=status, kind=kind, message=message)
 
 
@@ -372,8 +414,11 @@ def _history_context(view: View, **extra) -> dict:
 
 @bp.get("/history")
 def history(table_id: str):
-    """Every entry, undo and seat change, with who did it and when."""
+    """Every entry, undo and seat change, with who did it and when. The page refreshes it
+    live like the sheet (templates/tables/_history.html): 204 while `since` is current."""
     view = _view(table_id)
+    if request.args.get("since") == str(view.table.version):
+        return Response(status=204)
     return render("tables/history.html", "tables/_history.html", **_history_context(view))
 
 
@@ -398,13 +443,29 @@ def host_rejoin(table_id: str):
 def host_release(table_id: str):
     """Remove the phone holding a seat (it becomes a spectator; the seat is free)."""
     view = _view(table_id)
-    tables.release_seat(get_db(), table_id, view.phone, _seat_arg(), view.is_director)
-    return redirect(url_for(".show", table_id=table_id) + "#host", 303)
+    pos = _seat_arg()
+    tables.release_seat(get_db(), table_id, view.phone, pos, view.is_director)
+    note = gettext("%(name)s’s phone was removed; the seat is free.", name=view.name_of(pos))
+    return _host_answer(table_id, note, "#host")
 
 
 @bp.post("/host/pass")
 def host_pass(table_id: str):
     """Pass the host role to another seat."""
     view = _view(table_id)
-    tables.pass_host(get_db(), table_id, view.phone, _seat_arg())
-    return redirect(url_for(".show", table_id=table_id), 303)
+    pos = _seat_arg()
+    tables.pass_host(get_db(), table_id, view.phone, pos)
+    return _host_answer(table_id, gettext("%(name)s is the host now.", name=view.name_of(pos)))
+
+
+def _host_answer(table_id: str, note: str, anchor: str = ""):
+    """After a host tool: back to the page (a plain form post), or for htmx (the tools ask
+    first with hx-confirm and swap nothing themselves) this phone's chrome, out of band,
+    with `note` where the tools were. Every other phone gets its own through the stream."""
+    if not is_fragment_request():
+        return redirect(url_for(".show", table_id=table_id) + anchor, 303)
+    view = _view(table_id)
+    html = render_template("tables/_chrome_oob.html", **_page_context(view, host_note=note))
+    response = make_response(html)
+    response.headers["Vary"] = "HX-Request, Cookie"
+    return response

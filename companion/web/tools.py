@@ -23,6 +23,19 @@ def _card_options(settings: dict) -> list[tuple[str, str]]:
     return [(c, format_card(c, "rook")) for c in cards]
 
 
+def _variant_labels() -> list[tuple[str, str]]:
+    """(key, label) of every Rook variant, as the new-table form names them: a player reads
+    "1s high (180 a hand)", never the key "ones_180"."""
+    field = next(f for f in rook.GAME.settings_fields if f.name == "variant")
+    return [(key, label) for key, label in field.choices if key in rook.VARIANTS]
+
+
+def _rook_rank_label(settings: dict) -> str:
+    """How the table's Rook bird ranks, in the words of its house rule."""
+    field = next(f for f in rook.GAME.settings_fields if f.name == "rook_rank")
+    return dict(field.choices).get(settings.get("rook_rank"), settings.get("rook_rank"))
+
+
 def _trick_page(settings: dict, table=None):
     played = [request.args.get(f"c{i}", "") for i in range(1, MAX_TRICK + 1)]
     trump = request.args.get("trump", "")
@@ -38,8 +51,9 @@ def _trick_page(settings: dict, table=None):
                 error = said_of(exc)
     status = 422 if error else 200
     return render_template("tools/rook_trick.html", table=table, settings=settings,
-                           variants=rook.VARIANTS, options=_card_options(settings),
+                           variants=_variant_labels(), options=_card_options(settings),
                            colours=list(rook.COLOURS.items()), played=played, trump=trump,
+                           rook_rank=_rook_rank_label(settings),
                            verdict=verdict, cards=cards, error=error), status
 
 

@@ -1,29 +1,40 @@
 // Table Companion: the widgets htmx doesn't have (no inline scripts: CSP forbids them).
-// Live refresh is declared in templates/tables/_play.html; here are only the mark that keeps
-// a typed-in entry box and the live badge. Event pages add static/js/event.js.
+// Live refresh is declared in templates/tables/_play.html; here are the mark that keeps a
+// typed-in box, answers brought into view, the live badge. Event pages add static/js/event.js.
 (function () {
   "use strict";
 
   // Delegated listeners: `handler(element)` for the closest match of `selector`.
   function on(type, selector, handler) {
-    document.addEventListener(type, function (event) {
-      var el = event.target.closest && event.target.closest(selector);
-      if (el) handler(el);
-    });
+    document.addEventListener(type, function (e) { var el = e.target.closest && e.target.closest(selector); if (el) handler(el); });
   }
 
   // A widget that changes a box says so as typing does: the hand redraws, the box is kept.
   function set(input, value) {
-    if (input.value === value) return;
-    input.value = value;
-    input.dispatchEvent(new Event("input", { bubbles: true }));
+    if (input.value !== value) { input.value = value; input.dispatchEvent(new Event("input", { bubbles: true })); }
   }
 
   // Typing is kept: a typed-in [data-keep-typing] box is hx-morph-skip (tables/_play.html).
   on("input", "[data-keep-typing]", function (box) { box.setAttribute("hx-morph-skip", ""); });
 
-  // An error notice (htmx answers with HX-Retarget: #flash) belongs to the last request.
-  document.addEventListener("htmx:before:request", function () { document.getElementById("flash").textContent = ""; });
+  // An error notice (HX-Retarget: #flash, pinned above the thumb by app.css) belongs to the
+  // last write; a tap on it puts it away. Live refreshes (GETs) leave it.
+  var flash = document.getElementById("flash");
+  document.addEventListener("htmx:before:request", function (e) { if (e.detail.ctx.request.method !== "GET") flash.textContent = ""; });
+  on("click", "#flash", function () { flash.textContent = ""; });
+
+  // Feedback where the thumb is: the answer to a tap ([data-answer] notice) scrolls into view
+  // once, after the first box marked invalid, which takes the focus. (after:process fires on
+  // the new content; after:swap on the tapped form, which an outerHTML swap has detached.)
+  document.addEventListener("htmx:after:process", function () {
+    var note = document.querySelector("[data-answer]"), bad = document.querySelector("#entry [aria-invalid=true]");
+    if (!note) return; note.removeAttribute("data-answer");
+    if (bad) { bad.focus({ preventScroll: true }); bad.scrollIntoView({ block: "nearest" }); }
+    note.scrollIntoView({ block: "nearest" });
+  });
+
+  // Details a player opened stay open through live refreshes ([data-keep-open]).
+  if (window.htmx) htmx.registerExtension("keep-open", { htmx_before_morph_attr: function (el, d) { return !(d.attrName === "open" && el.hasAttribute("data-keep-open")); } });
 
   // The ± buttons beside score boxes (phone keypads often have no minus key).
   on("click", "[data-sign-for]", function (button) {
@@ -66,8 +77,7 @@
     set(input, dice.join(" "));
   });
 
-  // Card picker (templates/_cards.html, from the deck's data): a rank, then a suit; a joker
-  // adds at once. `data-copies` caps copies of a card (2 with two decks), `data-max` the box.
+  // Card picker (templates/_cards.html): rank, then suit; a joker adds at once; data-copies/-max cap it.
   function cardsIn(input) { return input.value.trim().toUpperCase().split(/[\s,]+/).filter(Boolean); }
   on("click", "[data-rank], [data-suit], [data-card], [data-card-back]", function (button) {
     var picker = button.closest("[data-card-picker]"), input = picker && picker.querySelector("[data-card-input]");
@@ -85,6 +95,7 @@
       pressed.setAttribute("aria-pressed", "false");
     }
     var copies = parseInt(picker.getAttribute("data-copies") || "1", 10), max = parseInt(picker.getAttribute("data-max") || "0", 10);
+    if (card && max === 1) cards = [];   // a box of one card: a new tap replaces it
     if (card && cards.filter(function (c) { return c === card; }).length < copies && (!max || cards.length < max)) cards.push(card);
     set(input, cards.join(" "));
   });
@@ -110,41 +121,30 @@
     }
   });
 
-  // The live badge (table page): "live" while the stream's messages (a change, or its ping
-  // every 15 s) come through; after 5 s without one at first, or 20 s later, "polling", and
-  // #live[data-state=poll] lets tables/_play.html's `every 2s` poll (not while hidden).
+  // The live badge (table, history): "live" while the stream's messages (a change, its ping
+  // every 15 s) come through; after 5 s without one at first, or 20 s later, "updates every
+  // 2 s": #live[data-state=poll] lets tables/_play.html's `every 2s` poll (not while hidden).
   var live = document.getElementById("live"), dot = document.getElementById("live-state");
   if (live && dot) {
     var timer, state = "";
     var say = function (kind, word) {   // the word in the page's language (data-live, ...)
-      dot.className = "live-dot " + kind;
-      dot.textContent = dot.getAttribute("data-" + word) || word;
+      dot.className = "live-dot " + kind; dot.textContent = dot.getAttribute("data-" + word) || word;
     };
-    var become = function (next, word) {
-      state = next;
-      live.setAttribute("data-state", document.hidden ? "away" : next);
-      say(next, word);
-    };
+    var become = function (next, word) { state = next; live.setAttribute("data-state", document.hidden ? "away" : next); say(next, word); };
     var silence = function (ms) { clearTimeout(timer); timer = setTimeout(become, ms, "poll", "polling"); };
     var heard = function () { become("on", "live"); silence(20000); };
-    live.addEventListener("changed", heard);
-    live.addEventListener("ping", heard);
+    live.addEventListener("changed", heard); live.addEventListener("ping", heard);
     live.addEventListener("htmx:sse:error", function () { become("off", "reconnecting"); });
     document.addEventListener("htmx:finally:request", function (event) {   // how a poll went
-      var ok = event.detail.ctx.response;
-      if (state === "poll" && event.target.id === "play") say(ok ? "poll" : "off", ok ? "polling" : "offline");
+      var ok = event.detail.ctx.response; if (state === "poll" && /^(play|history)$/.test(event.target.id)) say(ok ? "poll" : "off", ok ? "polling" : "offline");
     });
-    document.addEventListener("visibilitychange", function () {
-      live.setAttribute("data-state", document.hidden ? "away" : state);
-    });
+    document.addEventListener("visibilitychange", function () { live.setAttribute("data-state", document.hidden ? "away" : state); });
     silence(5000);
   }
 
   // Keep the screen awake during play where the browser allows (Wake Lock API).
-  function keepAwake() {
-    if (document.body.hasAttribute("data-table-page") && "wakeLock" in navigator && !document.hidden)
-      navigator.wakeLock.request("screen").catch(function () { /* not allowed here: fine */ });
+  function keepAwake() {   // a refusal (not allowed here) is fine
+    if (document.body.hasAttribute("data-table-page") && "wakeLock" in navigator && !document.hidden) navigator.wakeLock.request("screen").catch(function () {});
   }
-  keepAwake();
-  document.addEventListener("visibilitychange", keepAwake);
+  keepAwake(); document.addEventListener("visibilitychange", keepAwake);
 })();

@@ -27,6 +27,8 @@ def create_table(page: Page, names: list[str], target: int | None = None, me: in
     if me:
         page.locator(f'input[name="me"][value="{me}"]').check()
     if target is not None:
+        # House rules start folded behind "Change rules" (issue 15).
+        page.locator("#change-rules > summary").click()
         page.get_by_label("Target score").fill(str(target))
     page.get_by_role("button", name="Create table").click()
     expect(page.locator("#me-bar")).to_contain_text(f"You are {names[me]}")

@@ -17,7 +17,7 @@ def test_phone_without_a_stream_still_updates_by_polling(phones, ui):
     b.page.on("response", lambda r: polls.append(r.status) if "/play?since=" in r.url else None)
     join_url = ui.create_table(a.page, ["Ann", "Bob"])
     ui.join(b.page, join_url, "Bob")
-    expect(b.page.locator("#live-state")).to_have_text("polling", timeout=10_000)
+    expect(b.page.locator("#live-state")).to_have_text("updates every 2 s", timeout=10_000)
     ui.enter_round(a.page, {0: 7, 1: 2})
     expect(ui.total(b.page, "Ann")).to_have_text("7", timeout=6_000)
     expect(b.page.locator("#save-round")).to_have_text("Save round 2")

@@ -61,6 +61,7 @@ def test_four_phones_cut_and_play_two_hands(phones, ui, artifacts_dir):
     ann.get_by_role("link", name=re.compile(r"^Rainbow Rummy 333")).click()
     for i, name in enumerate(NAMES):
         ann.get_by_label(f"Player {i + 1}", exact=True).fill(name)
+    ann.locator("#change-rules > summary").click()          # the house rules start folded
     ann.get_by_label(re.compile("Player who went out counts face-down cards")).uncheck()
     ann.get_by_role("button", name="Create table").click()
     expect(ann.locator("#me-bar")).to_contain_text("You are Ann")
@@ -106,18 +107,20 @@ def test_four_phones_cut_and_play_two_hands(phones, ui, artifacts_dir):
         expect(page.locator('#hand-1 [aria-label="Sun of J"]')).to_be_visible()
         expect(page.locator("#rr-dealer")).to_contain_text("Hand 2: Dee deals")
 
-    # Hand 2 on Dee's phone: Bob goes out. Dee forgets Bob's face-down box first: the
-    # entry is refused and nothing she typed is lost.
+    # Hand 2 on Dee's phone: Bob goes out. Dee forgets her own hand box first: the entry
+    # is refused, the box is marked, and nothing she typed is lost. Bob's face-down box
+    # stays empty: that is 0, as the hint says.
     ui.settled(dee)
     ui.caught_up(dee)
     went_out(dee, "Bob")
-    fill_points(dee, {0: (20, 0), 2: (8, 4), 3: (3, 0)})
+    fill_points(dee, {0: (20, 0), 2: (8, 4), 3: (None, 0)})
     press(dee, "#save-hand", status=422)
-    expect(dee.locator("#entry .notice.error")).to_contain_text("Enter Bob's face-down cards")
+    expect(dee.locator("#entry .notice.error")).to_contain_text("Enter Dee's cards in hand")
+    expect(dee.locator("#hand_pts_3")).to_have_attribute("aria-invalid", "true")
     expect(dee.locator("#hand_pts_0")).to_have_value("20")
     expect(dee.locator("#down_pts_2")).to_have_value("4")
     expect(dee.locator('#entry-form input[name="went_out"][value="1"]')).to_be_checked()
-    dee.locator("#down_pts_1").fill("5")
+    dee.locator("#hand_pts_3").fill("3")
     press(dee, "#save-hand")
     # A: 40 + 0 + 16 + 4 = 60; B: 0 (Bob went out) + 6 + 0 = 6: Bob & Dee score 54.
     totals_are(everyone, 10, 54)

@@ -55,8 +55,8 @@ def test_family_game_to_a_bidder_goes_finish(phones):
                                           (b.page, 190), (a.page, 250)]):
         play_hand(page, "Ann", 150, points_a, hands_before=n)
     for page in (a.page, b.page):
-        expect(page.locator('#sheet tfoot td[data-team="A"]')).to_have_text("590")
-        expect(page.locator('#sheet tfoot td[data-team="B"]')).to_have_text("440")
+        expect(page.locator('#sheet [data-total-for="A"] [data-team="A"]')).to_have_text("590")
+        expect(page.locator('#sheet [data-total-for="B"] [data-team="B"]')).to_have_text("440")
     expect(b.page.locator("#sheet .dealer-line")).to_contain_text("Bob")   # 6th deal: Bob
 
     # Bob bids 160 and his team takes 165: both teams pass 600, the bidders win.
@@ -66,7 +66,7 @@ def test_family_game_to_a_bidder_goes_finish(phones):
         expect(banner).to_contain_text("Bob & Dee")
         expect(banner).to_contain_text("bidder goes")
         expect(banner).to_contain_text("RK-9")
-        expect(page.locator('#sheet tfoot td[data-team="A"]')).to_have_text("675")
-        expect(page.locator('#sheet tfoot td[data-team="B"]')).to_have_text("605")
+        expect(page.locator('#sheet [data-total-for="A"] [data-team="A"]')).to_have_text("675")
+        expect(page.locator('#sheet [data-total-for="B"] [data-team="B"]')).to_have_text("605")
         expect(page.locator("#rematch")).to_be_visible()
     expect(a.page.locator("#sheet svg.chart polyline")).to_have_count(2)

@@ -617,7 +617,8 @@ def test_sheet_rows():
     assert first["dealer"] == "Ann" and passed["dealer"] == "Bob" and third["dealer"] == "Cid"
     assert sheet["dealer"] == "Dee"
     assert first == {
-        "kind": "hand", "deal": 1, "hand": 1, "dealer": "Ann", "bidder": "Ann", "team": "A",
+        "kind": "hand", "deal": 1, "hand": 1, "dealer": "Ann", "next_dealer": "Bob",
+        "bidder": "Ann", "team": "A",
         "bid": 175, "trump": "R", "points": {"A": 180, "B": 70}, "discard_ok": True,
         "played": True, "made": True, "moon": None, "changes": {"A": 180, "B": 70},
         "rules": {"A": "RK-8", "B": "RK-8"}, "running": {"A": 180, "B": 70}, "rule": "RK-8",
@@ -626,6 +627,9 @@ def test_sheet_rows():
     }
     assert passed["kind"] == "redeal" and passed["changes"] == {"A": 0, "B": 0}
     assert passed["rule"] == "R-A7" and passed["hand"] is None
+    # Bob dealt, everyone passed, Cid deals next (issue 15: not "Bob dealt again").
+    assert passed["next_dealer"] == "Cid" and third["next_dealer"] == "Dee"
+    assert passed["text"] == "Everyone passed on Bob's deal: Cid deals next."
     assert passed["running"] == {"A": 180, "B": 70}
     assert third["hand"] == 2 and third["made"] is False
     assert third["changes"] == {"A": 55, "B": -200}

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 
+import pytest
 from helpers import attr, form_block, forms, inputs, select, select_one, text_of, totals
 from web_helpers import count, db_rows, round_rows, seq_saved, snapshot
 
@@ -236,3 +237,85 @@ def test_spectators_can_neither_undo_nor_rematch(table, new_phone, db_path):
     assert r.status_code == 403
     assert "Spectators can watch" in text_of(r.get_data(as_text=True))
     assert snapshot(db_path) == before
+
+
+# ---------------------------------------------------------------- a score far beyond the target
+# The score pad asks once before a round with an implausible score ends the game (issue 15;
+# companion/web/games/scorepad.py): more than twice the target, or, from the third round on,
+# more than 3x the biggest earlier round score. The table's target is 50.
+
+def test_a_score_far_beyond_the_target_asks_before_it_ends_the_game(table, db_path):
+    table.host.enter(table.id, {0: 10, 1: 5})
+    before = snapshot(db_path)
+    form = table.bob.entry_form(table.id)
+    r = table.bob.enter(table.id, {0: 250, 1: 7}, form=form)  # a typo for 25
+    assert r.status_code == 422
+    text = text_of(r.get_data(as_text=True))
+    assert "Ann's 250 would end the game (target 50). Save anyway?" in text
+    assert snapshot(db_path) == before                      # nothing saved
+    body = r.get_data(as_text=True)
+    assert 'id="game-over"' not in body
+    # The form comes back with the typed boxes and a "Save anyway" button after Save.
+    again = inputs(form_block(body, 'id="entry-form"'))
+    assert again["score_0"] == "250" and again["score_1"] == "7"
+    anyway = select_one(body, "#save-anyway")
+    assert anyway.attrs["name"] == "confirm" and anyway.attrs["value"] == "end"
+    assert body.index('id="save-round"') < body.index('id="save-anyway"')  # Enter = Save
+    # Confirmed: the same boxes with the flag end the game.
+    r = table.bob.enter(table.id, {0: 250, 1: 7}, form=again, extra={"confirm": "end"})
+    assert r.status_code == 200
+    banner = text_of(r.get_data(as_text=True), "div#game-over")
+    assert "Ann reached 260 (target 50)" in banner
+    assert totals(table.host.page(table.id)) == {"Ann": 260, "Bob": 12, "Cy": 0}
+
+
+def test_a_corrected_score_saves_without_a_question(table):
+    table.host.enter(table.id, {0: 10, 1: 5})
+    r = table.bob.enter(table.id, {0: 250})
+    assert r.status_code == 422 and "Save anyway?" in text_of(r.get_data(as_text=True))
+    again = inputs(form_block(r.get_data(as_text=True), 'id="entry-form"'))
+    r = table.bob.enter(table.id, {0: 25}, form=again)
+    assert r.status_code == 200 and "Saved as entry #" in text_of(r.get_data(as_text=True))
+    assert 'id="save-anyway"' not in r.get_data(as_text=True)
+    assert totals(r.get_data(as_text=True))["Ann"] == 35
+
+
+def test_several_players_far_beyond_are_named_in_one_question(table):
+    r = table.host.enter(table.id, {0: 101, 1: 300, 2: 100})
+    assert r.status_code == 422
+    assert ("Ann's 101 and Bob's 300 would end the game (target 50). Save anyway?"
+            in text_of(r.get_data(as_text=True)))                 # Cy's 100 is not > 2x50
+
+
+def test_three_times_the_biggest_earlier_score_asks_from_round_three(table, db_path):
+    table.host.enter(table.id, {0: 8, 1: 6})
+    table.host.enter(table.id, {0: 12, 1: 4})                      # biggest so far: 12
+    before = snapshot(db_path)
+    r = table.bob.enter(table.id, {1: 40})                          # Bob 50: 40 > 3x12
+    assert r.status_code == 422
+    assert "Bob's 40 would end the game (target 50)" in text_of(r.get_data(as_text=True))
+    assert snapshot(db_path) == before
+    assert table.bob.enter(table.id, {1: 36}).status_code == 200    # 36 = 3x12: plausible
+
+
+@pytest.mark.parametrize("scores", [
+    {0: 30, 1: 20},            # nobody reaches the target: no question however big
+    {0: 100},                  # 2x the target exactly, first round: plausible
+    {0: 10, 1: 60},            # past the target with less than 2x it
+])
+def test_plausible_rounds_are_saved_at_once(table, scores):
+    r = table.host.enter(table.id, scores)
+    assert r.status_code == 200, text_of(r.get_data(as_text=True))[:300]
+    assert 'id="save-anyway"' not in r.get_data(as_text=True)
+
+
+def test_no_question_without_a_target_or_with_a_refused_box(new_phone):
+    ann = new_phone("Ann")
+    table_id = ann.create_table(["Ann", "Bob"], me=0)              # no target
+    assert ann.enter(table_id, {0: 5000}).status_code == 200
+    capped = new_phone("Cy")
+    table_id = capped.create_table(["Ann", "Bob"], me=0, target=10)
+    r = capped.enter(table_id, {0: 250, 1: "x"})                    # a bad box says so first
+    assert r.status_code == 422
+    text = text_of(r.get_data(as_text=True))
+    assert "Bob's score must be a whole number" in text and "Save anyway" not in text

@@ -18,7 +18,9 @@ RR11 = dict(kind="hand", went_out=SEAT["Cid"],
 
 
 def create(phone: Phone, names=NAMES, **fields) -> str:
-    return create_game_table(phone, "rainbow_rummy", names, **fields)
+    table_id = create_game_table(phone, "rainbow_rummy", names, **fields)
+    phone.page(table_id)        # the host's phone opens the table (its opened_at is set)
+    return table_id
 
 
 def act(phone: Phone, table_id: str, **fields):
@@ -197,7 +199,7 @@ def test_rr12_the_first_team_to_reach_100_wins(ann):
 REFUSALS = [
     (dict(RR11, went_out=""), "Tap who went out, or Blocked", None),
     (dict(RR11, went_out="9"), "Tap who went out, or Blocked", None),
-    (dict(RR11, down_1=""), "Enter Bob's face-down cards: their points (0 if none)", None),
+    (dict(RR11, hand_1=""), "Enter Bob's cards in hand: their points (0 if none)", None),
     (dict(RR11, hand_3=""), "Enter Dee's cards in hand", None),
     (dict(RR11, hand_0="7E 9J"), "Ann's cards in hand: '9J' is not a card", None),
     (dict(RR11, hand_3="2N 7E"), "The 7 of E is entered for Ann and Dee", "RR-A8"),
@@ -230,14 +232,52 @@ def test_refusals_are_plain_422s_that_change_nothing(ann, db_path, fields, words
 
 def test_a_refused_hand_comes_back_as_typed(ann):
     table_id = create(ann)
-    r = act(ann, table_id, **dict(RR11, down_1="", down_pts_3="7", down_3="", hand_3="",
+    r = act(ann, table_id, **dict(RR11, hand_1="", down_pts_3="7", down_3="", hand_3="",
                                    hand_pts_3="2"))
     assert r.status_code == 422
     page = r.get_data(as_text=True)
     assert select(page, 'input[name="went_out"][value="2"][checked]')
-    assert 'value="7E SJ"' in page and 'value="GN 1S"' in page
+    assert 'value="7E SJ"' in page and 'value="5E 6J"' in page
     assert "7" in attrs(page, 'input#down_pts_3[name="down_pts_3"]', "value")
     assert page.count('class="rr-pick" open') == 3      # Ann, Bob and Cid had cards tapped
+
+
+def test_an_empty_face_down_box_counts_0_as_its_hint_says(ann):
+    table_id = create(ann)
+    page = ann.page(table_id)
+    assert "(0 if none)" in text_of(page)
+    # Ann goes out; nobody's face-down box is filled in: each counts 0 (RR-11).
+    saved(act(ann, table_id, kind="hand", went_out="0", hand_pts_1="10", hand_pts_2="3",
+              hand_pts_3="4"))
+    page = ann.page(table_id)
+    # A: 0 + 6 = 6; B: 20 + 8 = 28: Ann & Cid score 22.
+    assert team_totals(page) == {"A": 22, "B": 0}
+    assert [text_of(td).split()[0] for td in select(page, "#hand-1 td.rr-down")] == ["0"] * 4
+    history = text_of(ann.get(f"/t/{table_id}/history").get_data(as_text=True))
+    assert "Bob hand 10, down 0" in history
+
+
+def test_a_refusal_marks_the_box_it_is_about(ann):
+    table_id = create(ann)
+    r = act(ann, table_id, kind="hand", went_out="0", hand_pts_1="10", hand_pts_2="3")
+    assert r.status_code == 422 and "Enter Dee's cards in hand" in text_of(r.get_data(as_text=True))
+    assert attrs(r.get_data(as_text=True), '[aria-invalid="true"]', "id") == ["hand_pts_3"]
+    r = act(ann, table_id, kind="hand", went_out="0", hand_pts_1="10", hand_pts_2="3",
+            hand_pts_3="4", down_pts_2="41")
+    assert attrs(r.get_data(as_text=True), '[aria-invalid="true"]', "id") == ["down_pts_2"]
+    r = act(ann, table_id, kind="hand", went_out="0", hand_pts_1="10", hand_pts_2="3",
+            hand_pts_3="4", down_1="9J")
+    body = r.get_data(as_text=True)
+    assert attrs(body, '[aria-invalid="true"]', "id") == ["rr-down-1"]
+    assert select(body, 'details.rr-pick[open] #rr-down-1')
+    r = act(ann, table_id, kind="hand", hand_pts_1="10")
+    assert attrs(r.get_data(as_text=True), '[aria-invalid="true"]', "name") == ["went_out"]
+
+
+def test_the_new_table_hint_seats_four_players_in_two_teams(ann):
+    text = text_of(ann.get("/new/rainbow_rummy").get_data(as_text=True))
+    assert "players 1 and 3 are one team, players 2 and 4 the other" in text
+    assert "1, 3, 5" not in text
 
 
 def test_spectators_cannot_enter_hands(ann, new_phone, db_path):

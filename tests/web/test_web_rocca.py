@@ -16,7 +16,7 @@ from babel.messages.pofile import read_po
 
 from companion.rules import rocca
 from companion.rules.said import Said, fields_of, rebuild
-from helpers import attr, form_block, inputs, links, select, text_of
+from helpers import attr, attrs, form_block, inputs, links, select, text_of
 from web_helpers import Phone, create_game_table, snapshot
 
 NAMES = ["Ann", "Bob", "Cy"]
@@ -25,7 +25,9 @@ CATALOGUE = Path(rocca.__file__).resolve().parent.parent / "translations" / "ja"
 
 
 def create(phone: Phone, names=NAMES, **fields) -> str:
-    return create_game_table(phone, "rocca", names, **fields)
+    table_id = create_game_table(phone, "rocca", names, **fields)
+    phone.page(table_id)        # the host's phone opens the table (its opened_at is set)
+    return table_id
 
 
 def act(phone: Phone, table_id: str, form_id: str = "entry-form", headers=None, **fields):
@@ -137,6 +139,50 @@ def test_going_out_without_one_draws_three(ann):
     page = ok(act(ann, table_id, kind="play", card="10H"))         # Ann's last card, no One
     assert hands(page)["Ann"] == 3 and "won" not in turn(page)
     assert "had not said One" in text_of(page) and "ROC-8" in text_of(page)
+
+
+def test_say_one_is_no_longer_offered_once_the_game_is_over(ann):
+    table_id = create(ann, names=["Ann", "Bob"])
+    for card in ("2H", "3H", "4H", "5H", "6H", "7H", "8H"):      # Ann is down to 1 card
+        ok(act(ann, table_id, kind="play", card=card))
+    page = ann.page(table_id)
+    assert "say One!" in text_of(page, "#players")
+    assert "disabled" not in select(page, 'button.one-button[value="Ann"]')[0].attrs
+    ok(act(ann, table_id, form_id="one-form", one="Ann"))
+    ok(act(ann, table_id, kind="play", card="9H"))                # Bob is down to 1 card
+    page = ann.page(table_id)
+    assert "say One!" in text_of(page, "#players")                # Bob has not said it
+    page = ok(act(ann, table_id, kind="play", card="10H"))        # Ann goes out
+    assert "Ann won!" in text_of(page)
+    for shown in (page, ann.page(table_id)):
+        assert "say One!" not in text_of(shown)
+        assert not select(shown, "button.one-button")
+        assert text_of(shown, '#rocca-totals li[data-total-for="Bob"] b') == "1"
+
+
+def test_everyones_cards_and_wins_are_pinned_at_the_top(ann):
+    table_id = create(ann)
+    page = ann.page(table_id)
+    totals = select(page, "#rocca-now #rocca-totals [data-total-for]")
+    assert [(t.attrs["data-total-for"], text_of(t, "b")) for t in totals] == [
+        ("Ann", "5"), ("Bob", "5"), ("Cy", "5")]
+
+
+@pytest.mark.parametrize("fields, field", [
+    (dict(kind="play"), "card"),
+    (dict(kind="play", card="ZZ"), "card"),
+    (dict(kind="play", card="JK"), "suit"),
+    (dict(kind="play", card="QH"), "to"),
+    (dict(kind="draw", card="7H"), "card"),
+])
+def test_a_refusal_marks_the_field_it_is_about(ann, fields, field):
+    table_id = create(ann)
+    body = act(ann, table_id, **fields).get_data(as_text=True)
+    assert attrs(body, '[aria-invalid="true"]', "name") == [field]
+    body = ok(act(ann, table_id, kind="play", card="KH"))           # Bob owes K +2
+    assert not select(body, "[aria-invalid]")
+    body = act(ann, table_id, kind="play", card="7H").get_data(as_text=True)   # the rules say no
+    assert "ROC-A8" in text_of(body) and attrs(body, '[aria-invalid="true"]', "name") == ["card"]
 
 
 def test_the_joker_lock_and_its_refusal(ann, db_path):
@@ -429,8 +475,9 @@ def test_the_compiled_catalogue_matches_the_po_file():
     with open(CATALOGUE / "messages.mo", "rb") as fh:
         compiled = {(_text(m.context), _flat(m.id)): _flat(m.string) for m in read_mo(fh)
                     if m.id}
+    # (An untranslated plural's msgstr is ("",), which is truthy: pybabel leaves it out too.)
     written = {(m.context, _flat(m.id)): _flat(m.string) for m in _catalogue()
-               if m.id and m.string}
+               if m.id and any(m.string if isinstance(m.string, tuple) else [m.string])}
     assert compiled == written
     assert not any("fuzzy" in m.flags for m in _catalogue() if m.id)
 

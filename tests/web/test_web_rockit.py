@@ -16,7 +16,9 @@ NAMES = ["Ann", "Bob", "Cy"]
 
 
 def create(phone: Phone, names=NAMES, **fields) -> str:
-    return create_game_table(phone, "rockit", names, **fields)
+    table_id = create_game_table(phone, "rockit", names, **fields)
+    phone.page(table_id)        # the host's phone opens the table (its opened_at is set)
+    return table_id
 
 
 def act(phone: Phone, table_id: str, form_id: str = "entry-form", **fields):
@@ -205,6 +207,32 @@ def test_the_winner_scores_a_game_and_starts_the_next(ann):
     # Cy came in during game 1; in game 2 Cy must come in again before winning.
     r = win(ann, table_id, "Cy")
     assert r.status_code == 422 and "Cy has not come in this game" in notice(r.get_data(as_text=True))
+
+
+def test_went_out_and_finishing_the_match_ask_first(ann):
+    """One tap on "went out" ends the game, so the button asks first (hx-confirm: the
+    browser's own dialog, which the CSP allows); so does "Finish the match now"."""
+    table_id = create(ann)
+    ok(come_in(ann, table_id, "Bob", "10H JH QH"))
+    page = ann.page(table_id)
+    button = select_one(page, 'button[name="win"][value="Bob"]')
+    assert button.attrs["hx-confirm"] == "Bob went out and won game 1? This ends the game."
+    assert button.attrs["hx-post"] == f"/t/{table_id}/actions"
+    assert button.attrs["hx-target"] == "#play"
+    page = ok(win(ann, table_id, "Bob"))
+    assert attr(page, "form#finish-form", "hx-confirm").startswith("Finish the match now?")
+
+
+def test_a_refused_come_in_marks_the_trick_box(ann):
+    table_id = create(ann)
+    body = come_in(ann, table_id, "Ann", "7C 8C 9C").get_data(as_text=True)
+    assert attrs(body, '[aria-invalid="true"]', "id") == ["come-in-cards"]
+    body = come_in(ann, table_id, "Ann", "").get_data(as_text=True)
+    assert attrs(body, '[aria-invalid="true"]', "id") == ["come-in-cards"]
+    body = act(ann, table_id, kind="come_in", cards="7C 8C 9C").get_data(as_text=True)
+    assert "Tap who comes in" in notice(body)
+    assert attrs(body, '[aria-invalid="true"]', "name") == ["player"]
+    assert not select(ann.page(table_id), '[aria-invalid]')       # only on the refusal
 
 
 def test_a_blocked_game_and_finishing_the_match(ann):

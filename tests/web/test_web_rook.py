@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from helpers import attr, form_block, inputs, text_of
+from helpers import attr, form_block, inputs, select, text_of
 from web_helpers import Phone, create_game_table, snapshot
 
 NAMES = ["Ann", "Bob", "Cid", "Dee"]
@@ -85,6 +85,7 @@ def test_set_hand(ann):
 ])
 def test_bad_hands_are_refused_and_change_nothing(ann, db_path, fields, status, words):
     table_id = create_rook(ann)
+    ann.page(table_id)            # the page was opened (its `opened_at`) before the hand
     before = snapshot(db_path)
     r = hand(ann, table_id, **fields)
     assert r.status_code == status
@@ -104,6 +105,45 @@ def test_redeal_passes_the_deal(ann):
     table_id = create_rook(ann)
     r = hand(ann, table_id, kind="redeal")
     assert r.status_code == 200 and "dealer: <b>Bob</b>" in r.get_data(as_text=True)
+
+
+def test_sheet_is_phone_first(ann):
+    """Issue 15: both totals big at the top ([data-total-for]), hands newest first, the
+    usual rule tag once (not on every cell), a redeal that takes no hand number and names
+    who deals next."""
+    table_id = create_rook(ann)
+    hand(ann, table_id, bidder="Ann", bid=150, points_A=180)          # Ann deals
+    hand(ann, table_id, bidder="Bob", bid=160, points_A=150)          # Bob deals; set
+    hand(ann, table_id, kind="redeal")                                # Cid deals, all pass
+    page = hand(ann, table_id, bidder="Dee", bid=150, points_A=100).get_data(as_text=True)
+    assert len(select(page, "[data-total-for]")) == 2
+    assert attr(page, '[data-total-for="A"] [data-team="A"]', "data-team") == "A"
+    assert text_of(page, '[data-total-for="A"] .num') == "430"         # 180 + 150 + 100
+    assert text_of(page, '[data-total-for="B"] .num') == "60"          # 70 - 160 + 150
+    numbers = [n.text.strip() for n in select(page, ".rook-hands tbody th")]
+    assert numbers == ["3", "↻", "2", "1"]                             # newest first, no 3 twice
+    words = text_of(page, ".rook-hands")
+    assert "Everyone passed on Cid’s deal; Dee deals next." in words
+    assert "Cid dealt again" not in words
+    assert words.count("RK-8") == 1                                    # once, in the caption
+    assert "dealer: <b>Ann</b>" in page                                 # deal 5: Ann again
+    # Undo the last hand: its number goes with it, and the next hand takes it again.
+    undo = inputs(form_block(page, 'class="undo"'))
+    page = ann.undo(table_id, int(undo["target"]), sid=undo["sid"]).get_data(as_text=True)
+    assert [n.text.strip() for n in select(page, ".rook-hands tbody th")] == ["↻", "2", "1"]
+    page = hand(ann, table_id, bidder="Dee", bid=150, points_A=100).get_data(as_text=True)
+    assert [n.text.strip() for n in select(page, ".rook-hands tbody th")] == ["3", "↻", "2", "1"]
+
+
+def test_many_legal_bids_get_the_typed_box(ann):
+    """A bid step of 1 would make 100 buttons: the typed bid box is offered, open."""
+    table_id = create_rook(ann, bid_step=1)
+    page = ann.page(table_id)
+    assert not select(page, "#entry-form .bids .chip")
+    assert attr(page, "details.rook-more", "open") is not None
+    assert attr(page, 'input[name="bid_typed"]', "form") == "entry-form"
+    r = hand(ann, table_id, bidder="Ann", bid_typed=151, points_A=180)
+    assert r.status_code == 200 and 'data-team="A">180<' in r.get_data(as_text=True)
 
 
 def test_bidder_goes_finish(ann):
@@ -126,6 +166,7 @@ def test_trick_checker_on_the_table(ann):
     table_id = create_rook(ann)
     r = ann.get(f"/t/{table_id}/trick?trump=R&c1=14G&c2=5R&c3=ROOK&c4=10G&check=1")
     assert r.status_code == 200 and "5 Red" in text_of(r.get_data(as_text=True))   # R13
+    assert "ranks Lowest trump" in text_of(r.get_data(as_text=True))   # the rule's words, not "low"
     stranger = Phone(ann.app, "stranger")
     assert stranger.get(f"/t/{table_id}/trick").status_code == 403
 
@@ -133,6 +174,11 @@ def test_trick_checker_on_the_table(ann):
 def test_trick_checker_without_a_table(ann):
     r = ann.get("/rook/trick?variant=kentucky&trump=R&c1=14G&c2=5R&c3=ROOK&c4=10G&check=1")
     assert "Rook bird" in text_of(r.get_data(as_text=True))                          # R14
+    # The variants by their names, never their keys (issue 15: "ones_180").
+    choices = text_of(r.get_data(as_text=True), "#variant")
+    assert "1s high (180 a hand)" in choices and "Kentucky Discard" in choices
+    assert "ones_180" not in choices and "kentucky" not in choices
+    assert attr(r.get_data(as_text=True), '#variant option[selected]', "value") == "kentucky"
     assert ann.get("/rook/trick?variant=nope").status_code == 404
     assert ann.get("/rook/trick?trump=Q&c1=99X&check=1").status_code == 422
 

@@ -81,6 +81,10 @@ class GameUI:
     table_switches: ClassVar[tuple[Switch, ...]] = ()
     starter_choice: ClassVar[bool] = False
     entry_when_over: ClassVar[bool] = False
+    #: (start of a refusal's English template, form field) pairs: see invalid_fields().
+    invalid_starts: ClassVar[tuple[tuple[str, str], ...]] = ()
+    #: The field a rules refusal is about when no start above matched and it holds text.
+    rules_field: ClassVar[str | None] = None
 
     def __init__(self, slug: str | None = None, *, template_folder: str | None = None) -> None:
         self.slug = slug or type(self).slug
@@ -136,6 +140,19 @@ class GameUI:
         return found
 
     # ------------------------------------------------------------ the new-table form
+
+    def invalid_fields(self, message: Any, values: Mapping[str, str] | None) -> frozenset[str]:
+        """The form fields a refusal (``message``, the adapter's or the rules') is about, to
+        mark them ``aria-invalid`` (the page brings the first into view and focuses it):
+        the field of the first of :attr:`invalid_starts` the refusal's English template
+        starts with, else :attr:`rules_field` when it was filled in, else none."""
+        words = str(getattr(message, "template", None) or message or "")
+        for start, field in self.invalid_starts:
+            if words.startswith(start):
+                return frozenset({field})
+        if self.rules_field and values and (values.get(self.rules_field) or "").strip():
+            return frozenset({self.rules_field})
+        return frozenset()
 
     def first_seat(self, form: Mapping[str, str], rows: list[int]) -> int:
         """Which of the filled rows starts game 1, as an index into ``rows``.

@@ -81,6 +81,8 @@ def _part(form: Mapping[str, str], seat: int, player: str, part: str,
         return {f"{part}_points": points}
     if part == "hand" and went_out:
         return {}
+    if part == "down":     # the hint says "(0 if none)": an empty face-down box is 0
+        return {"down_points": 0}
     raise ValueError(message("entry", "Enter {player}'s {part}: their points (0 if none), or "
                                       "tap the cards.", player=player, part=PART_WORDS[part]))
 
@@ -157,6 +159,29 @@ def check_args(settings: Mapping) -> dict[str, str]:
         elif value is not None:
             args[name] = str(value)
     return args
+
+
+def invalid_fields(message, names: list[str]) -> frozenset[str]:
+    """The form fields a refusal (``message``) is about, to mark them ``aria-invalid`` (the
+    page brings the first into view and focuses it): a player's points box or cards."""
+    template = str(getattr(message, "template", None) or message or "")
+    said = getattr(message, "values", None) or {}
+    if template.startswith("Tap who went out"):
+        return frozenset({"went_out"})
+    if template.startswith("Tap who deals"):
+        return frozenset({"dealer"})
+    player, part = said.get("player"), said.get("part")
+    if player not in names:
+        return frozenset()
+    seat = names.index(player)
+    if template.endswith("cut card: {error}") or template.startswith("Each player cuts"):
+        return frozenset({f"cut_{seat}"})
+    part = next((key for key, word in PART_WORDS.items() if str(word) == str(part)), None)
+    if part is None:
+        return frozenset()
+    if template == "{player}'s {part}: {error}":
+        return frozenset({f"{part}_{seat}"})      # the tapped cards are not cards
+    return frozenset({f"{part}_pts_{seat}"})      # empty, out of range, or not agreeing
 
 
 def latest_first(hands: list[dict]) -> list[dict]:
@@ -239,6 +264,7 @@ class RainbowRummyUI(GameUI):
 
     # What the templates ask (ui.cards_typed(values, i), ui.cut_reason(s)...).
     cards_typed = staticmethod(cards_typed)
+    invalid_fields = staticmethod(invalid_fields)
     check_args = staticmethod(check_args)
     latest_first = staticmethod(latest_first)
     team_rows = staticmethod(team_rows)

@@ -100,6 +100,14 @@ def _parse_bon(form: Mapping[str, str], names: list[str]) -> dict:
     return action
 
 
+#: The adapter's refusals (their English templates' openings) and the field each is about.
+_INVALID = (("Tap one card", "card"), ("“{text}” is not a Rocca card", "card"),
+            ("Tap the card {player} placed", "card"), ("You tapped a card", "card"),
+            ("Tap the suit", "suit"), ("Tap who gets a card", "to"),
+            ("Tap who called Bon", "bon_player"), ("Tap the 2 or 3 cards", "bon_cards"),
+            ("A Bon is", "bon_cards"), ("Tap the active card", "bon_onto"))
+
+
 #: History lines of the actions that only name the player.
 # Literal message() calls, so `pybabel extract` finds each template.
 _PLAYER_LINES = {
@@ -116,6 +124,8 @@ class RoccaUI(GameUI):
     match goes on, with its tally and the biggest loser starting)."""
 
     slug = "rocca"
+    invalid_starts = _INVALID
+    rules_field = "card"             # a card the rules refused
     fields = ("player", "card", "suit", "to", "bon_player", "bon_cards", "bon_onto", "bon_to")
     max_field_chars = MAX_BON_TEXT
     starter_choice = True
@@ -198,6 +208,7 @@ class RoccaUI(GameUI):
             return False
         return any(seat.name == current and seat.has_phone for seat in view.seats)
 
+
     @staticmethod
     def seat_rows(summary: dict, me: str | None) -> list[dict]:
         """One row per seat for the referee screen: hand count, tally and what applies
@@ -211,7 +222,8 @@ class RoccaUI(GameUI):
                 "name": name, "hand": hand, "wins": summary["totals"].get(name, 0),
                 "me": name == me, "now": name == summary["current"], "out": out,
                 "said_one": name in summary["said_one"],
-                "must_say_one": name in summary["must_say_one"],
+                # Once the game is over nobody has to say One (nor can): the tag goes.
+                "must_say_one": name in summary["must_say_one"] and not summary["over"],
                 "can_say_one": not out and not summary["over"] and hand == 1
                 and name not in summary["said_one"],
                 "owes": pending if pending and pending["player"] == name else None,

@@ -48,6 +48,12 @@ def _come_in(form: Mapping[str, str], names: list[str]) -> dict:
     return {"kind": "come_in", "player": player, "cards": cards}
 
 
+#: The adapter's refusals (their English templates' openings) and the field each is about.
+_INVALID = (("Tap who comes in", "player"), ("Tap who has the fewest", "blocked_player"),
+            ("You tapped cards for a come-in", "cards"), ("Tap the cards of", "cards"),
+            ("A come-in is one trick", "cards"), ("{player}'s trick", "cards"))
+
+
 def _shown(cards) -> str:
     try:
         return " ".join(format_card(c) for c in cards)
@@ -60,6 +66,8 @@ class RockitUI(GameUI):
     (RID-2: any chance method), and ``_finish.html`` ends the match."""
 
     slug = "rockit"
+    invalid_starts = _INVALID
+    rules_field = "cards"            # a come-in the rules refused (RID-4)
     fields = ("player", "cards", "blocked_player")
     max_field_chars = MAX_CARD_TEXT
     starter_choice = True
@@ -109,6 +117,7 @@ class RockitUI(GameUI):
         return str(kind)
 
     # ------------------------------------------------------------ what the templates show
+
 
     @staticmethod
     def come_in_verdict(entry: dict, decks: int):

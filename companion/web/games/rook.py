@@ -34,10 +34,16 @@ def presets() -> list[tuple[str, list[dict]]]:
             for value, label in field.choices]
 
 
+#: At most this many bid buttons (four rows on a 375 px phone); a house rule with more
+#: legal bids (a bid step of 1) gets the typed bid box instead.
+MAX_BID_CHIPS = 24
+
+
 def bid_choices(summary: dict) -> list[int]:
-    """Every legal bid, for the quick buttons (RK-4)."""
+    """Every legal bid, for the quick buttons (RK-4); none when there are too many to tap."""
     bids = summary["bids"]
-    return list(range(bids["min"], bids["max"] + 1, bids["step"]))
+    choices = range(bids["min"], bids["max"] + 1, bids["step"])
+    return list(choices) if len(choices) <= MAX_BID_CHIPS else []
 
 
 def chart(summary: dict, width: int = 340, height: int = 150) -> Markup:

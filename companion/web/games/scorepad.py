@@ -1,16 +1,66 @@
-"""Score pad on the phone: one number box per player and a round-by-round sheet."""
+"""Score pad on the phone: one number box per player and a round-by-round sheet.
+
+A round that would end the game with a score far beyond what is plausible is not saved at
+once: the answer asks "Ann's 250 would end the game (target 100). Save anyway?" (a 422 that
+changes nothing) and its "Save anyway" button posts the same boxes again with
+``confirm=end``. The rule (:func:`far_beyond`), also written up in docs/RULES-NOTES.md:
+
+- only when the game has a target and this round takes someone's total to it (the round
+  would end the game), and only for the players the round takes there;
+- a score is far beyond when it is more than twice the target (one round alone would be
+  worth two whole games: 250 at a target of 100), or, once at least two rounds are on the
+  sheet, more than three times the biggest score anyone entered in an earlier round (a
+  slipped extra digit: 150 after rounds of at most 40).
+"""
 from __future__ import annotations
 
 import re
 from collections.abc import Hashable, Mapping
 
-from companion.rules.said import N_, joined, message
+from companion.rules.said import N_, joined, listing, message
+from companion.rules.scorepad import MAX_ROUND_SCORE
 
 from .base import GameUI
 
 MAX_SCORE_CHARS = 9
 _SCORE = re.compile(r"[+-]?[0-9]+", re.ASCII)
 _SCORE_KEY = re.compile(r"score_(.*)", re.DOTALL)
+
+#: The form field (and its value) of the "Save anyway" button.
+CONFIRM_FIELD, CONFIRM_VALUE = "confirm", "end"
+#: A score bigger than this many times the target is far beyond...
+TARGET_FACTOR = 2
+#: ...and so is one bigger than this many times the biggest earlier round score...
+EARLIER_FACTOR = 3
+#: ...once this many rounds are on the sheet (before that, only the target counts).
+EARLIER_ROUNDS = 2
+
+
+class ConfirmEnd(ValueError):
+    """A refusal that a second, confirmed tap overrides: the round would end the game with
+    a score far beyond the plausible. Its one argument is the question (a Said); the web
+    answers it like any refusal (422, nothing saved), and the entry form then offers
+    "Save anyway" (see :meth:`ScorepadUI.end_question`)."""
+
+
+def far_beyond(scores: Mapping[str, int], summary: Mapping) -> list[tuple[str, int]]:
+    """The (player, score) pairs of a round that would end the game with a score far beyond
+    the plausible (the rule is in the module docstring); empty when the round is fine."""
+    target = (summary.get("settings") or {}).get("target")
+    if target is None or summary.get("over"):
+        return []
+    if any(abs(score) > MAX_ROUND_SCORE for score in scores.values()):
+        return []      # the rules refuse the round anyway, saying why (SP-6)
+    totals = summary.get("totals") or {}
+    reaching = [(name, score) for name, score in scores.items()
+                if totals.get(name, 0) + score >= target]
+    if not reaching:
+        return []
+    earlier = [abs(v) for scores_of in summary.get("rounds") or [] for v in scores_of.values()]
+    limit = TARGET_FACTOR * target
+    if len(summary.get("rounds") or []) >= EARLIER_ROUNDS and max(earlier, default=0) > 0:
+        limit = min(limit, EARLIER_FACTOR * max(earlier))
+    return [(name, score) for name, score in reaching if score > limit]
 
 
 class ScorepadUI(GameUI):
@@ -45,7 +95,32 @@ class ScorepadUI(GameUI):
         if not scores:
             raise ValueError(N_("Type at least one score (a 0 counts) before saving the "
                                 "round."))
+        if summary is not None and form.get(CONFIRM_FIELD) != CONFIRM_VALUE:
+            question = self._question(far_beyond(scores, summary), summary)
+            if question is not None:
+                raise ConfirmEnd(question)
         return {"kind": "round", "scores": scores}
+
+    @staticmethod
+    def _question(flagged: list[tuple[str, int]], summary: Mapping):
+        if not flagged:
+            return None
+        whose = listing([message("entry", "{name}'s {score}", name=name, score=score)
+                         for name, score in flagged], message("entry", "and"))
+        return message("entry", "{whose} would end the game (target {target}). Save anyway?",
+                       whose=whose, target=summary["settings"]["target"])
+
+    def end_question(self, values: Mapping[str, str], names: list[str], summary: dict):
+        """The "Save anyway?" question the typed round (``values``, as echoed after a
+        refusal) asks, or None: the entry form shows the "Save anyway" button when there is
+        one."""
+        if not values or summary.get("over"):
+            return None
+        try:
+            payload = self.parse_entry({**values, CONFIRM_FIELD: CONFIRM_VALUE}, names, summary)
+        except ValueError:
+            return None
+        return self._question(far_beyond(payload.get("scores", {}), summary), summary)
 
     def describe(self, payload: dict, names: list[str]) -> str:
         """One line for the history page, e.g. "Round: Ann +12, Bob -5"."""
