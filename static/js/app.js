@@ -122,7 +122,7 @@
   });
 
   // The live badge (table, history): "live" while the stream's messages (a change, its ping
-  // every 15 s) come through; after 5 s without one at first, or 20 s later, "updates every
+  // every 5 s) come through; after 5 s without one at first, or 20 s later, "updates every
   // 2 s": #live[data-state=poll] lets tables/_play.html's `every 2s` poll (not while hidden).
   var live = document.getElementById("live"), dot = document.getElementById("live-state");
   if (live && dot) {
