@@ -189,10 +189,10 @@ class Client:
     _csrf: str | None = None
 
     def request(self, method: str, path: str, data: dict | None = None, *, hx: bool = False,
-                timeout: float = REQUEST_TIMEOUT) -> Response:
+                timeout: float = REQUEST_TIMEOUT, headers: dict | None = None) -> Response:
         parts = urlsplit(self.base)
         conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout)
-        headers = {"Connection": "close"}
+        headers = {"Connection": "close", **(headers or {})}
         if self.cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         if hx:
