@@ -343,7 +343,8 @@ def companion_server(instance: Path) -> Server:
     (instance / "config.py").write_text(
         "# bench_load.py: every simulated phone joins from 127.0.0.1\n"
         'JOIN_RATE_LIMIT = "100000 per minute"\n'
-        "TABLE_CREATE_LIMIT = (100_000, 60.0)\nEVENT_CREATE_LIMIT = (100_000, 60.0)\n")
+        "TABLE_CREATE_LIMIT = (100_000, 60.0)\nEVENT_CREATE_LIMIT = (100_000, 60.0)\n"
+        "STREAMS_PER_ADDRESS = 100_000\n")   # every simulated phone is one address
     env = {"COMPANION_INSTANCE_PATH": str(instance)}
     if APP_DIR:
         env["PYTHONPATH"] = APP_DIR
