@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -73,11 +74,26 @@ def _existing_database() -> str | None:
     return str(database)
 
 
+@contextlib.contextmanager
+def _open_database():
+    """The instance's database (migrated by the app), closed afterwards; None, after a
+    one-line message, when there is none (see :func:`_existing_database`)."""
+    if _existing_database() is None:
+        yield None
+        return
+    from companion import create_app
+    from companion.storage import connect
+
+    db = connect(create_app().config["DATABASE"])
+    try:
+        yield db
+    finally:
+        db.conn.close()
+
+
 def export(args: argparse.Namespace) -> int:
     """Print a table's whole log (or write it to a new file) as JSON."""
-    from companion import create_app
     from companion import tables
-    from companion.storage import connect
 
     output = Path(args.output) if args.output else None
     if output is not None:
@@ -89,17 +105,13 @@ def export(args: argparse.Namespace) -> int:
             print(f"companion export: the folder {output.parent} doesn't exist.",
                   file=sys.stderr)
             return 2
-    if _existing_database() is None:
-        return 2
-    app = create_app()
-    db = connect(app.config["DATABASE"])
-    try:
+    with _open_database() as db:
+        if db is None:
+            return 2
         table = _find_table(db, args.table)
         if table is None:
             return 2
         data = tables.export_table(db, table)
-    finally:
-        db.conn.close()
     text = json.dumps(data, indent=2, ensure_ascii=False)
     if output is not None:
         output.write_text(text + "\n", encoding="utf-8")
@@ -150,8 +162,6 @@ def backup(args: argparse.Namespace) -> int:
 
 def prune(args: argparse.Namespace) -> int:
     """Remove finished tables nobody has opened for a long time (events keep theirs)."""
-    from companion import create_app
-    from companion.storage import connect
     from companion.tables.prune import parse_age, prune as prune_tables
 
     try:
@@ -159,14 +169,10 @@ def prune(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"companion prune: {exc}", file=sys.stderr)
         return 2
-    if _existing_database() is None:
-        return 2
-    app = create_app()
-    db = connect(app.config["DATABASE"])
-    try:
+    with _open_database() as db:
+        if db is None:
+            return 2
         count = prune_tables(db, age, dry_run=args.dry_run)
-    finally:
-        db.conn.close()
     verb = "Would remove" if args.dry_run else "Removed"
     print(f"{verb} {count} finished table{'s' if count != 1 else ''} nobody has opened for "
           f"{args.older_than}.")
