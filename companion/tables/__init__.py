@@ -7,6 +7,7 @@ from .errors import TableError, NotFound, Forbidden, Conflict
 from .service import (
     Table, Seat, Phone, ActionRow, Sheet, Outcome,
     create_table, get_table, find_by_token, find_by_code, seats_of, phone_by_secret,
+    adopt_phone,
     join, claim_seat, leave_seat, make_rejoin_token, release_seat, pass_host, rename_seat,
     enter, undo, rematch, confirm, sheet, history, export_table, last_undoable, host_allowed,
     SEAT,
@@ -16,7 +17,7 @@ __all__ = [
     "TableError", "NotFound", "Forbidden", "Conflict",
     "Table", "Seat", "Phone", "ActionRow", "Sheet", "Outcome",
     "create_table", "get_table", "find_by_token", "find_by_code", "seats_of",
-    "phone_by_secret", "join", "claim_seat", "leave_seat", "make_rejoin_token",
+    "phone_by_secret", "adopt_phone", "join", "claim_seat", "leave_seat", "make_rejoin_token",
     "release_seat", "pass_host", "rename_seat", "enter", "undo", "rematch", "confirm", "sheet", "history",
     "export_table", "last_undoable", "host_allowed",
     "SEAT",

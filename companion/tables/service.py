@@ -214,8 +214,18 @@ def phone_by_secret(db: sqlite_utils.Database, table_id: str, secret: str | None
     if not secret:
         return None
     row = _one(db, "SELECT id, table_id, seat FROM phones WHERE secret_hash = ? AND table_id = ?",
-               [tokens.hash_secret(secret), table_id])
+               [tokens.phone_hash(secret, table_id), table_id])
     return Phone(id=row["id"], table_id=row["table_id"], seat=row["seat"]) if row else None
+
+
+def adopt_phone(db: sqlite_utils.Database, table_id: str, old_secret: str, secret: str) -> None:
+    """Move the phone an old per-table cookie (`old_secret`) proves at this table onto the
+    phone's one secret: same seat, same host role. Nothing happens for a wrong or stale
+    cookie, or when the phone already holds a row there under its one secret."""
+    with transaction(db):
+        db.execute("UPDATE OR IGNORE phones SET secret_hash = ? WHERE table_id = ? AND"
+                   " secret_hash = ?", [tokens.phone_hash(secret, table_id), table_id,
+                                        tokens.hash_secret(old_secret)])
 
 
 def _phone(db, phone_id: int) -> Phone:
@@ -299,13 +309,15 @@ def host_allowed(table: Table, seats: list[Seat], phone: Phone | None) -> bool:
 
 def create_table(db: sqlite_utils.Database, game_slug: str, settings: dict, names: list[str],
                  host_seat: int = 0, options: dict | None = None,
-                 event_id: str | None = None) -> tuple[Table, str | None]:
+                 event_id: str | None = None, secret: str | None = None
+                 ) -> tuple[Table, str | None]:
     """Create a table; the creating phone takes seat `host_seat` and the host role.
 
     `options` are table rules that aren't the game's: `{"confirm": True}` makes the other
     team confirm every entry (team games). With `event_id` the table is an event's: no
     phone is created (every seat is left to its entrant) and the secret returned is None.
 
+    `secret` is the creating phone's own (its one cookie; a new one when None).
     Returns the table and the creating phone's secret (for its cookie). Bad settings
     or names raise `TableError` with the game's own explanation.
     """
@@ -321,7 +333,7 @@ def create_table(db: sqlite_utils.Database, game_slug: str, settings: dict, name
     if not 0 <= host_seat < len(names):
         raise TableError(N_("Pick which player you are."))
     teams = _teams(game, len(names))
-    secret = tokens.new_secret() if event_id is None else None
+    secret = (secret or tokens.new_secret()) if event_id is None else None
     for _attempt in range(20):
         table_id, token, code = tokens.new_table_id(), tokens.new_token(), tokens.new_code()
         try:
@@ -339,7 +351,7 @@ def create_table(db: sqlite_utils.Database, game_slug: str, settings: dict, name
                 if secret is not None:
                     db.execute("INSERT INTO phones (table_id, secret_hash, seat, created_at,"
                                " seen_at) VALUES (?, ?, ?, ?, ?)",
-                               [table_id, tokens.hash_secret(secret), host_seat, created,
+                               [table_id, tokens.phone_hash(secret, table_id), host_seat, created,
                                 created])
                 _bump(db, table_id)
         except sqlite3.IntegrityError:
@@ -359,8 +371,9 @@ def join(db: sqlite_utils.Database, table: Table, secret: str | None,
          rejoin_seat: int | None = None, rejoin_token: str | None = None) -> tuple[Phone, str]:
     """Give a browser access to a table, keeping its phone if it already has one.
 
-    A re-scan or a reload with the table's cookie finds the same phone (never a
-    duplicate player). With a rejoin token (`find_by_token` gave its seat), the phone
+    A re-scan or a reload with the phone's cookie finds the same phone (never a
+    duplicate player); a browser new to the table becomes a phone holding `secret`
+    (its one cookie, the same at every table; a new secret when None). With a rejoin token (`find_by_token` gave its seat), the phone
     takes over `rejoin_seat` and the token is used up: checked and cleared inside this
     write transaction, so of two phones using one code at once exactly one sits down
     and the other is told the code was used.
@@ -375,11 +388,11 @@ def join(db: sqlite_utils.Database, table: Table, secret: str | None,
                                   "fresh one."))
         phone = phone_by_secret(db, table.id, secret)
         if phone is None:
-            secret = tokens.new_secret()
+            secret = secret or tokens.new_secret()
             created = now()
             cur = db.execute("INSERT INTO phones (table_id, secret_hash, seat, created_at, seen_at)"
                              " VALUES (?, ?, NULL, ?, ?)",
-                             [table.id, tokens.hash_secret(secret), created, created])
+                             [table.id, tokens.phone_hash(secret, table.id), created, created])
             phone = Phone(id=cur.lastrowid, table_id=table.id, seat=None)
         if rejoin_seat is not None:
             db.execute("UPDATE phones SET seat = NULL WHERE table_id = ? AND seat = ?",

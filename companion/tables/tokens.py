@@ -32,13 +32,26 @@ def normalize_code(text: str) -> str:
 
 
 def new_secret() -> str:
-    """A phone's secret, kept only in its HttpOnly cookie."""
+    """A phone's secret, kept only in its one HttpOnly cookie (the same for every table)."""
     return secrets.token_urlsafe(32)
 
 
 def hash_secret(secret: str) -> str:
-    """What the database keeps of a phone secret."""
+    """What the database keeps of a one-off secret (a director's link token, an old
+    per-table cookie)."""
     return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+def scoped_hash(secret: str, scope: str) -> str:
+    """What the database keeps of a phone's secret for one table or event (`scope`, e.g.
+    ``"table:<id>"``): one phone holds one secret for every table, yet its rows can't be
+    matched across tables, and a leaked row reveals nothing of the other tables."""
+    return hashlib.sha256(f"{scope}\n{secret}".encode("utf-8")).hexdigest()
+
+
+def phone_hash(secret: str, table_id: str) -> str:
+    """What the database keeps of a phone's secret at one table."""
+    return scoped_hash(secret, f"table:{table_id}")
 
 
 def new_submission_id() -> str:

@@ -122,17 +122,44 @@ def get_event(db: sqlite_utils.Database, event_id: str) -> Event:
     return _row_event(row)
 
 
+def director_hash(secret: str, event_id: str) -> str:
+    """What the database keeps of a director's phone secret for one event."""
+    return tokens.scoped_hash(secret, f"director:{event_id}")
+
+
+def pass_hash(secret: str, event_id: str) -> str:
+    """What the database keeps of a player's phone secret as an event's pass."""
+    return tokens.scoped_hash(secret, f"pass:{event_id}")
+
+
 def is_director(db: sqlite_utils.Database, event: Event, secret: str | None) -> bool:
     """Whether `secret` (from a director's cookie) is this event's: the browser that created
     it, or one that opened the director's link."""
     if not secret:
         return False
-    hashed = tokens.hash_secret(secret)
+    hashed = director_hash(secret, event.id)
     row = db.execute("SELECT secret_hash FROM events WHERE id = ?", [event.id]).fetchone()
     if row is not None and secrets.compare_digest(row[0], hashed):
         return True
     return db.execute("SELECT 1 FROM event_directors WHERE secret_hash = ? AND event_id = ?",
                       [hashed, event.id]).fetchone() is not None
+
+
+def adopt_secret(db: sqlite_utils.Database, event_id: str, old_secret: str, secret: str,
+                 *, director: bool) -> None:
+    """Move what an old per-event cookie (`old_secret`) proves — the director's role, or
+    a player's pass — onto the phone's one secret. A wrong or stale cookie changes
+    nothing."""
+    old = tokens.hash_secret(old_secret)
+    with transaction(db):
+        if director:
+            db.execute("UPDATE events SET secret_hash = ? WHERE id = ? AND secret_hash = ?",
+                       [director_hash(secret, event_id), event_id, old])
+            db.execute("UPDATE OR IGNORE event_directors SET secret_hash = ? WHERE event_id = ?"
+                       " AND secret_hash = ?", [director_hash(secret, event_id), event_id, old])
+        else:
+            db.execute("UPDATE OR REPLACE event_passes SET secret_hash = ? WHERE event_id = ?"
+                       " AND secret_hash = ?", [pass_hash(secret, event_id), event_id, old])
 
 
 # ---------------------------------------------------------------- creating
@@ -191,8 +218,10 @@ def least_entrants(fmt: dict) -> int:
 def create_event(db: sqlite_utils.Database, name: str, slug: str, settings: dict,
                  options: dict, rounds: int, entrants: list[tuple[str, list[str]]],
                  *, registration: bool = False, table_size: int | None = None,
-                 config: dict | None = None) -> tuple[Event, str]:
-    """Store a new event; returns it and the director's secret (for the cookie).
+                 config: dict | None = None, secret: str | None = None
+                 ) -> tuple[Event, str]:
+    """Store a new event; returns it and the director's secret (for the cookie): the
+    creating phone's own `secret` (its one cookie), a new one when None.
 
     `options` are the tables' options (confirmations, table switches); `registration`
     opens self-registration through the event's QR; `table_size` is the director's
@@ -205,13 +234,13 @@ def create_event(db: sqlite_utils.Database, name: str, slug: str, settings: dict
     if len(name) > MAX_EVENT_NAME:
         raise ValueError(message("tournament", "An event name has at most {most} characters.",
                                  most=MAX_EVENT_NAME))
-    event_id, secret = tokens.new_table_id(), tokens.new_secret()
+    event_id, secret = tokens.new_table_id(), secret or tokens.new_secret()
     with transaction(db):
         db.execute("INSERT INTO events (id, name, game, settings, options, rounds, secret_hash,"
                    " created_at, registration, table_size, config)"
                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                    [event_id, name, slug, json.dumps(settings), json.dumps(options), rounds,
-                    tokens.hash_secret(secret), now(), int(registration), table_size,
+                    director_hash(secret, event_id), now(), int(registration), table_size,
                     json.dumps(config or {})])
         for pos, (entrant, members) in enumerate(entrants):
             db.execute("INSERT INTO event_entrants (event_id, pos, name, members) VALUES (?, ?, ?, ?)",
@@ -267,15 +296,16 @@ def find_player(db: sqlite_utils.Database, event: Event, name: str
 # ---------------------------------------------------------------- players' passes
 
 def issue_pass(db: sqlite_utils.Database, event: Event, entrant: str,
-               member: str | None = None) -> str:
-    """A new pass for a phone that registered or picked `entrant` (in a team game,
-    `member` when the player gave their own name): the secret for its cookie. The pass
-    lets that phone take its entrant's seat at the entrant's table, nothing more."""
-    secret = tokens.new_secret()
+               member: str | None = None, secret: str | None = None) -> str:
+    """A pass for the phone holding `secret` (its one cookie; a new secret when None) that
+    registered or picked `entrant` (in a team game, `member` when the player gave their
+    own name). The pass lets that phone take its entrant's seat at the entrant's table,
+    nothing more; a phone holds one pass per event, so picking again replaces it."""
+    secret = secret or tokens.new_secret()
     with transaction(db):
-        db.execute("INSERT INTO event_passes (secret_hash, event_id, entrant, member, created_at)"
-                   " VALUES (?, ?, ?, ?, ?)",
-                   [tokens.hash_secret(secret), event.id, entrant, member, now()])
+        db.execute("INSERT OR REPLACE INTO event_passes (secret_hash, event_id, entrant, member,"
+                   " created_at) VALUES (?, ?, ?, ?, ?)",
+                   [pass_hash(secret, event.id), event.id, entrant, member, now()])
     return secret
 
 
@@ -285,7 +315,7 @@ def pass_holder(db: sqlite_utils.Database, event_id: str, secret: str | None
     if not secret:
         return None
     row = db.execute("SELECT entrant, member FROM event_passes WHERE secret_hash = ?"
-                     " AND event_id = ?", [tokens.hash_secret(secret), event_id]).fetchone()
+                     " AND event_id = ?", [pass_hash(secret, event_id), event_id]).fetchone()
     return (row[0], row[1]) if row else None
 
 
@@ -819,19 +849,21 @@ def new_director_link(db: sqlite_utils.Database, event: Event) -> str:
     return token
 
 
-def join_as_director(db: sqlite_utils.Database, event: Event, token: str) -> str:
-    """A browser opened the director's link: it becomes a director too. Returns the secret
-    for its cookie. NotFound for a wrong link, or one a newer link replaced."""
+def join_as_director(db: sqlite_utils.Database, event: Event, token: str,
+                     secret: str | None = None) -> str:
+    """A browser opened the director's link: the phone holding `secret` (its one cookie;
+    a new secret when None) becomes a director too. Returns the secret. NotFound for a
+    wrong link, or one a newer link replaced."""
     wanted = tokens.hash_secret((token or "").strip().upper())
-    secret = tokens.new_secret()
+    secret = secret or tokens.new_secret()
     with transaction(db):
         row = db.execute("SELECT director_token_hash FROM events WHERE id = ?",
                          [event.id]).fetchone()
         if row is None or not row[0] or not secrets.compare_digest(row[0], wanted):
             raise tables.NotFound(N_("This director link is old or wrong. Ask the director "
                                      "to show the link again."))
-        db.execute("INSERT INTO event_directors (secret_hash, event_id, created_at)"
-                   " VALUES (?, ?, ?)", [tokens.hash_secret(secret), event.id, now()])
+        db.execute("INSERT OR IGNORE INTO event_directors (secret_hash, event_id, created_at)"
+                   " VALUES (?, ?, ?)", [director_hash(secret, event.id), event.id, now()])
         touch(db, event.id)
     return secret
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from flask import Flask, abort, request
 
-from . import errors, filters, games, security
+from . import cookies, errors, filters, games, security
 from .extensions import compress, csrf, limiter
 
 
@@ -19,6 +19,7 @@ def init_app(app: Flask) -> None:
     filters.init_app(app)
     errors.init_app(app)
     games.init_app(app)
+    cookies.init_app(app)
 
     from .home import bp as home_bp
     from .table import bp as table_bp

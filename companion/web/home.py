@@ -8,7 +8,7 @@ from companion import tables
 from companion.rules.game import MAX_NAME_LENGTH
 from companion.storage import get_db
 
-from .cookies import phone_secret, set_phone_cookie
+from .cookies import own_secret
 from .extensions import limiter
 from .quotas import quota
 from .i18n import said_of
@@ -75,9 +75,9 @@ def create_table(slug: str):
             # seat, so the rows turn round to put that player first, in the same order.
             first = ui.first_seat(request.form, rows)
             rows = rows[first:] + rows[:first]
-            table, secret = tables.create_table(get_db(), game.slug, settings,
+            table, _secret = tables.create_table(get_db(), game.slug, settings,
                                                 [names[i] for i in rows], rows.index(me_row),
-                                                options)
+                                                options, secret=own_secret())
         except ValueError as exc:       # the starter is not a row with a name
             error = said_of(exc)
         except tables.TableError as exc:
@@ -86,9 +86,7 @@ def create_table(slug: str):
         return render_template("new_table.html", game=game, names=names, me=me_row,
                                values=request.form, error=error, max_name=MAX_NAME_LENGTH,
                                ui=ui), 422
-    response = redirect(url_for("table.show", table_id=table.id), 303)
-    set_phone_cookie(response, table.id, secret)
-    return response
+    return redirect(url_for("table.show", table_id=table.id), 303)
 
 
 @bp.get("/J/<token>")
@@ -115,11 +113,9 @@ def join_by_code():
 
 
 def _enter(table: tables.Table, rejoin_seat: int | None, token: str | None = None):
-    phone, secret = tables.join(get_db(), table, phone_secret(table.id), rejoin_seat, token)
+    phone, _secret = tables.join(get_db(), table, own_secret(), rejoin_seat, token)
     target = "table.show" if phone.seated else "table.seats"
-    response = redirect(url_for(target, table_id=table.id), 303)
-    set_phone_cookie(response, table.id, secret)
-    return response
+    return redirect(url_for(target, table_id=table.id), 303)
 
 
 @bp.get("/manifest.webmanifest")

@@ -18,7 +18,7 @@ from companion.tables.prune import mark_opened
 from companion.tables.tokens import new_submission_id
 from companion.tournaments import service as tournaments
 
-from .cookies import director_secret, pass_secret, phone_secret
+from .cookies import phone_secret
 from .games import GameUI, ui_for
 from .errors import error_response
 from .i18n import N_, said_of
@@ -58,7 +58,7 @@ class View:
             event = tournaments.get_event(db, self.table.event_id)
         except tables.NotFound:
             return False
-        return tournaments.is_director(db, event, director_secret(event.id))
+        return tournaments.is_director(db, event, phone_secret())
 
     @cached_property
     def is_host(self) -> bool:
@@ -72,8 +72,7 @@ class View:
         players' page pass); None at any other table (every free seat)."""
         if self.table.event_id is None:
             return None
-        return tournaments.seats_for_pass(get_db(), self.table,
-                                            pass_secret(self.table.event_id))
+        return tournaments.seats_for_pass(get_db(), self.table, phone_secret())
 
     @property
     def seats(self) -> list[tables.Seat]:
@@ -101,7 +100,7 @@ class View:
 def _view(table_id: str) -> View:
     db = get_db()
     table = tables.get_table(db, table_id)
-    phone = tables.phone_by_secret(db, table.id, phone_secret(table.id))
+    phone = tables.phone_by_secret(db, table.id, phone_secret())
     if phone is None:
         raise tables.Forbidden("This table is private to the phones that joined it. Scan the "
                                "table's QR code, or type its join code on the start page.")

@@ -21,8 +21,7 @@ from companion.storage import get_db, rates
 from companion.tournaments import round_clock, service, tournament_format
 
 from . import tournament_forms as forms
-from .cookies import (director_cookie, director_secret, pass_cookie, pass_secret,
-                      phone_secret, set_event_cookie, set_phone_cookie)
+from .cookies import own_secret, phone_secret
 from .extensions import limiter
 from .quotas import quota
 from .games import game_or_404, ui_for
@@ -49,7 +48,7 @@ def _event(event_id: str) -> service.Event:
 def _director_event(event_id: str) -> service.Event:
     """The event, for its director only (403 for anyone else)."""
     event = _event(event_id)
-    if not service.is_director(get_db(), event, director_secret(event.id)):
+    if not service.is_director(get_db(), event, phone_secret()):
         raise tables.Forbidden(N_("Only the director's browser can do that. Open the event "
                                   "from the browser that created it."))
     return event
@@ -99,15 +98,13 @@ def create(slug: str):
         options = {"confirm": bool(game.teams) and form.get("confirm") == "on"}
         for name, _label, _hint in ui_for(game.slug).table_switches:
             options[name] = form.get(name) == "on"
-        event, secret = service.create_event(get_db(), form.get("event_name", ""), game.slug,
+        event, _secret = service.create_event(get_db(), form.get("event_name", ""), game.slug,
                                             settings, options, rounds, entrants,
                                             registration=registration, table_size=table_size,
-                                            config=config)
+                                            config=config, secret=own_secret())
     except ValueError as exc:
         return _form(game, form, said_of(exc), 422)
-    response = redirect(url_for(".dashboard", event_id=event.id), 303)
-    set_event_cookie(response, director_cookie(event.id), secret)
-    return response
+    return redirect(url_for(".dashboard", event_id=event.id), 303)
 
 
 # ---------------------------------------------------------------- the director's room
@@ -327,7 +324,7 @@ def players(event_id: str):
     event = _event(event_id)
     db = get_db()
     asked = (request.args.get("name") or "")[:200].strip()
-    holder = service.pass_holder(db, event.id, pass_secret(event.id))
+    holder = service.pass_holder(db, event.id, phone_secret())
     name, error, own = "", None, False
     if asked:
         found = service.find_player(db, event, asked)
@@ -374,8 +371,7 @@ def _mine(event: service.Event, name: str) -> dict:
 
 
 def _with_pass(response, event: service.Event, entrant: str, member: str | None):
-    secret = service.issue_pass(get_db(), event, entrant, member)
-    set_event_cookie(response, pass_cookie(event.id), secret)
+    service.issue_pass(get_db(), event, entrant, member, secret=own_secret())
     return response
 
 
@@ -399,7 +395,7 @@ def my_table(event_id: str):
     """Open this phone's table of the current round and sit it in its entrant's seat."""
     event = _event(event_id)
     db = get_db()
-    holder = service.pass_holder(db, event.id, pass_secret(event.id))
+    holder = service.pass_holder(db, event.id, phone_secret())
     if holder is None:   # no name picked on this phone yet: the players' page asks for it
         return redirect(url_for(".players", event_id=event.id), 303)
     done = service.rounds(db, event)
@@ -427,19 +423,17 @@ def _open_table(event: service.Event, table_id: str):
     seat if it has one there; then show the table (or its seats)."""
     db = get_db()
     table = tables.get_table(db, table_id)
-    phone, secret = tables.join(db, table, phone_secret(table.id))
+    phone, _secret = tables.join(db, table, own_secret())
     if not phone.seated:
         free = {s.pos for s in tables.seats_of(db, table.id) if not s.has_phone}
-        mine = sorted(service.seats_for_pass(db, table, pass_secret(event.id)) & free)
+        mine = sorted(service.seats_for_pass(db, table, phone_secret()) & free)
         if mine:
             try:
                 phone = tables.claim_seat(db, table.id, phone, mine[0], {mine[0]})
             except tables.TableError:
                 pass   # taken a moment ago: the seats page says by whom
     target = "table.show" if phone.seated else "table.seats"
-    response = redirect(url_for(target, table_id=table.id), 303)
-    set_phone_cookie(response, table.id, secret)
-    return response
+    return redirect(url_for(target, table_id=table.id), 303)
 
 
 @bp.post("/e/<event_id>/register")
@@ -582,10 +576,8 @@ def director_join(event_id: str, token: str):
     if len(token) > 64:
         abort(404)
     event = _event(event_id)
-    secret = service.join_as_director(get_db(), event, token)
-    response = redirect(url_for(".dashboard", event_id=event.id), 303)
-    set_event_cookie(response, director_cookie(event.id), secret)
-    return response
+    service.join_as_director(get_db(), event, token, secret=own_secret())
+    return redirect(url_for(".dashboard", event_id=event.id), 303)
 
 
 # ---------------------------------------------------------------- the director's tools (issue

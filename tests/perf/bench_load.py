@@ -415,8 +415,8 @@ def setup_event(url: str, n: int, where: Path) -> dict:
     if m is None:
         raise RuntimeError(f"director: creating the event led to {r.headers.get('Location')!r}")
     event_id = m.group(1)
-    if f"te_{event_id}" not in d.cookies:
-        raise RuntimeError(f"director: no te_{event_id} cookie (got {sorted(d.cookies)})")
+    if "tc" not in d.cookies:
+        raise RuntimeError(f"director: no phone cookie (got {sorted(d.cookies)})")
     create_seconds = now() - t
     _r, page = d.call("GET", f"/e/{event_id}")           # the empty dashboard
     t = now()

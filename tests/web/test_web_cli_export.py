@@ -44,7 +44,7 @@ def test_export_writes_seats_and_actions(tmp_path, monkeypatch, capsys):
     text = out.read_text(encoding="utf-8")
     token = ann.join_path(table_id).rsplit("/", 1)[1]
     assert token not in text and "secret" not in text
-    assert ann.cookie(f"tc_{table_id}") not in text
+    assert ann.cookie("tc") not in text
 
     # By table id, to stdout.
     capsys.readouterr()

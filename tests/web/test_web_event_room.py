@@ -16,6 +16,7 @@ from helpers import attr, attrs, select, text_of
 from web_helpers import Phone, db_rows, make_app, snapshot
 
 from companion.tables.tokens import hash_secret
+from companion.tournaments.service import director_hash
 
 EVENT_TABLES = ("events", "event_entrants", "event_rounds", "event_seatings", "event_results",
                 "event_audit", "event_directors", "event_passes")
@@ -466,8 +467,8 @@ def test_the_director_link_makes_a_second_device_a_director(director, new_phone,
 
     r = laptop.get(path)
     assert r.status_code == 303 and r.headers["Location"].endswith(f"/e/{event_id}")
-    secret = laptop.cookie(f"te_{event_id}")
-    assert secret and hash_secret(secret) in repr(everything(db_path))
+    secret = laptop.cookie("tc")
+    assert secret and director_hash(secret, event_id) in repr(everything(db_path))
     assert "Seat round 1" in page_of(laptop, f"/e/{event_id}")
     seat_round(laptop, event_id)
     assert clock_post(laptop, event_id, "start", "30").status_code == 303
@@ -481,7 +482,7 @@ def test_the_director_link_makes_a_second_device_a_director(director, new_phone,
     r = late.get(path)
     assert r.status_code == 404 and "old or wrong" in text_of(r.get_data(as_text=True))
     assert late.get(f"/e/{event_id}/director/" + "A" * 32).status_code == 404
-    assert late.get(f"/e/{event_id}").status_code == 403 and late.cookie(f"te_{event_id}") is None
+    assert late.get(f"/e/{event_id}").status_code == 403 and late.cookie("tc") is None
     assert everything(db_path) == before
     # Devices that opened the old link stay directors; the stranger still isn't one.
     assert page_of(laptop, f"/e/{event_id}").count('id="table-1"') == 1

@@ -4,7 +4,8 @@ Every rule in `app.url_map` except `static` is fuzzed: `test_fuzz_covers_every_r
 when a new route has no fuzz description or seed request, so none escapes. A request is drawn
 as: who sends it (table A's host, a seated player, a spectator; table B's host or player; a
 stranger with a session but no table cookie; nobody at all), which cookies it carries (its
-own, none, garbage, one table's secret under the other table's cookie name, a broken session),
+own one phone cookie, none, garbage, its secret under the old per-table and per-event cookie
+names that the first request adopts, a broken session),
 the path parameters (real, foreign, garbage, unicode, lone surrogates, huge), the query string,
 the body (a form with the real field names and random ones, multipart, JSON, raw bytes, wrong
 content types; huge values, NUL bytes, negative and huge numbers, missing and repeated
@@ -23,7 +24,7 @@ Checked on every answer:
   rejoin token) at the table the token belongs to;
 - a write touches only the table it names (the URL's table, the join code's table, or a new
   table for /new/<slug>);
-- a table route succeeds only for a phone holding that table's cookie; entries, undos,
+- a table route succeeds only for a phone whose cookie holds a phone of that table; entries, undos,
   confirmations and rematches only for a seated phone; host tools only for the host;
 - a POST without a valid CSRF token, or one a browser marks as cross-site, never succeeds.
 
@@ -40,7 +41,7 @@ import secrets
 import sqlite3
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from urllib.parse import quote, urlsplit
 
 import pytest
@@ -48,7 +49,8 @@ from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
 
 from companion.rules import GAMES
-from companion.tables.tokens import hash_secret
+from companion.tables.tokens import phone_hash
+from companion.tournaments.service import director_hash
 from helpers import alerts, attr
 from web_helpers import Phone, make_app
 from web_helpers import snapshot as _table_snapshot
@@ -85,7 +87,9 @@ DIRECTOR_ROUTES = ("events.dashboard", "events.seat", "events.lock", "events.cor
                    "events.director_link", "events.adjustments", "events.swap",
                    "events.unseat", "events.standings_csv")
 # Event writes that may touch the event's own tables (never A or B): a swap renames seats.
-EVENT_TABLE_WRITES = ("events.swap",)
+# Event writes that touch the event's own tables, never A or B: a swap renames seats; "my
+# table" seats a phone holding a player's pass (the cast's phones pick names as they go).
+EVENT_TABLE_WRITES = ("events.swap", "events.my_table")
 NEW_TABLE_FIELDS = ("name_0", "name_1", "name_2", "name_3", "name_4", "me", "target", "rounds",
                     "low_wins", "variant", "min_bid", "ones", "confirm")
 # The entry form of every game with phone screens: the score pad's boxes and Rook's hand.
@@ -558,8 +562,7 @@ class Cast:
 
     session: str | None = None
     csrf: str | None = None
-    secrets: dict = field(default_factory=dict)   # "A"/"B" -> the phone's secret there
-    others: dict = field(default_factory=dict)    # other cookies (the event director's)
+    secret: str | None = None   # the phone's one cookie (every table, the director's role)
 
 
 class World:
@@ -611,11 +614,7 @@ class World:
         for name, phone in (("ann", ann), ("bob", bob), ("spectator", spectator), ("zed", zed),
                             ("yan", yan), ("stranger", stranger)):
             token = phone.csrf()  # first: it makes the session cookie of a phone that has none
-            self.cast[name] = Cast(phone.cookie("session"), token,
-                                   {k: phone.cookie(f"tc_{tid}") for k, tid in self.ids.items()
-                                    if phone.cookie(f"tc_{tid}")},
-                                   {f"te_{self.event_id}": phone.cookie(f"te_{self.event_id}")}
-                                   if phone.cookie(f"te_{self.event_id}") else {})
+            self.cast[name] = Cast(phone.cookie("session"), token, phone.cookie("tc"))
         rows = snapshot(self.db)
         self.phone_ids = {name: self._phone_id(rows, name)
                           for name in ("ann", "bob", "spectator", "zed", "yan")}
@@ -624,7 +623,7 @@ class World:
 
     def _phone_id(self, rows, name):
         key = "B" if name in ("zed", "yan") else "A"
-        digest = hash_secret(self.cast[name].secrets[key])
+        digest = phone_hash(self.cast[name].secret, self.ids[key])
         return next(p[0] for p in rows["phones"] if p[2] == digest)
 
     def _seating(self, rows):
@@ -784,14 +783,15 @@ class World:
         jar = []
         if me.session is not None:
             jar.append(("session", me.session if req.cookies != "bad-session" else req.cookie_junk))
-        if req.cookies in ("own", "bad-session"):
-            jar += [(f"tc_{self.ids[k]}", s) for k, s in me.secrets.items()]
-            jar += list(me.others.items())
+        if req.cookies in ("own", "bad-session") and me.secret:
+            jar.append(("tc", me.secret))
         elif req.cookies == "garbage":
-            jar += [(f"tc_{a}", req.cookie_junk), (f"tc_{b}", req.cookie_junk[::-1])]
-        elif req.cookies == "swapped":  # each table's secret under the other table's name
-            swap = {"A": b, "B": a}
-            jar += [(f"tc_{swap[k]}", s) for k, s in me.secrets.items()]
+            jar += [("tc", req.cookie_junk), (f"tc_{a}", req.cookie_junk[::-1])]
+        elif req.cookies == "swapped" and me.secret:
+            # The phone's secret under the old per-table and per-event cookie names (phones
+            # from before the one cookie held those): adopted only where it proves a row.
+            jar += [(f"tc_{a}", me.secret), (f"tc_{b}", me.secret),
+                    (f"te_{self.event_id}", me.secret), (f"tp_{self.event_id}", me.secret)]
         return "; ".join(f"{k}={v}" for k, v in jar)
 
     def send(self, req: Req, stats: Counter) -> tuple[int, bool]:
@@ -859,7 +859,7 @@ class World:
             if req.rule.startswith(TABLE):
                 self._check_table_access(req, before, tid, headers)
             if req.endpoint in DIRECTOR_ROUTES and status < 300:
-                self._check_director(headers)
+                self._check_director(before, headers)
             return
         if req.method != "POST":
             assert req.method == "OPTIONS", f"{req.method} answered {status}"
@@ -882,14 +882,14 @@ class World:
                 assert {k: v for k, v in before.items() if k != "phones"} == \
                        {k: v for k, v in after.items() if k != "phones"}
         elif req.endpoint.startswith("events."):
-            # Event writes never touch an existing table (seating a round makes new ones);
-            # a swap renames seats at the event's own tables, never at A or B.
+            # Event writes never touch an existing table (seating a round makes new ones),
+            # except EVENT_TABLE_WRITES at the event's own tables, never at A or B.
             if req.endpoint in EVENT_TABLE_WRITES:
-                assert not changed & ids, f"a swap touched {changed & ids}"
+                assert not changed & ids, f"{req.endpoint} touched {changed & ids}"
             else:
                 assert not changed & existing, f"an event write touched {changed & existing}"
             if req.endpoint in DIRECTOR_ROUTES:
-                self._check_director(headers)
+                self._check_director(before, headers)
         elif req.endpoint == "home.create_table":
             assert status == 303
             assert len(changed) == 1 and not changed & existing, f"a new table touched {changed}"
@@ -908,20 +908,23 @@ class World:
         else:
             assert not any(s[0] == joined and s[4] == rejoin[0][4] for s in after["seats"])
 
-    def _check_director(self, headers):
-        """A director page answered: only for the browser holding the event's cookie."""
+    def _check_director(self, before, headers):
+        """A director page answered: only for a phone whose cookie the event lists as its
+        director's (its creator, or a phone that opened the director's link)."""
         cookie = dict(part.split("=", 1) for part in headers.get("Cookie", "").split("; ") if part)
-        assert cookie.get(f"te_{self.event_id}") == \
-            self.cast["ann"].others.get(f"te_{self.event_id}"), \
-            "a director page was served without the director's cookie"
+        secret = cookie.get("tc")
+        assert secret is not None, "a director page was served without a phone cookie"
+        digest = director_hash(secret, self.event_id)
+        assert digest in repr(before["events"]) or digest in repr(before["event_directors"]), \
+            "a director page was served to a phone that isn't the event's director"
 
     def _check_table_access(self, req, before, tid, headers):
         """A table route answered 2xx/3xx: only for a phone holding that table's cookie."""
         assert tid is not None, "a made-up table id was answered with a success"
         cookie = dict(part.split("=", 1) for part in headers.get("Cookie", "").split("; ") if part)
-        secret = cookie.get(f"tc_{tid}")
-        assert secret is not None, "a table page was served without the table's cookie"
-        digest = hash_secret(secret)
+        secret = cookie.get("tc")
+        assert secret is not None, "a table page was served without a phone cookie"
+        digest = phone_hash(secret, tid)
         phone = next((p for p in before["phones"] if p[1] == tid and p[2] == digest), None)
         assert phone is not None, "a table page was served to a phone of another table"
         if req.method == "POST" and req.endpoint in LOG_WRITES:

@@ -1,0 +1,164 @@
+"""One cookie per phone (issue 16 #1).
+
+Each table used to set its own `tc_<id>` cookie for a year: after ~134 tables one browser's
+Cookie header passed 8 KB and gunicorn answered 431 to every URL (the real server is checked
+in tests/faults/test_faults_cookies.py). Now a phone holds one secret in one cookie, `tc`,
+and the database keeps a hash of it scoped to each table and event. Phones from before bring
+their old cookies once: their seat, director's role and pass move over, and the old cookies
+are deleted.
+"""
+from __future__ import annotations
+
+import re
+import sqlite3
+
+from helpers import text_of
+from test_web_events import PLAYERS, create_event
+from web_helpers import Phone, db_rows, snapshot
+
+from companion.tables.tokens import hash_secret, new_secret, phone_hash
+from companion.tournaments.service import director_hash, pass_hash
+
+
+def cookie_names(phone: Phone) -> set[str]:
+    return set(phone._cookie_names())
+
+
+def set_cookies(response) -> dict[str, str]:
+    """name -> the whole Set-Cookie header of each cookie a response sets or deletes."""
+    out = {}
+    for header in response.headers.getlist("Set-Cookie"):
+        out[header.split("=", 1)[0]] = header
+    return out
+
+
+def deleted(header: str) -> bool:
+    return bool(re.search(r"Max-Age=0\b|Expires=Thu, 01 Jan 1970", header))
+
+
+def test_three_hundred_tables_and_an_event_are_one_cookie(new_phone, db_path):
+    ann = new_phone("Ann")
+    ids = [ann.create_table(["Ann", "Bob"]) for _ in range(300)]
+    event_id = create_event(ann)
+    assert ann.pick(event_id, PLAYERS[0]).status_code == 303
+    assert cookie_names(ann) == {"session", "tc"}
+    secret = ann.cookie("tc")
+    header = "; ".join(f"{k}={ann.cookie(k)}" for k in cookie_names(ann))
+    assert len(header) < 400, header
+    # Every table still knows her, in her own seat, by the one cookie.
+    for table_id in (ids[0], ids[149], ids[-1]):
+        assert "You are Ann · host" in text_of(ann.page(table_id))
+    assert ann.get(f"/e/{event_id}").status_code == 200   # still the director
+    stored = repr([db_rows(db_path, f"SELECT * FROM {name}")
+                   for name in ("phones", "events", "event_directors", "event_passes")])
+    assert secret not in stored
+    assert phone_hash(secret, ids[0]) in stored and director_hash(secret, event_id) in stored
+    assert pass_hash(secret, event_id) in stored
+    # 300 rows, 300 different hashes: one table's row says nothing about another's.
+    hashes = db_rows(db_path, "SELECT DISTINCT secret_hash FROM phones")
+    assert len(hashes) == 300
+
+
+def test_the_cookie_is_set_once_and_only_when_something_was_remembered(table, new_phone):
+    cy = new_phone("Cy")
+    r = cy.get("/")
+    assert "tc" not in set_cookies(r)            # reading the start page remembers nothing
+    r = cy.get("/j/" + "A" * 32)                  # a wrong QR link remembers nothing either
+    assert r.status_code == 404 and "tc" not in set_cookies(r)
+    r = cy.join(table.join_path)
+    header = set_cookies(r)["tc"]
+    assert "HttpOnly" in header and "SameSite=Lax" in header and "Max-Age=31536000" in header
+    assert cy.claim(table.id, 2).status_code == 303
+    assert "tc" not in set_cookies(cy.get(f"/t/{table.id}"))   # kept, not sent again
+    # A second table: the same cookie, not a second one.
+    before = cy.cookie("tc")
+    other = cy.create_table(["Cy", "Dee"])
+    assert cy.cookie("tc") == before and cookie_names(cy) == {"session", "tc"}
+    assert "You are Cy" in text_of(cy.page(other))
+
+
+def test_a_junk_phone_cookie_is_replaced_never_trusted(table, new_phone, db_path):
+    eve = new_phone("Eve")
+    for junk in ("x", "a" * 200, "../../etc", table.host.cookie("tc")[:20]):
+        eve.client.set_cookie("tc", junk)
+        assert eve.get(f"/t/{table.id}").status_code == 403
+    r = eve.join(table.join_path)
+    assert r.status_code == 303
+    fresh = eve.cookie("tc")
+    assert re.fullmatch(r"[A-Za-z0-9_-]{43}", fresh) and fresh != table.host.cookie("tc")
+    assert "You are watching" in text_of(eve.page(table.id))
+
+
+# ---------------------------------------------------------------- phones from before
+
+def _old_phone(app, name: str, cookies: dict[str, str]) -> Phone:
+    phone = Phone(app, name)
+    for key, value in cookies.items():
+        phone.client.set_cookie(key, value)
+    return phone
+
+
+def test_an_old_table_cookie_keeps_its_seat_and_is_dropped(app, table, db_path):
+    # Bob's phone from before: its row hashed a per-table secret, its cookie is tc_<id>.
+    old = new_secret()
+    (bob_row,), = db_rows(db_path, "SELECT id FROM phones WHERE table_id = ? AND seat = 1",
+                          [table.id])
+    _rekey(db_path, "UPDATE phones SET secret_hash = ? WHERE id = ?", [hash_secret(old), bob_row])
+    bob = _old_phone(app, "Bob from before", {f"tc_{table.id}": old})
+    r = bob.get(f"/t/{table.id}")
+    assert r.status_code == 200 and "You are Bob" in text_of(r.get_data(as_text=True))
+    sent = set_cookies(r)
+    assert deleted(sent[f"tc_{table.id}"]) and not deleted(sent["tc"])
+    assert cookie_names(bob) <= {"tc", "session"} and "tc" in cookie_names(bob)
+    assert db_rows(db_path, "SELECT secret_hash FROM phones WHERE id = ?", [bob_row]) == \
+        [(phone_hash(bob.cookie("tc"), table.id),)]
+    # From now on the one cookie is enough, and Bob is still one phone.
+    assert "You are Bob" in text_of(bob.page(table.id))
+    assert db_rows(db_path, "SELECT COUNT(*) FROM phones WHERE table_id = ?", [table.id]) == [(2,)]
+
+
+def test_old_cookies_that_prove_nothing_change_nothing(app, table, db_path):
+    before = snapshot(db_path)
+    stranger = _old_phone(app, "stranger", {f"tc_{table.id}": new_secret(),
+                                             # Ann's new secret under the old name proves
+                                             # nothing either: old rows hashed it unscoped.
+                                             "tc_other": table.host.cookie("tc")})
+    r = stranger.get(f"/t/{table.id}")
+    assert r.status_code == 403
+    assert snapshot(db_path) == before
+    assert "You are Ann" in text_of(table.host.page(table.id))
+
+
+def test_old_director_and_pass_cookies_move_over(app, new_phone, db_path):
+    director = new_phone("director")
+    event_id = create_event(director, registration="on")
+    player = new_phone("player")
+    assert player.pick(event_id, PLAYERS[1]).status_code == 303
+    # Both phones from before: the rows hashed per-event secrets held in te_/tp_ cookies.
+    old_director, old_pass = new_secret(), new_secret()
+    _rekey(db_path, "UPDATE events SET secret_hash = ? WHERE id = ?",
+           [hash_secret(old_director), event_id])
+    _rekey(db_path, "UPDATE event_passes SET secret_hash = ? WHERE event_id = ?",
+           [hash_secret(old_pass), event_id])
+    laptop = _old_phone(app, "laptop", {f"te_{event_id}": old_director})
+    assert laptop.get(f"/e/{event_id}").status_code == 200
+    assert cookie_names(laptop) <= {"tc", "session"} and "tc" in cookie_names(laptop)
+    assert laptop.get(f"/e/{event_id}").status_code == 200
+    phone = _old_phone(app, "phone", {f"tp_{event_id}": old_pass})
+    page = text_of(phone.get(f"/e/{event_id}/players").get_data(as_text=True))
+    assert PLAYERS[1] in page
+    assert cookie_names(phone) <= {"tc", "session"} and "tc" in cookie_names(phone)
+    assert db_rows(db_path, "SELECT entrant FROM event_passes WHERE secret_hash = ?",
+                   [pass_hash(phone.cookie("tc"), event_id)]) == [(PLAYERS[1],)]
+    # The old director's secret no longer opens anything.
+    assert _old_phone(app, "copy", {f"te_{event_id}": old_director}).get(
+        f"/e/{event_id}").status_code == 403
+
+
+def _rekey(db_path: str, sql: str, params: list) -> None:
+    conn = sqlite3.connect(db_path)
+    try:
+        with conn:
+            conn.execute(sql, params)
+    finally:
+        conn.close()
