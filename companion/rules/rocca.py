@@ -8,11 +8,11 @@ after a joker, when the joker is the only active card (ROC-5).
 
 settings: ``bon`` (bool, default False): the optional Bon rule (ROC-11).
 
-2–8 seats in seating order (8 × 5 cards + the start card leave 19 in the stock); 5 cards
-each; ``seats[0]`` starts the first game and play goes clockwise (direction 1, to the next
-seat). The cards held are not known, only how many; the engine refuses a card that cannot
-be in anybody's hand: a suited card already on the tower this game (each exists once) or a
-fifth joker.
+2–11 seats in seating order (ROC-A13: 11 × 5 cards + the start card leave 4 in the
+stock); 5 cards each; ``seats[0]`` starts the first game and play goes clockwise
+(direction 1, to the next seat). The cards held are not known, only how many; the engine
+refuses a card that cannot be in anybody's hand: a suited card already on the tower this
+game (each exists once) or a fifth joker.
 
 actions (``player`` is a seat name):
 
@@ -23,7 +23,9 @@ actions (``player`` is a seat name):
 - ``{"kind": "draw", "player": p}`` — a voluntary draw of 1 that ends the turn, or taking
   a pending J/K penalty (the whole count, or what is left of the stock: ROC-A5).
 - ``{"kind": "accept", "player": p}`` — the receiver of a queen takes the cards without
-  answering; play continues after the last queen's player.
+  answering; play continues after the last queen's player. A give that emptied the
+  giver's hand stays open until then (ROC-A12): the giver goes out only when the cards
+  are taken, and an answering queen hands the giver cards again.
 - ``{"kind": "one", "player": p}`` — p says "One" (exactly 1 card in hand; any time).
 - ``{"kind": "bon", "player": p, "cards": [2–3 cards], "onto": c, "to": q}`` — the optional
   Bon (setting ``bon``): cards of one letter or number attached to an active card ``onto``
@@ -76,7 +78,7 @@ __all__ = [
 SLUG = "rocca"
 NAME = "Rocca Card Tower"
 MIN_PLAYERS = 2
-MAX_PLAYERS = 8
+MAX_PLAYERS = 11                # ROC-A13: 11 × 5 + 1 leaves 4 in the stock
 DECK = "rocca"
 DECK_SIZE = 60
 JOKER = "JK"
@@ -130,6 +132,11 @@ RULES: dict[str, str] = {
               "card (One said) wins.",
     "ROC-A10": "A Bon of jacks or kings on a pending J or K counts as one answering card.",
     "ROC-A11": "The app cannot see half-covered parts: the table marks them blocked.",
+    "ROC-A12": "A queen's give that empties the giver's hand stays open: the receiver may "
+               "answer with a queen or take the cards, and the giver goes out only if the "
+               "cards are taken; going from 2 cards to 0 in one queen play needs no One.",
+    "ROC-A13": "2 to 11 players: 11 hands of 5 and the start card leave 4 cards in the "
+               "stock.",
 }
 
 SETTINGS: tuple[Setting, ...] = (
@@ -212,6 +219,10 @@ MESSAGES: dict[str, str] = {
     "penalty_more": "That makes {cards}: {next} must answer with a {kind} or draw them.",
     "queen_open": "{player} gives {given} to {receiver}, who may answer with a queen "
                   "(giving {back} back) or accept.",
+    "queen_open_out": "{player} gives {given} to {receiver} and has no cards left, but the "
+                      "give is still open: {receiver} may answer with a queen (giving "
+                      "{back} back) or take the cards; {player} goes out and wins if "
+                      "{receiver} takes them.",
     "joker": "{player} declares {suit}: the next card goes on the joker's head, a {suit} "
              "card or another joker; {next} is next.",
     "forgot_one": "{player} had not said One, so going out is refused and {player} draws "
@@ -221,6 +232,8 @@ MESSAGES: dict[str, str] = {
     "took_penalty": "{player} drew {cards} for the {kind} and loses the turn; {next} is "
                     "next.",
     "took_queen": "{player} took the cards; {next} is next.",
+    "took_queen_out": "{player} took the cards, so {giver} has none left, goes out and wins "
+                      "game {game}.",
     "said_one": "{player} says One.",
     "stock_now_empty": "The stock is now empty: a player who cannot play is out.",
     "declared_stock_out": "The stock is empty: a player who cannot play is out.",
@@ -232,6 +245,9 @@ MESSAGES: dict[str, str] = {
     "status_over": "{winner} won game {game}; {starter} starts the next one.",
     "status_queen": "{receiver} answers {giver}'s queen with a queen (giving {back}) or "
                     "takes the cards.",
+    "status_queen_out": "{receiver} answers {giver}'s queen with a queen (giving {back}) or "
+                        "takes the cards; {giver} has no cards left and goes out if "
+                        "{receiver} takes them.",
     "status_pending": "{player} answers the {kind} with a {kind} or draws {cards}.",
     "status_lock": "{player} to play on the joker's head: a {suit} card or another joker.",
     "status_turn": "{player} to play a card or draw 1.",
@@ -468,8 +484,8 @@ def check_placement(card: str, onto: str, part: str | None = None, *,
 # turn, direction, pending J/K, open queen exchange, joker lock, One flags, eliminations).
 
 def new(settings: dict | None, seats: list[str]) -> dict:
-    """Start a match: validated settings (ValueError if bad) and 2–8 named seats in seating
-    order. Game 1 is dealt at once and ``seats[0]`` starts."""
+    """Start a match: validated settings (ValueError if bad) and 2–11 named seats in seating
+    order (ROC-A13). Game 1 is dealt at once and ``seats[0]`` starts."""
     settings = check_settings(SETTINGS, settings, NAME)
     names = check_seats(seats, MIN_PLAYERS, MAX_PLAYERS, NAME)
     state = {"game": SLUG, "settings": settings, "seats": names,
@@ -492,7 +508,7 @@ def _deal(state: dict, starter: str) -> None:
         "current": starter,
         "direction": 1,
         "pending": None,       # {"kind": "J"|"K", "count", "player", "by"}
-        "queen": None,         # {"giver", "receiver", "count", "given"}
+        "queen": None,         # {"giver", "receiver", "count", "given", "out"}
         "lock": None,          # the suit declared for the joker just played
         "said_one": [],
         "stock_out": False,
@@ -662,8 +678,12 @@ def _put_on_tower(state: dict, player: str, cards: list[str]) -> None:
 # Effects (ROC-7), shared by plays and Bons.
 
 def _effect(state: dict, player: str, rank: str, lines: list[str], *, answer: bool,
-            declared: str | None = None, target: str | None = None) -> str:
-    """Apply the effect of one card (or one Bon) of ``rank``; return the line's rule."""
+            declared: str | None = None, target: str | None = None,
+            may_go_out: bool = True) -> str:
+    """Apply the effect of one card (or one Bon) of ``rank``; return the line's rule.
+
+    ``may_go_out``: a queen's give that empties the hand leaves the player out if the
+    receiver takes the cards (False after a refused going out, ROC-8)."""
     if rank == "A":
         state["current"] = player
         lines.append(_say("again", player=player))
@@ -686,7 +706,7 @@ def _effect(state: dict, player: str, rank: str, lines: list[str], *, answer: bo
         lines.append(_say(key, next=nxt, kind=rank, cards=_count(count)))
         return "ROC-7"
     if rank == "Q":
-        return _queen(state, player, target, lines, answer)
+        return _queen(state, player, target, lines, answer, may_go_out)
     if rank == JOKER:
         state["lock"] = declared
         state["current"] = _next(state, player)
@@ -698,20 +718,28 @@ def _effect(state: dict, player: str, rank: str, lines: list[str], *, answer: bo
     return "ROC-6"
 
 
-def _queen(state: dict, player: str, target: str, lines: list[str], answer: bool) -> str:
-    """Open or continue a queen exchange: give 1, then 1 more per answering queen."""
+def _queen(state: dict, player: str, target: str, lines: list[str], answer: bool,
+           may_go_out: bool = True) -> str:
+    """Open or continue a queen exchange: give 1, then 1 more per answering queen.
+
+    A give that empties the giver's hand stays open like any other (ROC-A12): the receiver
+    may still answer, and ``out`` records that the giver goes out if the cards are taken
+    (:func:`_accept`)."""
     wanted = state["queen"]["count"] + 1 if answer else 1
     given = _give(state, player, target, wanted)
-    state["queen"] = {"giver": player, "receiver": target, "count": wanted, "given": given}
+    out = may_go_out and given > 0 and state["hands"][player] == 0
+    state["queen"] = {"giver": player, "receiver": target, "count": wanted, "given": given,
+                      "out": out}
     state["current"] = target
-    lines.append(_say("queen_open", player=player, given=_count(given), receiver=target,
-                      back=_count(wanted + 1)))
-    return "ROC-7"
+    lines.append(_say("queen_open_out" if out else "queen_open", player=player,
+                      given=_count(given), receiver=target, back=_count(wanted + 1)))
+    return "ROC-A12" if out else "ROC-7"
 
 
 def _goes_out(state: dict, player: str, start_hand: int, had_said: bool) -> bool:
     """Whether an emptied hand goes out (ROC-8/9): One said, or the hand never rested at
-    exactly 1 card (a Bon, or a queen and its give, emptied it in one move)."""
+    exactly 1 card (a Bon emptied it in one move). A queen's give that empties the hand
+    is not this: it waits for the receiver (ROC-A12, :func:`_queen`)."""
     return state["hands"][player] == 0 and (had_said or start_hand != 1)
 
 
@@ -756,7 +784,7 @@ def _play(state: dict, action: Mapping) -> None:
     if rank == "Q" and not answer:
         target = _target(state, player, action.get("to"))
 
-    start_hand, had_said = state["hands"][player], player in state["said_one"]
+    had_said = player in state["said_one"]
     lines = [_say("played", player=player, card=_label(card))]
     _put_on_tower(state, player, [card])
     state["lock"] = None                     # any card played covers the joker's head
@@ -772,13 +800,11 @@ def _play(state: dict, action: Mapping) -> None:
         refused = True
     else:
         rule, refused = None, False
+    # Only a queen's give can empty the hand now; it stays open for the receiver (ROC-A12).
+    # The hand held 2 or more before this card, so no One was due (a refused going out
+    # never goes out).
     effect_rule = _effect(state, player, rank, lines, answer=answer, declared=declared,
-                          target=target)
-    if not refused and _goes_out(state, player, start_hand, had_said):
-        lines.append(_say("went_out", player=player, game=state["game_number"]))
-        _log(state, "play", player, lines, "ROC-9", card=card)
-        _finish(state, player, "out")
-        return
+                          target=target, may_go_out=not refused)
     _log(state, "play", player, lines, rule or effect_rule, card=card)
 
 
@@ -819,8 +845,15 @@ def _accept(state: dict, action: Mapping) -> None:
         raise _refuse("no_queen", "ROC-7")
     if player != queen["receiver"]:
         raise _refuse("accept_other", "ROC-7", receiver=queen["receiver"], player=player)
+    giver = queen["giver"]
     state["queen"] = None
-    state["current"] = _next(state, queen["giver"])    # after the last queen's player
+    if queen.get("out") and state["hands"][giver] == 0:
+        # The give emptied the giver's hand and nobody answered: the giver is out (ROC-A12).
+        _log(state, "accept", player, [_say("took_queen_out", player=player, giver=giver,
+                                            game=state["game_number"])], "ROC-A12")
+        _finish(state, giver, "out")
+        return
+    state["current"] = _next(state, giver)             # after the last queen's player
     _log(state, "accept", player, [_say("took_queen", player=player, next=state["current"])],
          "ROC-7")
 
@@ -935,13 +968,9 @@ def _bon(state: dict, action: Mapping) -> None:
         _finish(state, player, "out")
         return
     answer = pending is not None                 # a Bon on a pending J/K answers it once
-    _effect(state, player, rank, lines, answer=answer, target=target)
-    rule = "ROC-A10" if answer else "ROC-11"
-    if _goes_out(state, player, start_hand, had_said):    # a Bon of queens gave the rest
-        lines.append(_say("went_out", player=player, game=state["game_number"]))
-        _log(state, "bon", player, lines, "ROC-9", cards=cards)
-        _finish(state, player, "out")
-        return
+    # A Bon of queens whose give empties the hand stays open for the receiver (ROC-A12).
+    effect_rule = _effect(state, player, rank, lines, answer=answer, target=target)
+    rule = "ROC-A10" if answer else "ROC-A12" if effect_rule == "ROC-A12" else "ROC-11"
     _log(state, "bon", player, lines, rule, cards=cards)
 
 
@@ -998,9 +1027,11 @@ def _status(state: dict) -> dict[str, str]:
     queen, pending, lock = state["queen"], state["pending"], state["lock"]
     player = state["current"]
     if queen is not None:
-        return {"text": _say("status_queen", receiver=queen["receiver"],
-                             giver=queen["giver"], back=_count(queen["count"] + 1)),
-                "rule": "ROC-7"}
+        out = bool(queen.get("out"))
+        return {"text": _say("status_queen_out" if out else "status_queen",
+                             receiver=queen["receiver"], giver=queen["giver"],
+                             back=_count(queen["count"] + 1)),
+                "rule": "ROC-A12" if out else "ROC-7"}
     if pending is not None:
         return {"text": _say("status_pending", **_pending_text(pending)), "rule": "ROC-7"}
     if lock is not None:
@@ -1018,8 +1049,10 @@ def summary(state: dict) -> dict:
     ``starter``; ``current`` (the player who must act next: the player to move, the player
     owing a J/K answer, or the receiver of a queen; None once the game is over),
     ``direction`` (1 clockwise, -1), ``pending`` (None or ``{"kind": "J"|"K", "count",
-    "player", "by"}``), ``queen`` (None or ``{"giver", "receiver", "count", "given"}``:
-    the last queen asked ``count`` cards and ``given`` were handed over), ``lock`` (None or
+    "player", "by"}``), ``queen`` (None or ``{"giver", "receiver", "count", "given", "out"}``:
+    the last queen asked ``count`` cards and ``given`` were handed over; ``out``: the give
+    emptied the giver's hand, so the giver goes out if the receiver takes the cards,
+    ROC-A12), ``lock`` (None or
     ``{"suit", "symbol"}``), ``hands`` (cards in each hand), ``stock``, ``tower`` (cards
     on the tower, the start card included), ``missing``, ``stock_out``, ``said_one``,
     ``must_say_one`` (1 card and no One yet), ``eliminated`` (in order, first = worst),

@@ -131,6 +131,50 @@ def test_three_japanese_phones_play_a_k_stack_and_a_queen_exchange(phones, ui, a
     bob.screenshot(path=str(artifacts_dir / "rocca-waiting-ja-top.png"))
 
 
+def test_a_queen_that_empties_the_hand_leaves_the_give_open(phones, ui, artifacts_dir):
+    """ROC-A12 (issue 17) on two English phones: Ann's queen gives her last card to Bob.
+    Bob's phone offers both answers, every phone says the give is open, and Ann wins only
+    when Bob takes the card (seed: 「最初に手札がなくなった人が勝者です。」)."""
+    ann, bob = (phones(name).page for name in ("Ann", "Bob"))
+    ann.goto("/new/rocca")
+    for i, name in enumerate(["Ann", "Bob"]):
+        ann.locator(f'input[name="name_{i}"]').fill(name)
+    ann.get_by_role("button", name="Create table").click()
+    expect(ann.locator("#turn")).to_have_text("Your turn")
+    bob.goto(ann.locator("#join-url").get_attribute("href"))
+    bob.get_by_role("button", name=re.compile("^Bob ")).click()
+    expect(bob.locator("#turn")).to_have_text("Ann’s turn")
+
+    for card in ("2S", "3S", "4S"):                 # Ann down to 2 cards, Bob draws
+        ready(ann, ui)
+        tap_card(ann, card)
+        press(ann, "#play-card")
+        expect(bob.locator("#turn")).to_have_text("Your turn")
+        ready(bob, ui)
+        press(bob, "#draw-card")
+        expect(ann.locator("#turn")).to_have_text("Your turn")
+    ready(ann, ui)
+    tap_card(ann, "QS")
+    ann.locator("#queen-to summary").click()
+    ann.locator("#queen-to label.chip", has_text="Bob").click()
+    press(ann, "#play-card")
+    for page in (ann, bob):
+        expect(hand(page, "Ann")).to_have_text("0")
+        expect(page.locator("#queen-open-out")).to_contain_text(
+            "Ann has no cards left, but the give is still open")
+        expect(page.locator("#turn")).not_to_contain_text("won")
+    expect(bob.locator("#turn")).to_have_text("Your turn")
+    expect(bob.locator("#play-card")).to_be_visible()
+    expect(bob.locator("#take-cards")).to_contain_text("Ann goes out and wins")
+    bob.screenshot(path=str(artifacts_dir / "rocca-queen-open-give.png"), full_page=True)
+    ready(bob, ui)
+    press(bob, "#take-cards")
+    for page in (ann, bob):
+        expect(page.locator("#turn")).to_contain_text("Ann won!")
+        expect(page.locator("#last-line")).to_contain_text(
+            "Bob took the cards, so Ann has none left, goes out and wins game 1.")
+
+
 def test_the_placement_checker_in_english_and_japanese(phones, artifacts_dir):
     page = phones("checker").page
     page.goto("/rocca/check")

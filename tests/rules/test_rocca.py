@@ -11,6 +11,8 @@ import string
 from pathlib import Path
 
 import pytest
+from hypothesis import given, strategies as st
+from hypothesis import settings as hypothesis_settings
 
 from companion.rules import GAME_MODULES, GAMES, RuleError, Verdict, find_game, rocca
 from companion.rules.rocca import (
@@ -223,7 +225,8 @@ ENGINE_EXAMPLES = [
      {"current": "P2", "queen": None, "hands": {"P1": 1, "P2": 5, "P3": 6, "P4": 5}}),
     ("RC8 open exchange", 4, None,
      [play("P1", "QS", to="P3"), play("P3", "QH"), play("P1", "QD", to="P3")],
-     {"current": "P3", "queen": {"giver": "P1", "receiver": "P3", "count": 3, "given": 3}}),
+     {"current": "P3", "queen": {"giver": "P1", "receiver": "P3", "count": 3, "given": 3,
+                                 "out": False}}),
     ("RC9 P3 plays the last queen, next P4", 4, None,
      [play("P1", "QS", to="P3"), play("P3", "QH", to="P1"), accept("P1")],
      {"current": "P4", "queen": None, "hands": {"P1": 5, "P2": 5, "P3": 3, "P4": 5}}),
@@ -328,16 +331,16 @@ def test_rc12_must_say_one_is_shown():
 def test_registered():
     assert "rocca" in GAME_MODULES and GAMES["rocca"] is GAME is rocca.GAME
     assert (GAME.slug, GAME.name) == ("rocca", "Rocca Card Tower")
-    assert (GAME.min_players, GAME.max_players, GAME.teams) == (2, 8, False)
+    assert (GAME.min_players, GAME.max_players, GAME.teams) == (2, 11, False)   # ROC-A13
     assert [s.name for s in GAME.settings_fields] == ["bon"]
     assert GAME.check_settings({}) == {"bon": False}
     assert GAME.parse_settings({"bon": "on"}) == {"bon": True}
     assert set(GAME.rules) == set(RULES)
-    assert {f"ROC-{i}" for i in range(1, 12)} | {f"ROC-A{i}" for i in range(1, 12)} \
+    assert {f"ROC-{i}" for i in range(1, 12)} | {f"ROC-A{i}" for i in range(1, 14)} \
         == set(RULES)
 
 
-@pytest.mark.parametrize("n", [2, 3, 5, 8])
+@pytest.mark.parametrize("n", [2, 3, 5, 8, 11])
 def test_new_game_summary(n):
     result = GAME.summary(GAME.new({}, seats(n)))
     assert result["current"] == "P1" and result["starter"] == "P1"
@@ -354,7 +357,7 @@ def test_new_game_summary(n):
     assert result["house_rules"][0]["name"] == "bon"
 
 
-@pytest.mark.parametrize("bad_seats", [["Solo"], seats(9), ["Ann", "ann"], ["Ann", ""],
+@pytest.mark.parametrize("bad_seats", [["Solo"], seats(12), ["Ann", "ann"], ["Ann", ""],
                                        "Ann,Bob"])
 def test_new_bad_seats(bad_seats):
     with pytest.raises(ValueError):
@@ -490,15 +493,18 @@ def test_pending_is_answered_only_by_the_pending_player():
 
 
 def test_queen_gives_as_many_as_held():
-    # P1 sheds to 2 cards and plays Q: 1 card left, gives it and so goes out (the hand
-    # never rested at 1 card between moves, so no One was due).
+    # P1 sheds to 2 cards and plays Q: 1 card left, gives it; the give stays open (ROC-A12)
+    # and P1 goes out when P2 takes it (the hand never rested at 1 card, so no One was due).
     state = run(2, shed(2, "P1", 3))
     assert state["hands"]["P1"] == 2
     state = GAME.apply(state, play("P1", "QS", to="P2"))
     result = GAME.summary(state)
-    assert result["over"] and result["winners"] == ["P1"]
+    assert not result["over"] and result["current"] == "P2"
     assert result["hands"] == {"P1": 0, "P2": 9}
-    assert result["last"]["rule"] == "ROC-9"
+    assert result["last"]["rule"] == "ROC-A12"
+    result = GAME.summary(GAME.apply(state, accept("P2")))
+    assert result["over"] and result["winners"] == ["P1"]
+    assert result["last"]["rule"] == "ROC-A12"
 
 
 def test_answering_queen_with_too_few_cards():
@@ -508,8 +514,9 @@ def test_answering_queen_with_too_few_cards():
     state = run(2, actions + [play("P1", "QS", to="P2")])
     assert state["hands"]["P2"] == 2
     state = GAME.apply(state, play("P2", "QH"))
-    assert GAME.summary(state)["winners"] == ["P2"]
+    assert GAME.summary(state)["winners"] == []                     # P1 may answer (ROC-A12)
     assert state["hands"] == {"P1": 8, "P2": 0}
+    assert GAME.summary(GAME.apply(state, accept("P1")))["winners"] == ["P2"]
 
 
 def test_queen_as_the_last_card_wins_without_giving():
@@ -524,7 +531,8 @@ def test_forgotten_queen_last_card_draws_then_gives():
     result = GAME.summary(state)
     assert not result["over"]
     assert result["hands"] == {"P1": 2, "P2": 10}          # drew 3, gave 1
-    assert result["queen"] == {"giver": "P1", "receiver": "P2", "count": 1, "given": 1}
+    assert result["queen"] == {"giver": "P1", "receiver": "P2", "count": 1, "given": 1,
+                               "out": False}
     assert result["last"]["rule"] == "ROC-8"
 
 
@@ -661,7 +669,8 @@ def test_bon_on_the_start_card_and_effects():
     assert state["current"] == "P3"
     state = run(4, [play("P1", "QS", to="P2"), accept("P2"),
                     bon("P4", ["QH", "QD"], "QS", to="P1")], BON)
-    assert state["queen"] == {"giver": "P4", "receiver": "P1", "count": 1, "given": 1}
+    assert state["queen"] == {"giver": "P4", "receiver": "P1", "count": 1, "given": 1,
+                              "out": False}
 
 
 def test_bon_of_queens_needs_a_target():
@@ -740,3 +749,234 @@ def test_every_message_is_used_and_formats():
         assert built or f'"{key}"' in code, key
         fields = [name for _, name, _, _ in string.Formatter().parse(template) if name]
         template.format(**{name: "x" for name in fields})
+
+
+# ---------------------------------------------------------------------------------------
+# Second pass (issue 17): a queen's give that empties a hand (ROC-A12), 2–11 players
+# (ROC-A13).
+
+#: P1 sheds to 2 cards (P2 draws 3 times: 8 cards), so P1's next queen empties the hand.
+TWO_LEFT = shed(2, "P1", 3)
+
+QUEEN_EMPTIES = [
+    # (example, players, settings, actions, expected summary values)
+    ("opening queen 2→0: the give stays open", 2, None,
+     TWO_LEFT + [play("P1", "QS", to="P2")],
+     {"over": False, "winners": [], "current": "P2", "hands": {"P1": 0, "P2": 9},
+      "queen": {"giver": "P1", "receiver": "P2", "count": 1, "given": 1, "out": True},
+      "status": {"rule": "ROC-A12",
+                 "text": "P2 answers P1's queen with a queen (giving 2 cards) or takes the "
+                         "cards; P1 has no cards left and goes out if P2 takes them."}}),
+    ("the receiver takes the card: the giver goes out (no One needed)", 2, None,
+     TWO_LEFT + [play("P1", "QS", to="P2"), accept("P2")],
+     {"over": True, "winners": ["P1"], "current": None, "totals": {"P1": 1, "P2": 0},
+      "queen": None, "hands": {"P1": 0, "P2": 9}, "next_starter": "P2"}),
+    ("the receiver answers: the giver holds 2 again", 2, None,
+     TWO_LEFT + [play("P1", "QS", to="P2"), play("P2", "QH")],
+     {"over": False, "current": "P1", "hands": {"P1": 2, "P2": 6},
+      "queen": {"giver": "P2", "receiver": "P1", "count": 2, "given": 2, "out": False}}),
+    ("after the answer is taken, play goes on after the last queen", 4, None,
+     shed(4, "P1", 3) + [play("P1", "QS", to="P3"), play("P3", "QH"), accept("P1")],
+     {"over": False, "current": "P4", "hands": {"P1": 2, "P2": 8, "P3": 6, "P4": 8}}),
+    ("the giver answers back and empties again; taken: out", 2, None,
+     TWO_LEFT + [play("P1", "QS", to="P2"), play("P2", "QH"), play("P1", "QD"),
+                 accept("P2")],
+     {"over": True, "winners": ["P1"], "hands": {"P1": 0, "P2": 7}}),
+    ("an answering queen that empties the answerer stays open", 2, None,
+     shed(2, "P2", 4) + [play("P1", "QS", to="P2"), play("P2", "QH")],
+     {"over": False, "current": "P1", "hands": {"P1": 8, "P2": 0},
+      "queen": {"giver": "P2", "receiver": "P1", "count": 2, "given": 1, "out": True}}),
+    ("the emptied answerer gets 3 back when answered", 2, None,
+     shed(2, "P2", 4) + [play("P1", "QS", to="P2"), play("P2", "QH"), play("P1", "QD")],
+     {"over": False, "current": "P2", "hands": {"P1": 4, "P2": 3},
+      "queen": {"giver": "P1", "receiver": "P2", "count": 3, "given": 3, "out": False}}),
+    ("a Bon of queens whose give empties the caller stays open", 2, BON,
+     shed(2, "P2", 3) + [play("P1", "QS", to="P2"), accept("P2"),
+                         bon("P2", ["QH", "QD"], "QS", to="P1")],
+     {"over": False, "current": "P1", "hands": {"P1": 7, "P2": 0},
+      "queen": {"giver": "P2", "receiver": "P1", "count": 1, "given": 1, "out": True}}),
+    ("the Bon's receiver takes the card: the caller goes out", 2, BON,
+     shed(2, "P2", 3) + [play("P1", "QS", to="P2"), accept("P2"),
+                         bon("P2", ["QH", "QD"], "QS", to="P1"), accept("P1")],
+     {"over": True, "winners": ["P2"]}),
+    ("contrast, ROC-A9: a queen as the last card with One said wins at once", 2, None,
+     shed(2, "P1", 4) + [one("P1"), play("P1", "QS", to="P2")],
+     {"over": True, "winners": ["P1"], "queen": None, "hands": {"P1": 0, "P2": 9}}),
+    ("contrast, ROC-8: a forgotten One never goes out through the give", 2, None,
+     shed(2, "P1", 4) + [play("P1", "QS", to="P2"), accept("P2")],
+     {"over": False, "current": "P2", "hands": {"P1": 2, "P2": 10}}),
+]
+
+
+@pytest.mark.parametrize("example, n, settings, actions, expected", QUEEN_EMPTIES,
+                         ids=[row[0] for row in QUEEN_EMPTIES])
+def test_roc_a12_a_give_that_empties_the_hand_stays_open(example, n, settings, actions,
+                                                          expected):
+    """ROC-A12: the give is settled only when the receiver answers or takes the cards; the
+    giver is out (ROC-9) only if the exchange ends with the giver at 0 cards.
+
+    The seed:
+
+        Q(クイーン) = 他のプレイヤーのひとりに札からいらぬカードを1枚わたします。
+
+        *他のプレイヤーからカードをおしつけられた時、あなたの手札にクイーンがあれば、それを場のクイーンの「顔」に重ねて置き、カードをわたしてきたプレイヤーに1+1=2枚のカードを手札からわたします。同じように、手札にクイーンがあれば、+1枚のカードを相手に返せます。最後にクイーンを出した次のプレイヤーからゲームを続けます。
+
+        - 最初に手札がなくなった人が勝者です。
+    """
+    result = GAME.summary(run(n, actions, settings))
+    for key, value in expected.items():
+        assert result[key] == value, key
+    total = sum(result["hands"].values()) + result["tower"] + result["stock"]
+    assert total + result["missing"] == 60
+
+
+QUEEN_EMPTIES_TEXTS = [
+    # (example, actions after Ann sheds to 2 cards, last line's rule, the line's text)
+    ("Ann's queen empties her hand", [play("Ann", "QS", to="Bo")], "ROC-A12",
+     "Ann played Q♠. Ann gives 1 card to Bo and has no cards left, but the give is still "
+     "open: Bo may answer with a queen (giving 2 cards back) or take the cards; Ann goes "
+     "out and wins if Bo takes them."),
+    ("Bo takes the card", [play("Ann", "QS", to="Bo"), accept("Bo")], "ROC-A12",
+     "Bo took the cards, so Ann has none left, goes out and wins game 1."),
+    ("Bo answers", [play("Ann", "QS", to="Bo"), play("Bo", "QH")], "ROC-7",
+     "Bo played Q♥. Bo gives 2 cards to Ann, who may answer with a queen (giving 3 cards "
+     "back) or accept."),
+]
+
+
+@pytest.mark.parametrize("example, actions, rule, text", QUEEN_EMPTIES_TEXTS,
+                         ids=[row[0] for row in QUEEN_EMPTIES_TEXTS])
+def test_roc_a12_the_lines_say_what_happens_next(example, actions, rule, text):
+    """ROC-A12 / ROC-7: the verdict no longer says "may answer" and "went out" at once.
+
+    The seed: 「最初に手札がなくなった人が勝者です。」 and 「同じように、手札にクイーンがあれば、
+    +1枚のカードを相手に返せます。最後にクイーンを出した次のプレイヤーからゲームを続けます。」
+    """
+    state = GAME.new({}, ["Ann", "Bo"])
+    for card in ("2S", "3S", "4S"):
+        state = GAME.apply(state, play("Ann", card))
+        state = GAME.apply(state, draw("Bo"))
+    for action in actions:
+        state = GAME.apply(state, action)
+    last = GAME.summary(state)["last"]
+    assert (last["rule"], last["text"]) == (rule, text)
+    assert "went out" not in last["text"] or "may answer" not in last["text"]
+
+
+OPEN_GIVE_REFUSALS = [
+    # (example, refused action, rule, words): P1 emptied the hand with a queen to P2
+    ("the giver cannot play on", play("P1", "5S"), "ROC-7", "must first answer P1's queen"),
+    ("the receiver cannot draw instead", draw("P2"), "ROC-7", "answer the queen"),
+    ("the receiver answers only with a queen", play("P2", "5S"), "ROC-7",
+     "only answer the queen"),
+    ("the game is not over yet", NEW_GAME, "ROC-9", "only after someone has won"),
+    ("the giver cannot take the card back", accept("P1"), "ROC-7", "go to P2"),
+]
+
+
+@pytest.mark.parametrize("example, action, rule, words", OPEN_GIVE_REFUSALS,
+                         ids=[row[0] for row in OPEN_GIVE_REFUSALS])
+def test_roc_a12_while_the_give_is_open(example, action, rule, words):
+    """ROC-A12: until the receiver answers or takes the cards, nothing else happens.
+
+    The seed: 「*他のプレイヤーからカードをおしつけられた時、あなたの手札にクイーンがあれば、それを場の
+    クイーンの「顔」に重ねて置き、カードをわたしてきたプレイヤーに1+1=2枚のカードを手札からわたします。」
+    """
+    state = run(2, TWO_LEFT + [play("P1", "QS", to="P2")])
+    with pytest.raises(RuleError) as refused:
+        GAME.apply(state, action)
+    assert refused.value.rule == rule and words in str(refused.value)
+
+
+SEATS_A13 = [
+    # (players, accepted, stock after the deal)
+    (1, False, None),
+    (2, True, 49),
+    (8, True, 19),
+    (9, True, 14),
+    (10, True, 9),
+    (11, True, 4),
+    (12, False, None),
+]
+
+
+@pytest.mark.parametrize("n, accepted, stock", SEATS_A13)
+def test_roc_a13_two_to_eleven_players(n, accepted, stock):
+    """ROC-A13: the app seats 2 to 11; 60 cards less 5 each and the start card.
+
+    The seed:
+
+        2人以上、7歳以上向き
+
+        - ・スペード、ハート、ダイヤ、クラブ各14枚
+        - ・ジョーカー4枚
+        (計60枚)
+
+        - カードをシャッフルし、5枚ずつ配ります。
+    """
+    if not accepted:
+        with pytest.raises(ValueError):
+            GAME.new({}, seats(n))
+        return
+    result = GAME.summary(GAME.new({}, seats(n)))
+    assert result["stock"] == stock and result["hands"] == dict.fromkeys(seats(n), 5)
+    assert result["turn_order"] == seats(n)
+
+
+def test_roc_a13_eleven_players_play_round_and_run_the_stock_out():
+    """ROC-A13 with ROC-7/ROC-10: a full table of 11 goes round, and the 4-card stock
+    runs out after four draws (「山札がなくなった場合は、先に手札を出せなくなった人から負けです。」)."""
+    state = GAME.new({}, seats(11))
+    for p, card in zip(seats(11), ["2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S",
+                                   "2H", "3H"]):
+        assert GAME.summary(state)["current"] == p
+        state = GAME.apply(state, play(p, card))
+    assert GAME.summary(state)["current"] == "P1"
+    state = GAME.apply(state, play("P1", "0S"))             # reverses: P11 next
+    for p in ("P11", "P10", "P9", "P8"):
+        state = GAME.apply(state, draw(p))
+    result = GAME.summary(state)
+    assert result["stock"] == 0 and result["stock_out"] and result["current"] == "P7"
+    result = GAME.summary(GAME.apply(state, cannot("P7")))
+    assert result["eliminated"] == ["P7"] and result["current"] == "P6"
+
+
+# Hypothesis: for any table size and any seats, a queen that empties the giver's hand
+# leaves the give open, conserves the cards, and the giver wins only if it is taken.
+
+@hypothesis_settings(max_examples=60, deadline=None)
+@given(n=st.integers(2, 11), data=st.data())
+def test_roc_a12_property_any_table(n, data):
+    """ROC-A12, ROC-A13: 「最初に手札がなくなった人が勝者です。」 — but only once the give is
+    settled."""
+    names = data.draw(st.permutations(seats(n)), label="seating")    # any seat starts
+    giver = names[0]
+    receiver = data.draw(st.sampled_from(names[1:]), label="receiver")
+    state = GAME.new({}, names)
+    # Three rounds: the giver plays a number card, the others draw (or, once the short
+    # stock of a big table is gone, play one), so the giver is left with 2 cards.
+    cards = iter(NUMBER_CARDS)
+    for _ in range(3):
+        for player in names:
+            if player == giver or state["stock"] == 0:
+                state = GAME.apply(state, play(player, next(cards)))
+            else:
+                state = GAME.apply(state, draw(player))
+    assert state["hands"][giver] == 2 and GAME.summary(state)["current"] == giver
+    state = GAME.apply(state, play(giver, "QS", to=receiver))
+    result = GAME.summary(state)
+    assert not result["over"] and result["current"] == receiver
+    assert result["queen"]["out"] and result["hands"][giver] == 0
+    assert sum(result["hands"].values()) + result["tower"] + result["stock"] \
+        + result["missing"] == 60
+    answered = data.draw(st.booleans(), label="answered")
+    if answered:
+        result = GAME.summary(GAME.apply(state, play(receiver, "QH")))
+        assert not result["over"] and result["hands"][giver] == 2
+        assert result["current"] == giver
+        # The answer may empty the receiver in turn: then that give is the open one.
+        assert result["queen"]["out"] == (result["hands"][receiver] == 0)
+    else:
+        result = GAME.summary(GAME.apply(state, accept(receiver)))
+        assert result["over"] and result["winners"] == [giver]
+        assert result["totals"][giver] == 1

@@ -5,7 +5,9 @@ public summary, and applies it. The engine must accept it, and the invariants mu
 hand counts never go negative, the player to act is a seated player still in the game,
 and hands + tower + stock (+ cards written off by a declared stock-out) stay 60. Probes
 check that actions by the wrong player, or with a card already on the tower, are refused
-without changing anything.
+without changing anything. Tables of 2 to 11 players (ROC-A13). A queen's give that empties
+a hand stays open (ROC-A12): the giver holds 0 cards and the game goes on until the
+receiver answers (the giver holds cards again) or takes the cards (the giver wins).
 """
 
 import copy
@@ -33,10 +35,21 @@ def rank_of(card):
     return "JK" if card == "JK" else card[:-1]
 
 
+def _after(summary, player):
+    """The next player still in after ``player`` in the summary's direction."""
+    seats, step = summary["seats"], summary["direction"]
+    index = seats.index(player)
+    for i in range(1, len(seats) + 1):
+        seat = seats[(index + i * step) % len(seats)]
+        if seat in summary["still_in"]:
+            return seat
+    return player
+
+
 class RoccaMachine(RuleBasedStateMachine):
     """Random legal play of whole matches."""
 
-    @initialize(n=st.integers(2, 8), bon=st.booleans())
+    @initialize(n=st.integers(2, 11), bon=st.booleans())
     def start(self, n, bon):
         self.seats = [f"P{i}" for i in range(1, n + 1)]
         self.state = GAME.new({"bon": bon}, self.seats)
@@ -164,6 +177,28 @@ class RoccaMachine(RuleBasedStateMachine):
             assert new["totals"] == old["totals"]
         if kind == "cannot_play":
             assert new["eliminated"][-1] == action["player"]
+        if kind == "accept":
+            # ROC-A12: taking the cards of a give that emptied the giver's hand ends the
+            # game with that giver out; any other accept goes on after the giver.
+            giver = old["queen"]["giver"]
+            if old["queen"]["out"]:
+                assert new["over"] and new["winner"] == giver
+                assert new["last"]["rule"] == "ROC-A12"
+            else:
+                assert not new["over"] and new["current"] == _after(old, giver)
+        if kind in ("play", "bon") and new["queen"] is not None and new["queen"]["out"]:
+            # ROC-A12: the emptying give is open, not a win.
+            assert not new["over"] and new["hands"][action["player"]] == 0
+            assert new["current"] == new["queen"]["receiver"]
+            assert new["last"]["rule"] == "ROC-A12"
+            event("a queen's give emptied a hand")
+        if kind == "play" and old["queen"] is not None and old["queen"]["out"]:
+            # The receiver answered: the emptied giver holds cards again (ROC-A12).
+            giver = old["queen"]["giver"]
+            assert not new["over"] or new["winner"] == action["player"]
+            if not new["over"]:
+                assert new["hands"][giver] > 0
+            event("an emptying give was answered")
 
     @rule(data=st.data())
     def wrong_player_is_refused(self, data):
@@ -220,6 +255,12 @@ class RoccaMachine(RuleBasedStateMachine):
             if s["queen"] is not None:
                 assert s["current"] == s["queen"]["receiver"]
                 assert s["queen"]["giver"] in s["still_in"]
+
+    @invariant()
+    def an_emptying_give_waits_for_the_receiver(self):
+        s = self.summary
+        if s["queen"] is not None and s["queen"]["out"]:
+            assert not s["over"] and s["hands"][s["queen"]["giver"]] == 0
 
     @invariant()
     def cards_are_conserved(self):

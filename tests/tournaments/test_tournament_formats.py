@@ -33,7 +33,7 @@ EXPECTED_BY_GAME = {
                   "preferred_table": 4, "team_sizes": None, "odd_tables": "closest"},
     "rockit": {"slug": "rockit", "kind": "tables", "min_table": 2, "max_table": 5,
                "preferred_table": 4, "team_sizes": None, "odd_tables": "closest"},
-    "rocca": {"slug": "rocca", "kind": "tables", "min_table": 2, "max_table": 8,
+    "rocca": {"slug": "rocca", "kind": "tables", "min_table": 2, "max_table": 11,  # ROC-A13
               "preferred_table": 4, "team_sizes": None, "odd_tables": "closest"},
 }
 
@@ -70,7 +70,7 @@ FORMAT_CASES = [
     ("rainbow_rummy", "teams", 2, 2, [2]),
     ("zocknroll", "tables", 3, 6, None),
     ("rockit", "tables", 2, 5, None),
-    ("rocca", "tables", 2, 8, None),
+    ("rocca", "tables", 2, 11, None),
     ("scorepad", "tables", 2, 12, None),
 ]
 
@@ -94,7 +94,7 @@ def test_overrides():
 
 
 @pytest.mark.parametrize("slug,overrides", [
-    ("rocca", {"preferred_table": 9}),
+    ("rocca", {"preferred_table": 12}),
     ("zocknroll", {"min_table": 2}),
     ("zocknroll", {"min_table": 5, "preferred_table": 4}),
     ("rockit", {"max_table": 1}),

@@ -282,6 +282,76 @@ def test_another_players_move_is_folded_on_this_phone_when_they_have_a_phone(ann
     assert turn(ann_page) == "Cy’s turn" and hands(ann_page)["Bob"] == 6
 
 
+EMPTYING_QUEEN = [
+    # (Bob's reply, fields, Ann's hand after it, what the screen says, whose turn)
+    ("Bob takes the card", dict(kind="accept"), 0,
+     "Bob took the cards, so Ann has none left, goes out and wins game 1.", "Ann won!"),
+    ("Bob answers with a queen", dict(kind="play", card="QH"), 2,
+     "Bob gives 2 cards to Ann, who may answer with a queen (giving 3 cards back) or "
+     "accept.", "Your turn"),
+]
+
+
+@pytest.mark.parametrize("reply, fields, ann_hand, words, after", EMPTYING_QUEEN,
+                         ids=[row[0] for row in EMPTYING_QUEEN])
+def test_a_queen_that_empties_the_hand_leaves_the_give_open(ann, reply, fields, ann_hand,
+                                                            words, after):
+    """ROC-A12 on the table screen: Ann's queen gives her last card to Bob; Bob can still
+    answer or take it, and Ann goes out only if he takes it. No One is asked (2 → 0).
+
+    The seed: 「*他のプレイヤーからカードをおしつけられた時、あなたの手札にクイーンがあれば、それを場の
+    クイーンの「顔」に重ねて置き、カードをわたしてきたプレイヤーに1+1=2枚のカードを手札からわたします。」
+    and 「- 最初に手札がなくなった人が勝者です。」
+    """
+    table_id = create(ann, names=["Ann", "Bob"])
+    for card in ("2S", "3S", "4S"):                                # Ann down to 2 cards
+        ok(act(ann, table_id, kind="play", card=card))
+        ok(act(ann, table_id, kind="draw"))                        # Bob draws
+    page = ok(act(ann, table_id, kind="play", card="QS", to="Bob"))
+    assert hands(page) == {"Ann": 0, "Bob": 9}
+    assert turn(page) == "Bob’s turn" and "won" not in text_of(page, "#rocca-now")
+    queen = text_of(page, "#queen")
+    assert "Ann gave Bob 1 card." in queen and "ROC-A12" in queen
+    assert ("Ann has no cards left, but the give is still open: Ann goes out and wins only "
+            "if Bob takes the cards.") in queen
+    assert text_of(page, "#status") == (
+        "Bob answers Ann's queen with a queen (giving 2 cards) or takes the cards; Ann has "
+        "no cards left and goes out if Bob takes them. ROC-A12")
+    assert "Ann goes out and wins if Bob takes them." in text_of(page, "#last-line")
+    assert "no queen back: Ann goes out and wins" in text_of(page, "#take-cards")
+    assert 'id="play-card"' in page                                # Bob may still answer
+    assert select(page, '[data-player="Ann"] [data-out-if-taken]')
+    assert not select(page, '[data-player="Bob"] [data-out-if-taken]')
+
+    page = ok(act(ann, table_id, **fields))
+    assert hands(page)["Ann"] == ann_hand and words in text_of(page)
+    assert after in turn(page)
+    assert not select(page, "[data-out-if-taken]") and 'id="queen-open-out"' not in page
+
+
+def test_a_table_of_eleven_players(ann):
+    """ROC-A13: 2 to 11 players; 11 hands of 5 and the start card leave 4 in the stock.
+
+    The seed: 「2人以上、7歳以上向き」, 「(計60枚)」 and 「- カードをシャッフルし、5枚ずつ配ります。」
+    """
+    form = ann.get("/new/rocca").get_data(as_text=True)
+    assert "2–11 players" in text_of(form)
+    assert 'name="name_10"' in form and 'name="name_11"' not in form
+    names = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kai"]
+    table_id = create(ann, names=names, starter="10")             # Kai starts game 1
+    page = ann.page(table_id)
+    assert hands(page) == dict.fromkeys(names, 5)
+    assert "4 cards in the stock" in text_of(page) and turn(page) == "Kai’s turn"
+    assert text_of(page, "p#turn-order") == " → ".join(names[10:] + names[:10])
+    page = ok(act(ann, table_id, kind="play", card="QS", to="Fay"))   # Kai → Fay
+    assert turn(page) == "Fay’s turn" and hands(page)["Fay"] == 6
+    page = ok(act(ann, table_id, kind="accept"))
+    assert turn(page) == "Your turn"                               # after Kai: Ann
+    for name in names[:4]:                                         # the stock runs out
+        page = ok(act(ann, table_id, kind="draw"))
+    assert "stock empty" in text_of(page) and turn(page) == "Eve’s turn"
+
+
 def test_spectators_see_the_referee_screen_without_buttons(ann, new_phone):
     table_id = create(ann)
     path = urlsplit(attr(ann.page(table_id), "a#join-url", "href")).path
@@ -347,6 +417,8 @@ def test_the_start_card_check_and_the_rule_sheet(ann):
     body = text_of(ann.get("/rocca/check?start=7d").get_data(as_text=True))
     assert "7♦ is a number card: it is the start card." in body
     assert "Rule sheet" in body and rocca.RULES["ROC-A6"] in body
+    for rid in ("ROC-A12", "ROC-A13"):                             # issue 17's choices
+        assert rid in body and rocca.RULES[rid] in body
 
 
 def test_the_checker_links_back_to_the_table_only_with_a_plausible_id(ann):

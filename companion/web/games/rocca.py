@@ -228,6 +228,9 @@ class RoccaUI(GameUI):
                 and name not in summary["said_one"],
                 "owes": pending if pending and pending["player"] == name else None,
                 "gets_queen": queen if queen and queen["receiver"] == name else None,
+                # A give that emptied this hand is still open: out if the cards are taken
+                # (ROC-A12).
+                "out_if_taken": bool(queen and queen.get("out") and queen["giver"] == name),
                 "winner": name == summary["winner"],
             })
         return rows
