@@ -13,8 +13,12 @@ actions (the first two are the contract's):
   trick from hand: no jokers, at least 30 points (RID-4). Once per player per game.
 - ``{"kind": "win", "player": p}`` — the player went out (RID-9) and the game ends; the
   next game starts at once, the winner starting and nobody come in. Refused for a player
-  who has not come in this game. ``"how": "blocked"`` records a win by fewest cards when
-  the draw pile ran out and everyone passed (RID-A7); the default is ``"out"``.
+  who has not come in this game. ``"how": "blocked"`` (optional; the default is ``"out"``)
+  records a blocked game instead (RID-A7: the draw pile is empty and everyone passed):
+  the fewest cards in hand wins, whether or not that player came in. With it, optional
+  ``"hands": {player: count or [cards]}`` lets the rules check that the winner holds the
+  fewest cards (a tie: the fewest points, when the cards are given; see
+  :func:`blocked_winners`).
 - ``{"kind": "finish"}`` — the table ends the match (after at least one game): the most
   games won wins.
 
@@ -25,8 +29,11 @@ Rule functions (pure; cards in the notation of :mod:`companion.rules.cards`, upp
 out): :func:`check_trick`, :func:`check_come_in`, :func:`arrange`, :func:`check_board`,
 :func:`review_board`, :func:`joker_identity`, :func:`check_steal`, :func:`card_points`,
 :func:`check_deck`; the card-checking ones take ``decks`` (1, 2, or None = up to two
-decks) for the copy limits of RID-1. :func:`check_play` says whether a player may play on
-the board yet. The search behind :func:`arrange` is :mod:`companion.rules.rockit_solver`.
+decks) for the copy limits of RID-1, and the trick checks a ``declared`` list of the cards
+the jokers were declared as (RID-A5; :func:`parse_trick` reads "5♥ 6♥ JK, joker = 4♥").
+:func:`blocked_winners` says who wins a blocked game (RID-A7). :func:`check_play` says
+whether a player may play on the board yet. The search behind :func:`arrange` is
+:mod:`companion.rules.rockit_solver`.
 Rule IDs are those of RULES.md §4 (:data:`RULES`); the choices made are written up in
 docs/RULES-NOTES.md.
 """
@@ -34,6 +41,7 @@ docs/RULES-NOTES.md.
 from __future__ import annotations
 
 import copy
+import re
 import time
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -43,6 +51,7 @@ from typing import Any
 from .cards import format_card, parse_cards
 from .game import Game, Setting, check_seats, check_settings
 from .rockit_solver import N_RANKS, N_SUITS, Placed, solve
+from .said import N_, listing, message, said_of
 from .text import join_names, plural
 from .verdict import RuleError, Verdict
 
@@ -61,7 +70,9 @@ __all__ = [
     "check_steal",
     "check_trick",
     "joker_identity",
+    "blocked_winners",
     "new",
+    "parse_trick",
     "play_order",
     "review_board",
     "review_layout",
@@ -226,13 +237,15 @@ def _run_in_order(cards: list[str]) -> list[str] | None:
     return readings[0] if len(readings) == 1 else None
 
 
-def _analyse(cards: list[str]) -> dict[str, Any]:
+def _analyse(cards: list[str], positional: bool = True) -> dict[str, Any]:
     """Read a trick (cards already canonical).
 
     Returns ``ok``, ``reason``, ``rule``, ``kinds`` (the ways it is valid: "set", "run"),
     ``options`` (per joker, in trick order, the cards it may stand for), ``layout`` (a
     run's cards in order with each joker as the card it stands for, when that is clear)
-    and ``wraps`` (that run passes from K to A).
+    and ``wraps`` (that run passes from K to A). ``positional`` False ignores the order
+    the cards were typed in (a run's jokers then list every card they could be): what a
+    declared joker is checked against (RID-A5).
     """
     jokers = [i for i, card in enumerate(cards) if card == JOKER]
     naturals = [card for card in cards if card != JOKER]
@@ -287,7 +300,7 @@ def _analyse(cards: list[str]) -> dict[str, Any]:
                 result["kinds"].append("run")
                 arcs = [[_card(start + i, suits[0]) for i in range(len(cards))]
                         for start in starts]
-                ordered = _run_in_order(cards)
+                ordered = _run_in_order(cards) if positional else None
                 if ordered is not None:           # laid out in order: places decide
                     for n, i in enumerate(jokers):
                         options[n].add(ordered[i])
@@ -326,6 +339,109 @@ def _joker_label(options: list[str]) -> str:
     return f"Joker ({join_names([format_card(c) for c in options], 'or')})"
 
 
+def _declarations(declared: Any) -> list[str]:
+    """The cards declared for a trick's jokers (RID-A5): None or empty for none, one card,
+    or several (text or a list); ValueError for bad notation."""
+    if declared is None:
+        return []
+    if isinstance(declared, str):
+        return _cards(declared)
+    return _cards(list(declared))
+
+
+def _read(cards: list[str], declared: list[str]) -> dict[str, Any]:
+    """:func:`_analyse` with the jokers' declared cards (RID-A5).
+
+    Undeclared, a run typed in order fixes its jokers by their places. Declared, the
+    declaration decides, whatever the order the cards were typed in: the trick must be
+    valid (order aside) and stay valid with the declared cards in the jokers' places
+    (which joker is which does not matter: jokers are alike). Jokers left undeclared list
+    the cards they could still be.
+    """
+    if not declared:
+        return _analyse(cards)
+    free = _analyse(cards, positional=False)
+    if not free["ok"]:
+        return free
+    jokers = [i for i, card in enumerate(cards) if card == JOKER]
+
+    def refuse(reason: str) -> dict[str, Any]:
+        free.update(ok=False, reason=reason, rule="RID-A5", kinds=[], layout=None,
+                    wraps=False, options=[[] for _ in jokers])
+        return free
+
+    if JOKER in declared:
+        return refuse(N_("A joker is declared as the card it stands for, not as a joker."))
+    if not jokers:
+        return refuse(N_("A joker's card was declared, but this trick has no joker."))
+    if len(declared) > len(jokers):
+        return refuse(message("rockit", "{declared} declared, but this trick has {jokers}.",
+                              declared=plural(len(declared), "joker"),
+                              jokers=plural(len(jokers), "joker")))
+    rest = len(jokers) - len(declared)
+    naturals = [card for card in cards if card != JOKER]
+    named = _analyse(sorted(naturals + list(declared), key=_order_key) + [JOKER] * rest,
+                     positional=False)
+    shown = listing([format_card(card) for card in declared], message("rules", "and"))
+    if not named["ok"]:
+        again = [card for card in declared if card in naturals]
+        if again:
+            return refuse(message("rockit", "{card} is already in this trick, so a joker "
+                                            "cannot stand for it.",
+                                  card=format_card(again[0])))
+        if len(declared) == 1:
+            return refuse(message("rockit", "With the joker as {cards} the trick is not "
+                                            "valid: {reason}",
+                                  cards=shown, reason=_lower_first(named["reason"])))
+        return refuse(message("rockit", "With the jokers as {cards} the trick is not valid: "
+                                        "{reason}",
+                              cards=shown, reason=_lower_first(named["reason"])))
+    layout = named["layout"]
+    if layout is not None:                        # a run: the declared cards in run order
+        declared = sorted(declared, key=layout.index)
+    options = [[card] for card in declared] + named["options"]
+    named["options"] = options
+    return named
+
+
+#: How a typed trick declares its jokers: "5H 6H JK, joker = 4H", "jokers = 4H 7H" at the
+#: end, or in place: "5H 6H JK=4H".
+_DECLARE_TAIL = re.compile(r"\s*,?\s*\bjokers?\s*[=:]\s*", re.IGNORECASE)
+_DECLARE_HERE = re.compile(r"\b(?:JK|joker)\s*=\s*([^\s,=]+)", re.IGNORECASE)
+_SUIT_MARKS = str.maketrans({"♠": "S", "♤": "S", "♥": "H", "♡": "H", "♦": "D", "♢": "D",
+                             "♣": "C", "♧": "C", "🃏": " JK "})
+
+
+def parse_trick(text: Any) -> tuple[list[str], list[str]]:
+    """A trick as typed at the table: ``(cards, declared)``, both canonical.
+
+    Cards are written as everywhere (``5H``, ``JK``), suit symbols allowed (``5♥``), and
+    the word ``joker`` is a joker. Jokers may be declared (RID-A5) at the end
+    (``5♥ 6♥ JK, joker = 4♥``; ``jokers = 4H 7H``) or in place (``5H 6H JK=4H``); the
+    order the cards are typed in does not matter then. A list of cards is read the same
+    way. ValueError naming a bad card.
+    """
+    if not isinstance(text, str):
+        if isinstance(text, Iterable) and not isinstance(text, (bytes, Mapping)):
+            text = " ".join(str(item) for item in text)
+        else:
+            return _cards(text), []
+    text = text.translate(_SUIT_MARKS)
+    head, *tails = _DECLARE_TAIL.split(text)
+    declared: list[str] = []
+
+    def here(match: re.Match) -> str:
+        declared.extend(_cards([match.group(1)]))
+        return " JK "
+
+    head = _DECLARE_HERE.sub(here, head)
+    head = re.sub(r"\bjoker\b", " JK ", head, flags=re.IGNORECASE)
+    cards = _cards(head)
+    for tail in tails:
+        declared.extend(_cards(tail))
+    return cards, declared
+
+
 def _describe(cards: list[str], reading: dict[str, Any]) -> str:
     """A sentence for a valid trick: "A valid run: A♦ 2♦ Joker (3♦) 4♦." """
     kinds = reading["kinds"]
@@ -354,25 +470,32 @@ def _joker_details(cards: list[str], reading: dict[str, Any]) -> list[dict[str, 
     return out
 
 
-def check_trick(cards: Any, decks: int | None = None) -> Verdict:
+def check_trick(cards: Any, decks: int | None = None, declared: Any = None) -> Verdict:
     """Is this one valid trick (RID-3)? A set (3–4 cards of one rank, different suits) or a
     run (3–13 cards of one suit in a row, K-A-2 allowed, no rank twice: RID-A3); jokers
     fill gaps (RID-8) but a trick needs a natural card (RID-A5).
 
-    Cards may come in any order. ``details``: ``cards`` (upper case), ``kind`` ("set",
+    Cards may come in any order. ``declared``: the cards the jokers were declared as
+    (RID-A5; one card, or a list, at most one per joker): the verdict then follows the
+    declaration whatever the order of the cards (5H 6H JK declared 4H is 4-5-6), and a
+    declaration that does not fit is a RID-A5 verdict. Undeclared, a run typed in order
+    fixes each joker by its place. ``details``: ``cards`` (upper case), ``kind`` ("set",
     "run", or None when invalid or when it can be read either way, e.g. 5H JK JK),
     ``kinds``, ``size``, ``jokers`` (per joker: ``index`` in the trick, ``card`` when only
     one card fits, ``options``), ``layout`` (a run's cards in order, jokers as the cards
-    they stand for, when that is clear) and ``wraps`` (the run passes from K to A).
-    Bad notation raises ValueError; more copies than the decks have is a RID-1 verdict.
+    they stand for, when that is clear), ``wraps`` (the run passes from K to A) and
+    ``declared`` (the declared cards, upper case). Bad notation raises ValueError; more
+    copies than the decks have is a RID-1 verdict (a joker may be declared as any card,
+    even one whose copies are all in play).
     """
     cards = _cards(cards)
+    named = _declarations(declared)
     problem = _deck_problem(cards, decks)
-    reading = _analyse(cards)
+    reading = _read(cards, named)
     details = {"cards": cards, "size": len(cards), "kinds": list(reading["kinds"]),
                "kind": reading["kinds"][0] if len(reading["kinds"]) == 1 else None,
                "jokers": _joker_details(cards, reading), "layout": reading["layout"],
-               "wraps": reading["wraps"]}
+               "wraps": reading["wraps"], "declared": named}
     if problem:
         return Verdict(False, problem, "RID-1", details)
     if not reading["ok"]:
@@ -380,17 +503,19 @@ def check_trick(cards: Any, decks: int | None = None) -> Verdict:
     return Verdict(True, _describe(cards, reading), "RID-3", details)
 
 
-def joker_identity(trick: Any, decks: int | None = None) -> Verdict:
+def joker_identity(trick: Any, decks: int | None = None, declared: Any = None) -> Verdict:
     """Which card each joker of a trick stands for (RID-8, RID-A5).
 
-    A run laid out in order (up or down) fixes every joker by its place: A♦ 2♦ JK 4♦ makes
-    the joker 3♦. In a set, a joker is one of the missing suits (either one in a 3-card
-    set, unless the player declared a suit); a joker at the end of a run in no clear order
-    (5♥ 6♥ JK) may be either end, and must be declared. ``details["jokers"]``: per joker,
-    ``index`` in the trick, ``card`` (None while more than one card fits) and
-    ``options``. Not ok when the trick is not valid.
+    A declared joker (``declared``, as for :func:`check_trick`) stands for its declared
+    card, whatever the order the cards were typed in. Otherwise a run laid out in order
+    (up or down) fixes every joker by its place: A♦ 2♦ JK 4♦ makes the joker 3♦. In a set,
+    a joker is one of the missing suits (either one in a 3-card set, unless the player
+    declared a suit); a joker at the end of a run in no clear order (5♥ JK 6♥) may be
+    either end, and must be declared. ``details["jokers"]``: per joker, ``index`` in the
+    trick, ``card`` (None while more than one card fits) and ``options``. Not ok when the
+    trick is not valid, or the declaration does not fit it.
     """
-    verdict = check_trick(trick, decks)
+    verdict = check_trick(trick, decks, declared)
     jokers = verdict.details["jokers"]
     details = {"cards": verdict.details["cards"], "jokers": jokers,
                "kind": verdict.details["kind"]}
@@ -496,21 +621,36 @@ def arrange(cards: Any, decks: int | None = None,
     return None if tricks is None else _arrangement(tricks)
 
 
-def check_board(tricks: Any, decks: int | None = None) -> Verdict:
+def _declared_per_trick(declared: Any, count: int) -> list[Any]:
+    """One declaration (None: none) per trick of the board."""
+    if declared is None:
+        return [None] * count
+    if isinstance(declared, (str, bytes, Mapping)) or not isinstance(declared, Iterable):
+        raise ValueError(N_("Declared jokers must be a list with one entry per trick."))
+    declared = list(declared)
+    if len(declared) > count:
+        raise ValueError(N_("Declared jokers must be a list with one entry per trick."))
+    return declared + [None] * (count - len(declared))
+
+
+def check_board(tricks: Any, decks: int | None = None, declared: Any = None) -> Verdict:
     """Is every trick on the board valid, so "RockIt" may be said (RID-7)?
 
-    ``tricks`` is a list of tricks, each a list of cards. Not ok when a trick is invalid
+    ``tricks`` is a list of tricks, each a list of cards; ``declared`` (optional) a list
+    with one entry per trick: the cards that trick's jokers were declared as (None: none;
+    see :func:`check_trick`, RID-A5). Not ok when a trick is invalid
     (a fragment of 1–2 cards included: RID-A6) or the board holds more copies than the
     decks (RID-1). ``details``: ``bad`` — one ``{"index", "cards", "reason", "rule"}`` per
     bad trick (index from 0) — ``tricks`` (every trick's verdict as a dict), ``count``
     (cards on the board).
     """
     board = _tricks(tricks)
+    named = _declared_per_trick(declared, len(board))
     every = [card for trick in board for card in trick]
     results = []
     bad = []
     for index, trick in enumerate(board):
-        verdict = check_trick(trick)
+        verdict = check_trick(trick, declared=named[index])
         results.append({"index": index, "cards": trick, "ok": verdict.ok,
                         "reason": verdict.reason, "rule": verdict.rule,
                         "kind": verdict.details["kind"], "jokers": verdict.details["jokers"],
@@ -542,12 +682,13 @@ def _lower_first(sentence: str) -> str:
 
 
 def review_board(tricks: Any, decks: int | None = None,
-                 budget: float | None = 1.0) -> Verdict:
+                 budget: float | None = 1.0, declared: Any = None) -> Verdict:
     """:func:`check_board` plus a way out for the table: when the layout is not valid but
     the same cards can be split into valid tricks, ``details["arrangement"]`` holds such a
     split (else None) and ``details["arrangeable"]`` says whether one exists (None when the
-    search ran out of ``budget`` seconds: "not decided"). Never raises for bad tricks."""
-    verdict = check_board(tricks, decks)
+    search ran out of ``budget`` seconds: "not decided"). ``declared``: the jokers'
+    declared cards per trick, as for :func:`check_board`. Never raises for bad tricks."""
+    verdict = check_board(tricks, decks, declared)
     details = dict(verdict.details, arrangement=None, arrangeable=None)
     if verdict:
         details["arrangeable"] = True
@@ -601,12 +742,14 @@ def _layout_words(found: bool, total: int, hand: int, loose: int, laid: bool) ->
 
 
 def review_layout(tricks: Any = (), loose: Any = (), hand: Any = (), decks: int | None = None,
-                  budget: float | None = 1.0) -> dict[str, Any]:
+                  budget: float | None = 1.0, declared: Any = None) -> dict[str, Any]:
     """The whole board check that ends an argument at the table (RULES.md §4.6), composed
     from :func:`check_board`, :func:`review_board`, :func:`check_deck` and :func:`arrange`.
 
     ``tricks``: the tricks as the players laid them out; ``loose``: cards on the board not
-    in a trick yet; ``hand``: cards a player wants to add from hand. Returns a dict:
+    in a trick yet; ``hand``: cards a player wants to add from hand; ``declared``: the
+    jokers' declared cards, one entry per trick (RID-A5, see :func:`check_board`). Returns
+    a dict:
 
     - ``ok``: True (valid / the cards fit), False, or None when not decided in ``budget``
       seconds; ``reason`` (a sentence) and ``rule``;
@@ -620,7 +763,11 @@ def review_layout(tricks: Any = (), loose: Any = (), hand: Any = (), decks: int 
 
     ValueError for bad notation or when no card was given at all.
     """
-    laid = [trick for trick in _tricks(tricks) if trick]
+    board = _tricks(tricks)
+    pairs = [(trick, named) for trick, named in
+             zip(board, _declared_per_trick(declared, len(board))) if trick]
+    laid = [trick for trick, _ in pairs]
+    declared = [named for _, named in pairs]
     loose, hand = _cards(loose), _cards(hand)
     every = [card for trick in laid for card in trick] + loose + hand
     if not every:
@@ -629,9 +776,9 @@ def review_layout(tricks: Any = (), loose: Any = (), hand: Any = (), decks: int 
                               "tricks": [], "arrangement": None, "laid": len(laid),
                               "cards": len(every), "hand": len(hand), "loose": len(loose)}
     if laid:
-        result["tricks"] = check_board(laid, decks).details["tricks"]
+        result["tricks"] = check_board(laid, decks, declared).details["tricks"]
     if not loose and not hand:
-        verdict = review_board(laid, decks, budget=budget)
+        verdict = review_board(laid, decks, budget=budget, declared=declared)
         decided = (verdict.ok or verdict.details["arrangeable"] is not None
                    or verdict.rule == "RID-1")
         result.update(ok=verdict.ok if decided else None, reason=verdict.reason,
@@ -660,7 +807,7 @@ def review_layout(tricks: Any = (), loose: Any = (), hand: Any = (), decks: int 
 
 
 def check_steal(trick: Any, replacement: str, new_trick: Any, hand: Any,
-                index: int | None = None, declared: str | None = None,
+                index: int | None = None, declared: Any = None,
                 decks: int | None = None) -> Verdict:
     """May a player take the joker from a board trick (RID-8)?
 
@@ -668,9 +815,11 @@ def check_steal(trick: Any, replacement: str, new_trick: Any, hand: Any,
     put in the joker's place; ``new_trick`` the new trick the joker goes into at once;
     ``hand`` the player's hand before the steal. ``index`` picks the joker when the trick
     has several (its place, from 0); ``declared`` is the card the joker was declared as
-    (RID-A5), if any. Legal when the replacement is exactly the card the joker stands for
-    and comes from the hand, and the new trick is valid and made only of hand cards (the
-    replacement excepted) plus the joker.
+    (RID-A5), if any, or the cards the trick's jokers were declared as (as for
+    :func:`check_trick`): the declaration decides, whatever the order the trick was typed
+    in (5♥ 6♥ JK declared 4♥ gives the joker to 4♥, not 7♥). Legal when the replacement is
+    exactly the card the joker stands for and comes from the hand, and the new trick is
+    valid and made only of hand cards (the replacement excepted) plus the joker.
     """
     cards = _cards(trick)
     replacement = _cards([replacement])[0]
@@ -689,20 +838,24 @@ def check_steal(trick: Any, replacement: str, new_trick: Any, hand: Any,
     if replacement == JOKER:
         return Verdict(False, "A joker is taken by putting the card it stands for in its "
                               "place, not another joker.", "RID-8", details)
+    named = _declarations(declared)
+    if named:                                   # the declaration decides (RID-A5)
+        board = check_trick(cards, decks, named)
+        if not board:
+            if len(named) == 1 and JOKER not in named:
+                return Verdict(False, f"That joker cannot stand for {format_card(named[0])} "
+                                      f"in this trick.", "RID-A5", details)
+            return Verdict(False, board.reason, board.rule, details)
     options = {j["index"]: j["options"] for j in board.details["jokers"]}
-    if index is None:
-        index = next((i for i in jokers if replacement in options[i]), jokers[0])
-    elif index not in jokers:
+    if index is not None and index not in jokers:
         return Verdict(False, f"There is no joker in place {index + 1} of that trick.",
                        "RID-8", details)
+    if len(named) == 1 and index is not None:   # the joker taken is the declared one
+        options[index] = named
+    if index is None:
+        index = next((i for i in jokers if replacement in options[i]), jokers[0])
     details["index"] = index
     fits = options[index]
-    if declared is not None:
-        declared = _cards([declared])[0]
-        if declared not in fits:
-            return Verdict(False, f"That joker cannot stand for {format_card(declared)} "
-                                  f"in this trick.", "RID-A5", details)
-        fits = [declared]
     details["stands_for"] = fits[0] if len(fits) == 1 else list(fits)
     if replacement not in fits:
         said = join_names([format_card(c) for c in fits], "or")
@@ -747,6 +900,82 @@ def check_steal(trick: Any, replacement: str, new_trick: Any, hand: Any,
     return Verdict(True, f"Legal: {format_card(replacement)} takes the joker's place and "
                          f"the joker goes into a new trick from your hand.", "RID-8",
                    details)
+
+
+# ---------------------------------------------------------------------------------------
+# A blocked game (RID-A7).
+
+#: The most cards one hand can hold: every card of two decks.
+MAX_HAND = 108
+
+
+def _hand_of(player: str, held: Any) -> tuple[int, list[str] | None]:
+    """(cards in hand, the cards or None) from a count or a list of cards."""
+    if isinstance(held, int) and not isinstance(held, bool):
+        if not 0 <= held <= MAX_HAND:
+            raise ValueError(message("rockit", "{player}'s cards in hand: a number from 0 to "
+                                               "{most}.", player=player, most=MAX_HAND))
+        return held, None
+    if isinstance(held, (str, Iterable)) and not isinstance(held, (bytes, Mapping)):
+        cards = _cards(held)
+        return len(cards), cards
+    raise ValueError(message("rockit", "{player}'s cards in hand: a number, or the cards.",
+                             player=player))
+
+
+def blocked_winners(hands: Any, decks: int | None = None) -> Verdict:
+    """Who wins a blocked game (RID-A7): the draw pile is empty and every player passed in
+    turn, so the fewest cards in hand wins, whether or not that player came in; a tie goes
+    to the fewest points in hand (the come-in values of RID-4: A 1, 2–10 their number, J Q
+    K 10, joker 0).
+
+    ``hands``: ``{player: count}`` or ``{player: [cards]}`` (a count cannot break a tie:
+    the points need the cards). ``ok`` when one player wins; ``details``: ``winners`` (one
+    name, or every player still tied), ``fewest``, ``counts``, ``points`` (None where only
+    a count was given) and ``tie_break`` (the points decided). ValueError for no hands, a
+    bad count or bad notation; more cards than the decks hold is a RID-1 verdict.
+    """
+    if not isinstance(hands, Mapping) or not hands:
+        raise ValueError(N_("Give each player's cards in hand: a number, or the cards."))
+    counts: dict[str, int] = {}
+    points: dict[str, int | None] = {}
+    held: list[str] = []
+    for player, cards in hands.items():
+        count, known = _hand_of(str(player), cards)
+        counts[str(player)] = count
+        points[str(player)] = None if known is None else sum(card_points(c) for c in known)
+        held.extend(known or [])
+    fewest = min(counts.values())
+    tied = [p for p, count in counts.items() if count == fewest]
+    details: dict[str, Any] = {"winners": tied, "fewest": fewest, "counts": counts,
+                               "points": points, "tie_break": False}
+    problem = _deck_problem(held, decks)
+    if problem:
+        return Verdict(False, problem, "RID-1", details)
+    cards = fewest
+    if len(tied) == 1:
+        return Verdict(True, message("rockit", "{player} holds the fewest cards ({cards}) and "
+                                               "wins.", player=tied[0], cards=cards),
+                       "RID-A7", details)
+    names = listing(tied, message("rules", "and"))
+    if any(points[p] is None for p in tied):
+        return Verdict(False, message("rockit", "{players} hold the fewest cards ({cards}): "
+                                                "the fewest points in hand wins (A 1, 2–10 "
+                                                "their number, J Q K 10, joker 0).",
+                                      players=names, cards=cards), "RID-A7", details)
+    lowest = min(points[p] for p in tied)
+    best = [p for p in tied if points[p] == lowest]
+    details.update(winners=best, tie_break=True)
+    if len(best) == 1:
+        return Verdict(True, message("rockit", "{players} hold the fewest cards ({cards}); "
+                                               "{player} has the fewest points ({points}) "
+                                               "and wins.",
+                                     players=names, cards=cards, player=best[0],
+                                     points=lowest), "RID-A7", details)
+    return Verdict(False, message("rockit", "{players} hold the fewest cards ({cards}) and "
+                                            "the same points ({points}): still a tie.",
+                                  players=listing(best, message("rules", "and")),
+                                  cards=cards, points=lowest), "RID-A7", details)
 
 
 # ---------------------------------------------------------------------------------------
@@ -811,6 +1040,7 @@ def _fold(state: dict) -> dict:
             games.append({"game": current["game"], "winner": winner,
                           "starter": current["starter"], "how": how,
                           "rule": "RID-A7" if how == "blocked" else "RID-9",
+                          "hands": copy.deepcopy(entry.get("hands")),
                           "come_in": current["come_in"]})
             current = {"game": current["game"] + 1, "starter": winner, "come_in": []}
             if target is not None and totals[winner] >= target:
@@ -846,13 +1076,51 @@ def check_play(state: dict, player: str) -> Verdict:
                           f"of at least 30 from hand, or else draw a card.", "RID-4", details)
 
 
+def _blocked_hands(state: dict, player: str, hands: Any) -> dict[str, Any]:
+    """The cards in hand given with a blocked game's win, checked (RID-A7): seated players
+    only, the winner among them, and the winner holds the fewest cards (a tie: the fewest
+    points, when the cards were given). Returned as stored in the log."""
+    if not isinstance(hands, Mapping) or not hands:
+        raise RuleError(N_("Give each player's cards in hand: a number, or the cards."),
+                        "RID-A7")
+    for name in hands:
+        _player(state, name, "RID-A7")
+    if player not in hands:
+        raise RuleError(message("rockit", "Count {player}'s cards in hand too: the fewest "
+                                          "cards wins.", player=player), "RID-A7")
+    try:
+        verdict = blocked_winners(hands, state["settings"]["decks"])
+    except ValueError as error:
+        raise RuleError(said_of(error), "RID-A7") from None
+    if verdict.rule == "RID-1":
+        raise RuleError(verdict.reason, verdict.rule)
+    winners = verdict.details["winners"]
+    if player not in winners:
+        counts, points = verdict.details["counts"], verdict.details["points"]
+        best = winners[0]
+        if counts[player] > counts[best]:
+            raise RuleError(message("rockit", "{player} holds {cards}, but {best} holds "
+                                              "{fewest}: the fewest cards in hand wins.",
+                                    player=player, cards=plural(counts[player], "card"),
+                                    best=best, fewest=plural(counts[best], "card")), "RID-A7")
+        raise RuleError(message("rockit", "{player} and {best} both hold {cards}, and {best} "
+                                          "has fewer points ({fewest} against {points}): "
+                                          "{best} wins.",
+                                player=player, best=best, cards=plural(counts[best], "card"),
+                                fewest=points[best], points=points[player]), "RID-A7")
+    return {name: (held if isinstance(held, int) else _cards(held))
+            for name, held in hands.items()}
+
+
 def apply(state: dict, action: dict) -> dict:
     """Return the state after ``action``; ``state`` is left untouched.
 
     Raises RuleError once the match is over (RID-9), for an unknown action or player, a
     second come-in by the same player in one game, a come-in the rules refuse (RID-4,
-    RID-3, RID-1), a win by a player who has not come in this game (RID-4), or finishing
-    a match before any game was won.
+    RID-3, RID-1), a win by going out by a player who has not come in this game (RID-4; a
+    blocked game's win needs no come-in, RID-A7), a blocked game's ``hands`` where the
+    winner does not hold the fewest cards (RID-A7), or finishing a match before any game
+    was won.
     """
     _check_state(state)
     sheet = _fold(state)
@@ -887,10 +1155,12 @@ def apply(state: dict, action: dict) -> dict:
         if how not in ("out", "blocked"):
             raise RuleError("A game is won by going out, or by the fewest cards when "
                             "everyone passed with the draw pile empty.", "RID-9")
-        if player not in came_in:
+        if player not in came_in and how != "blocked":     # a blocked game: RID-A7
             raise RuleError(f"{player} has not come in this game, so {player} cannot have "
                             f"won it: a player must come in first.", "RID-4")
         entry = {"kind": "win", "player": player, "how": how}
+        if how == "blocked" and action.get("hands") is not None:
+            entry["hands"] = _blocked_hands(state, player, action["hands"])
     elif kind == "finish":
         if not sheet["games"]:
             raise RuleError("No game has been won yet, so there is no match to finish.",
@@ -921,7 +1191,8 @@ def summary(state: dict) -> dict:
     who starts this one; None in game 1), last_event (what happened last: the latest
     come-in of this game as ``{"kind": "come_in", **come_in entry}``, else the last game
     won as ``{"kind": "win", **games entry}``, else None), games (history: one
-    ``{"game", "winner", "starter", "how", "rule", "come_in": [...]}`` per game won),
+    ``{"game", "winner", "starter", "how", "rule", "hands", "come_in": [...]}`` per game
+    won; ``hands`` is what a blocked game's win gave, else None),
     games_played, end_rule, over_reason, result, rules.
     """
     _check_state(state)

@@ -20,8 +20,8 @@ from collections.abc import Mapping
 from flask import Blueprint, abort, render_template, request
 
 from companion.rules import rockit as rules
-from companion.rules.cards import format_card, parse_cards
-from companion.rules.said import said_of
+from companion.rules.cards import format_card
+from companion.rules.said import N_, message, said_of
 from companion.rules.verdict import Verdict
 
 bp = Blueprint("rockit_tools", __name__)
@@ -45,15 +45,26 @@ _TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}", re.ASCII)
 
 # ---------------------------------------------------------------- reading the query
 
-def _cards(args: Mapping[str, str], key: str, label: str) -> list[str]:
-    """The cards of one picker box (maybe none); ValueError naming the box."""
+def _trick(args: Mapping[str, str], key: str, label: str) -> tuple[list[str], list[str]]:
+    """The cards of one picker box (maybe none) and the cards its jokers were declared as
+    ("5♥ 6♥ JK, joker = 4♥": ``rules.parse_trick``, RID-A5); ValueError naming the box."""
     raw = (args.get(key) or "").strip()
     if len(raw) > MAX_TEXT:
         raise ValueError(f"{label}: that is more cards than two decks hold.")
     try:
-        return parse_cards(raw, "standard")
+        return rules.parse_trick(raw)
     except ValueError as error:
         raise ValueError(f"{label}: {error}") from None
+
+
+def _cards(args: Mapping[str, str], key: str, label: str) -> list[str]:
+    """The cards of one picker box (maybe none), no joker declared; ValueError naming the
+    box."""
+    cards, declared = _trick(args, key, label)
+    if declared:
+        raise ValueError(message("entry", "{label}: a joker's card is declared only in a "
+                                          "trick on the board.", label=label))
+    return cards
 
 
 def _one_card(args: Mapping[str, str], key: str, label: str) -> str | None:
@@ -121,19 +132,19 @@ def _board(args: Mapping[str, str], decks: int, slots: int) -> dict:
     the form) and ``arrangement``."""
     laid = []
     for i in range(slots):
-        cards = _cards(args, f"trick_{i}", f"Trick {i + 1}")
+        cards, declared = _trick(args, f"trick_{i}", f"Trick {i + 1}")
         if cards:
-            laid.append((i + 1, cards))
+            laid.append((i + 1, cards, declared or None))
     loose = _cards(args, "all", "Every card on the board")
     hand = _cards(args, "hand", "Cards from hand")
     if not laid and not loose and not hand:
         raise ValueError("Tap the cards of each trick on the board (or every card on the "
                          "board in one box), then Check the board.")
-    review = rules.review_layout([cards for _, cards in laid], loose, hand, decks,
-                                 budget=BUDGET)
+    review = rules.review_layout([cards for _, cards, _ in laid], loose, hand, decks,
+                                 budget=BUDGET, declared=[named for _, _, named in laid])
     rows = [{"number": number, "ok": trick["ok"], "reason": trick["reason"],
              "rule": trick["rule"], "cards": card_views(cards, trick["jokers"])}
-            for (number, cards), trick in zip(laid, review["tricks"])]
+            for (number, cards, _), trick in zip(laid, review["tricks"])]
     arrangement = review["arrangement"]
     return {**{key: review[key] for key in ("ok", "reason", "rule", "rockit", "laid",
                                             "cards", "hand", "loose")},
@@ -143,7 +154,7 @@ def _board(args: Mapping[str, str], decks: int, slots: int) -> dict:
 
 def _steal(args: Mapping[str, str], decks: int) -> tuple[Verdict, Verdict | None]:
     """The steal's verdict (RID-8) and what the board trick's jokers stand for."""
-    trick = _cards(args, "trick", "The board trick")
+    trick, named = _trick(args, "trick", "The board trick")
     if not trick:
         raise ValueError("Tap the board trick that holds the joker, as it lies.")
     replacement = _one_card(args, "replacement", "The card put in the joker's place")
@@ -158,6 +169,9 @@ def _steal(args: Mapping[str, str], decks: int) -> tuple[Verdict, Verdict | None
         raise ValueError("Tap the new trick the joker goes into, joker included.")
     taken = _cards(args, "taken", "Cards taken from the board")
     declared = _one_card(args, "declared", "The card the joker was declared as")
+    # Declared in its own box or in the trick ("5♥ 6♥ JK, joker = 4♥"): the declaration
+    # decides what the joker stands for, whatever the order of the trick (RID-A5).
+    declared = named if declared is None and named else declared
     rest = list(new_trick)
     if JOKER in rest:
         rest.remove(JOKER)          # the joker taken; every other card is hand or board
@@ -168,16 +182,20 @@ def _steal(args: Mapping[str, str], decks: int) -> tuple[Verdict, Verdict | None
                              f"trick's cards that came from the board.")
         pool[card] -= 1
     hand = ([replacement] if source == "hand" else []) + list(pool.elements())
-    identity = rules.joker_identity(trick, decks) if JOKER in trick else None
+    said = [declared] if isinstance(declared, str) else declared
+    identity = rules.joker_identity(trick, decks, said) if JOKER in trick else None
     return rules.check_steal(trick, replacement, new_trick, hand, declared=declared,
                              decks=decks), identity
 
 
 def _come_in(args: Mapping[str, str], decks: int) -> Verdict:
-    cards = _cards(args, "cards", "The trick")
+    cards, declared = _trick(args, "cards", "The trick")
     if not cards:
         raise ValueError("Tap the cards of the trick: a rank, then a suit, for each card.")
-    return rules.check_come_in(cards, decks)
+    if declared and JOKER not in cards:
+        raise ValueError(N_("The trick: a joker's card was declared, but the trick has no "
+                            "joker."))
+    return rules.check_come_in(cards, decks)      # a declared joker is still a joker: RID-4
 
 
 # ---------------------------------------------------------------- the page

@@ -451,3 +451,125 @@ def test_the_checker_without_a_table(ann):
     assert 'name="decks" value="2" checked' in body and 'data-copies="2"' in body
     assert ann.get("/rockit/check?q=teleport").status_code == 404
     assert 'id="back-to-table"' not in ok(ann.get("/rockit/check?t=../x"))
+
+
+# ---------------------------------------------------------------- second pass (issue 17)
+
+def blocked(phone: Phone, table_id: str, **fields):
+    return act(phone, table_id, kind="blocked", **fields)
+
+
+def test_a_blocked_game_is_won_by_a_player_who_never_came_in(ann, new_phone):
+    """RID-A7 (RULES.md §4.5): "If every player passes in succession, the game ends and the
+    fewest cards in hand wins (ties: the lowest card-point total in hand, using the come-in
+    values). That player wins even if they never came in (a blocked game is not a
+    going-out)." The seed only says: "The game is won when a player has played all the
+    cards in their hand (also called "going out,") AND every play on the board is a valid
+    play."
+    """
+    table_id = create(ann)
+    page = ann.page(table_id)
+    assert select(page, "#entry-form details#blocked")            # even before anyone is in
+    ok(come_in(ann, table_id, "Ann", "KS KH KD"))
+    page = ann.page(table_id)
+    assert "Draw pile empty, everyone passed?" in section(page, "blocked")
+    assert attrs(page, '#blocked [name="blocked_player"]', "value") == NAMES
+    assert attrs(page, "#blocked-left input", "name") == ["left_0", "left_1", "left_2"]
+    page = ok(blocked(ann, table_id, blocked_player="Bob", left_0="5", left_1="2", left_2="7"))
+    assert "Game 1: Bob had the fewest cards (2) (Ann started) RID-A7" in section(page, "tally")
+    assert text_of(page, "p#turn") == "Bob starts — won game 1 RID-2"
+    assert "Just now: 🏆 Bob won game 1 (fewest cards) RID-A7" in section(page, "last-line")
+    bob = new_phone("Bob")
+    bob.join(ann.join_path(table_id))
+    assert select_one(bob.page(table_id), '[data-wins="Bob"]').text == "1 win"
+    history = text_of(ann.get(f"/t/{table_id}/history").get_data(as_text=True))
+    assert "Bob won the game: fewest cards, the draw pile empty" in history
+
+
+@pytest.mark.parametrize("fields, status, winner, words", [
+    # Tapped, no counts: the table's word is taken (RID-A7), come in or not.
+    (dict(blocked_player="Cy"), 200, "Cy", None),
+    # Counts for everyone, nobody tapped: the fewest wins.
+    (dict(left_0="4", left_1="6", left_2="1"), 200, "Cy", None),
+    # The player tapped does not hold the fewest.
+    (dict(blocked_player="Cy", left_0="1", left_2="3"), 422, None,
+     "Cy holds 3 cards, but Ann holds 1 card: the fewest cards in hand wins. RID-A7"),
+    # A tie on counts: the points decide, so the table taps who wins.
+    (dict(left_0="2", left_1="2", left_2="5"), 422, None,
+     "Ann and Bob hold the fewest cards (2): the fewest points in hand wins"),
+    (dict(blocked_player="Bob", left_1="x"), 422, None,
+     "Bob's cards in hand: a number from 0 to 108."),
+    (dict(blocked_player="Bob", left_0="3"), 422, None, "Count Bob's cards in hand too"),
+    (dict(), 422, None, "Tap who has the fewest cards in hand."),
+])
+def test_the_blocked_game_form(ann, db_path, fields, status, winner, words):
+    """RID-A7: "the fewest cards in hand wins (ties: the lowest card-point total in hand,
+    using the come-in values)". The seed: "Ace = 1 point, number cards are worth face value,
+    Joker = 0 points, and face cards are 10 points each."
+    """
+    table_id = create(ann)
+    ok(come_in(ann, table_id, "Ann", "KS KH KD"))
+    before = snapshot(db_path)
+    r = blocked(ann, table_id, **fields)
+    body = r.get_data(as_text=True)
+    assert r.status_code == status, text_of(body)[:600]
+    if status == 200:
+        assert f"Game 1: {winner} had the fewest cards" in section(body, "tally")
+        return
+    assert words in notice(body)
+    assert snapshot(db_path) == before
+    assert select(body, "details#blocked[open]")                    # the form stays open
+    for key, value in fields.items():
+        assert f'name="{key}" value="{value}"' in body or (
+            key == "blocked_player" and f'value="{value}" checked' in body)
+
+
+def test_a_declared_joker_in_the_checker_follows_the_declaration(ann):
+    """RID-A5: "The player declares the represented card when laying a joker ("played in
+    place of a specific card")". The seed: "When a Joker is played, it is played in place
+    of a specific card." "5♥ 6♥ JK, joker = 4♥" is the run 4-5-6♥, as "JK 5♥ 6♥" is.
+    """
+    for typed in ("5♥ 6♥ JK, joker = 4♥", "JK 5♥ 6♥", "5H 6H JK=4H"):
+        body = check(ann, trick_0=typed)
+        assert section(body, "rk-verdict").startswith("Yes."), typed
+        assert "Joker = 4♥" in section(body, "board-tricks"), typed
+    body = check(ann, trick_0="5♥ 6♥ JK, joker = 8♥")
+    assert section(body, "board-tricks").endswith(
+        "With the joker as 8♥ the trick is not valid: these cards are not in a row: 5♥ 6♥ "
+        "8♥. RID-A5")
+    assert "No layout" not in section(body, "rk-verdict")       # the cards themselves fit
+    body = check(ann, trick_0="5H 6H JK, jokers = 4H 7H")
+    assert "2 jokers declared, but this trick has 1 joker." in section(body, "board-tricks")
+
+
+@pytest.mark.parametrize("args", [
+    {"trick": "5♥ 6♥ JK, joker = 4♥"},
+    {"trick": "5H 6H JK", "declared": "4H"},
+    {"trick": "JK 5H 6H"},
+])
+def test_the_issue_17_steal_is_legal_in_any_order(ann, args):
+    """RID-8, the seed: "When you "steal" a Joker from the board, you MUST replace it with
+    the card it represents from your hand AND you must use it with cards from your hand to
+    create a new lay down." The joker declared 4♥ represents 4♥ however it was typed."""
+    body = check(ann, q="steal", replacement="4H", new_trick="JK 2C 3C", **args)
+    assert section(body, "rk-verdict").startswith("Yes. Legal: 4♥ takes the joker's place")
+    assert "is 4♥" in section(body, "joker-identity")
+
+
+def test_a_declared_joker_never_comes_in(ann, db_path):
+    """RID-4, the seed: "Jokers may not be used in your "coming in" trick." The declaration
+    is read (no notation error), and the verdict is the rule's."""
+    body = check(ann, q="come_in", cards="5♥ 6♥ JK, joker = 4♥")
+    assert section(body, "rk-verdict") == "No. Jokers are not allowed in the come-in trick. RID-4"
+    table_id = create(ann)
+    before = snapshot(db_path)
+    r = come_in(ann, table_id, "Ann", "5♥ 6♥ JK, joker = 4♥")
+    assert r.status_code == 422
+    assert notice(r.get_data(as_text=True)) == "Jokers are not allowed in the come-in trick. RID-4"
+    assert snapshot(db_path) == before
+    r = come_in(ann, table_id, "Ann", "9♥ 10♥ J♥ joker = 8♥")
+    assert "a joker's card was declared, but the trick has no joker" in notice(
+        r.get_data(as_text=True))
+    ok(come_in(ann, table_id, "Ann", "10♥ J♥ Q♥"))                  # suit symbols read too
+    assert "Ann came in 10♥ J♥ Q♥ — accepted, 30 points" in section(ann.page(table_id),
+                                                                    "last-line")

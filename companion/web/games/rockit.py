@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from companion.rules import rockit as rules
-from companion.rules.cards import format_card, parse_cards
+from companion.rules.cards import format_card
 from companion.rules.said import N_, message
 from companion.web.i18n import said_of
 
@@ -38,18 +38,64 @@ def _come_in(form: Mapping[str, str], names: list[str]) -> dict:
         raise ValueError(message("entry", "A come-in is one trick: at most {count} cards.",
                                  count=MAX_TRICK))
     try:
-        cards = parse_cards(raw, "standard")
+        cards, declared = rules.parse_trick(raw)       # "5♥ 6♥ JK, joker = 4♥" reads too
     except ValueError as error:
         raise ValueError(message("entry", "{player}'s trick: {error}", player=player,
                                  error=said_of(error))) from None
     if not cards:
         raise ValueError(message("entry", "Tap the cards of {player}'s trick: a rank, then a "
                                           "suit, for each card.", player=player))
+    if declared and rules.JOKER not in cards:
+        raise ValueError(message("entry", "{player}'s trick: a joker's card was declared, "
+                                          "but the trick has no joker.", player=player))
+    # A declared joker is still a joker: the rules refuse it in a come-in (RID-4).
     return {"kind": "come_in", "player": player, "cards": cards}
+
+
+def _hands(form: Mapping[str, str], names: list[str]) -> dict[str, int]:
+    """The cards in hand typed beside the players for a blocked game (optional, RID-A7):
+    ``{player: count}`` for every box filled in."""
+    hands = {}
+    for i, player in enumerate(names):
+        raw = (form.get(f"left_{i}") or "").strip()
+        if not raw:
+            continue
+        if not (raw.isascii() and raw.isdigit() and len(raw) <= 3
+                and int(raw) <= rules.MAX_HAND):
+            raise ValueError(message("entry", "{player}'s cards in hand: a number from 0 to "
+                                              "{most}.", player=player, most=rules.MAX_HAND))
+        hands[player] = int(raw)
+    return hands
+
+
+def _blocked(form: Mapping[str, str], names: list[str]) -> dict:
+    """A blocked game's win (RID-A7): the player tapped (anyone, come in or not), or, with
+    every player's cards in hand typed and no one tapped, the one holding the fewest."""
+    if (form.get("cards") or "").strip():
+        raise ValueError(N_("You tapped cards for a come-in: press Come in to save them, or "
+                            "clear them (⌫) first."))
+    hands = _hands(form, names)
+    player = form.get("blocked_player") or ""
+    if not player and hands and len(hands) == len(names):
+        verdict = rules.blocked_winners(hands)
+        if not verdict:
+            raise ValueError(message("entry", "{reason} Tap who wins.",
+                                     reason=verdict.reason))
+        player = verdict.details["winners"][0]
+    if player not in names:
+        raise ValueError(N_("Tap who has the fewest cards in hand."))
+    action = {"kind": "win", "player": player, "how": "blocked"}
+    if hands:
+        action["hands"] = hands
+    return action
 
 
 #: The adapter's refusals (their English templates' openings) and the field each is about.
 _INVALID = (("Tap who comes in", "player"), ("Tap who has the fewest", "blocked_player"),
+            ("{reason} Tap who wins", "blocked_player"),
+            ("{player} holds {cards}, but", "blocked_player"),
+            ("{player} and {best} both hold", "blocked_player"),
+            ("Count {player}'s cards", "blocked_player"),
             ("You tapped cards for a come-in", "cards"), ("Tap the cards of", "cards"),
             ("A come-in is one trick", "cards"), ("{player}'s trick", "cards"))
 
@@ -68,7 +114,9 @@ class RockitUI(GameUI):
     slug = "rockit"
     invalid_starts = _INVALID
     rules_field = "cards"            # a come-in the rules refused (RID-4)
-    fields = ("player", "cards", "blocked_player")
+    #: ``left_<seat>``: a blocked game's cards in hand, one box per seat (at most 5).
+    fields = ("player", "cards", "blocked_player") + tuple(
+        f"left_{i}" for i in range(rules.MAX_PLAYERS))
     max_field_chars = MAX_CARD_TEXT
     starter_choice = True
     MAX_TRICK = MAX_TRICK
@@ -78,8 +126,10 @@ class RockitUI(GameUI):
 
         A "won" button (``win`` = the player) records a game won by going out (RID-9);
         ``kind`` ``come_in`` takes the player chip and the picked trick (RID-4); ``blocked``
-        the player with the fewest cards when the draw pile ran out (RID-A7); ``finish``
-        ends the match.
+        a blocked game (RID-A7: the draw pile ran out and everyone passed): the player
+        tapped, whether or not they came in, with the cards in hand typed beside the
+        players (optional, ``left_<seat>``; the rules check the fewest); ``finish`` ends
+        the match.
         """
         won = form.get("win")
         if won is not None:
@@ -89,12 +139,7 @@ class RockitUI(GameUI):
         if kind == "come_in":
             return _come_in(form, names)
         if kind == "blocked":
-            if (form.get("cards") or "").strip():
-                raise ValueError(N_("You tapped cards for a come-in: press Come in to save "
-                                    "them, or clear them (⌫) first."))
-            player = _name(form, "blocked_player", names,
-                           N_("Tap who has the fewest cards in hand."))
-            return {"kind": "win", "player": player, "how": "blocked"}
+            return _blocked(form, names)
         if kind == "finish":
             return {"kind": "finish"}
         raise ValueError(N_("Tap one of the buttons: Come in, or the won button of the player "
