@@ -4,8 +4,9 @@ settings: ``variant`` picks a preset (``family`` — the seed's double-deck game
 ``kentucky``, ``ones_180``, ``ones_200``, ``game_140``; see :data:`VARIANTS`). Every value a
 preset sets is a setting of its own that a table may override: ``target``, ``both_over``,
 ``min_bid``, ``max_bid`` (default: the whole hand), ``bid_step``, ``moon``, ``rook_rank``,
-``rook_points``, ``ones``, ``one_points``, ``last_trick``, ``decks``, ``nest``,
-``trump_discard``, ``all_pass`` and ``identical``. Left out (or None) means "the preset's".
+``rook_any_time``, ``rook_points``, ``ones``, ``one_points``, ``last_trick``, ``decks``,
+``nest``, ``trump_discard``, ``all_pass`` and ``identical``. Left out (or None) means "the
+preset's".
 
 4 or 6 seats; team ``"A"`` sits in seats 0, 2, 4 and team ``"B"`` in seats 1, 3, 5.
 
@@ -21,20 +22,26 @@ actions:
 The rule functions take ``variant``: a preset name (``"kentucky"``), or a settings dict as
 ``new`` takes it (``{"variant": "family", "min_bid": 160}``), or a game state. They are
 :func:`check_bid`, :func:`score_hand`, :func:`trick_winner`, :func:`check_discard`,
-:func:`count_points`, :func:`hand_total` and :func:`resolve_settings`. Rule IDs are those of
+:func:`count_points`, :func:`hand_total` and :func:`resolve_settings`; for settling arguments
+at the table (issue 17) :func:`check_bidding` (the auction so far), :func:`check_discard_counts`
+(the discard by numbers), :func:`check_follow` (did they have to follow?) and
+:func:`hand_size`. Rule IDs are those of
 RULES.md §2 (:data:`RULES`); the choices made are written up in docs/RULES-NOTES.md.
 """
 
 from __future__ import annotations
 
 import copy
+import math
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from .cards import ROOK_COLOURS, format_card, parse_cards, split_card
+from .cards import ROOK_COLOURS, format_card, parse_card, parse_cards, split_card
 from .game import Game, Setting, check_seats, check_settings, describe_settings
+from .said import N_, message
 from .text import join_names, number
 from .verdict import RuleError, Verdict
 
@@ -46,8 +53,12 @@ __all__ = [
     "VARIANTS",
     "apply",
     "check_bid",
+    "check_bidding",
     "check_discard",
+    "check_discard_counts",
+    "check_follow",
     "count_points",
+    "hand_size",
     "hand_total",
     "new",
     "resolve_settings",
@@ -69,6 +80,9 @@ RULES: dict[str, str] = {
     "RK-1": "The deck: the family game uses two Rook decks without the cards below 5 (two 4s "
             "kept for 6 players); the other variants use one deck of 5–14, with or without "
             "the 1s, and the Rook bird.",
+    "RK-1b": "Only cards the deck has: two of each in the family game (the 4s only with 6 "
+             "players, and then just two, of different colours), one of each and one Rook "
+             "bird in a single deck.",
     "RK-2": "4 or 6 players form two teams seated alternately: team A in seats 1, 3, 5 and "
             "team B in seats 2, 4, 6.",
     "RK-3": "The deal passes clockwise: after every hand the next player deals.",
@@ -79,9 +93,11 @@ RULES: dict[str, str] = {
             "is an automatic set.",
     "RK-6": "The highest trump wins the trick, otherwise the highest card of the colour led; "
             "the Rook bird is always trump and ranks as the variant says (lowest trump in the "
-            "family game).",
+            "family game). Players must follow the colour led if they can; on a trump lead "
+            "the Rook bird is trump too.",
     "RK-7": "The points both teams took, counters plus any last-trick bonus and the discard, "
-            "add up to the variant's total per hand (250 in the family game).",
+            "add up to the variant's total per hand (250 in the family game); every counter "
+            "and bonus being a multiple of 5, so is each team's share (RK-7b).",
     "RK-8": "The other team always scores what it took; the bidders score what they took if "
             "it reaches their bid, otherwise they lose exactly their bid.",
     "RK-9": "The first team to reach the target wins; if both reach it on the same hand, "
@@ -119,31 +135,31 @@ VARIANTS: dict[str, dict[str, Any]] = {
         "target": 600, "both_over": "bidder_goes", "min_bid": 150, "max_bid": None,
         "bid_step": 5, "moon": "off", "rook_rank": "low", "rook_points": 25, "ones": False,
         "one_points": 0, "last_trick": 0, "decks": 2, "nest": 6, "trump_discard": False,
-        "all_pass": "redeal", "identical": "first",
+        "all_pass": "redeal", "identical": "first", "rook_any_time": False,
     },
     "kentucky": {
         "target": 300, "both_over": "higher_total", "min_bid": 70, "max_bid": None,
         "bid_step": 5, "moon": "off", "rook_rank": "high", "rook_points": 20, "ones": False,
         "one_points": 0, "last_trick": 0, "decks": 1, "nest": 5, "trump_discard": True,
-        "all_pass": "redeal", "identical": "first",
+        "all_pass": "redeal", "identical": "first", "rook_any_time": True,
     },
     "ones_180": {
         "target": 500, "both_over": "higher_total", "min_bid": 100, "max_bid": None,
         "bid_step": 5, "moon": "off", "rook_rank": "high", "rook_points": 20, "ones": True,
         "one_points": 15, "last_trick": 0, "decks": 1, "nest": 5, "trump_discard": True,
-        "all_pass": "redeal", "identical": "first",
+        "all_pass": "redeal", "identical": "first", "rook_any_time": False,
     },
     "ones_200": {
         "target": 500, "both_over": "higher_total", "min_bid": 100, "max_bid": None,
         "bid_step": 5, "moon": "off", "rook_rank": "high", "rook_points": 20, "ones": True,
         "one_points": 15, "last_trick": 20, "decks": 1, "nest": 5, "trump_discard": True,
-        "all_pass": "redeal", "identical": "first",
+        "all_pass": "redeal", "identical": "first", "rook_any_time": False,
     },
     "game_140": {
         "target": 300, "both_over": "higher_total", "min_bid": 70, "max_bid": None,
         "bid_step": 5, "moon": "off", "rook_rank": "ten_half", "rook_points": 20,
         "ones": False, "one_points": 0, "last_trick": 20, "decks": 1, "nest": 5,
-        "trump_discard": True, "all_pass": "redeal", "identical": "first",
+        "trump_discard": True, "all_pass": "redeal", "identical": "first", "rook_any_time": False,
     },
 }
 VARIANTS = {name: MappingProxyType(values) for name, values in VARIANTS.items()}  # read-only
@@ -193,6 +209,9 @@ SETTINGS: tuple[Setting, ...] = (
             help="Whether taking every point (or bidding it) counts for more.", rule="R-A5"),
     Setting("rook_rank", "Rook bird ranks", "choice", None, choices=_ROOK_RANK,
             help="Where the Rook bird ranks among the trumps.", rule="RK-6"),
+    Setting("rook_any_time", "Rook bird may be played at any time", "bool", None,
+            help="Even by a player who could follow the colour led (Kentucky Discard).",
+            rule="RK-6"),
     Setting("rook_points", "Rook bird points", "int", None, 0, 1_000,
             help="What each Rook bird is worth.", rule="RK-7"),
     Setting("ones", "1s in the deck", "bool", None,
@@ -390,11 +409,126 @@ def check_bid(variant: Any, bid: Any, current: int | None = None) -> Verdict:
     return _bid_verdict(resolve_settings(variant), bid, current)
 
 
+#: How many of the next legal bids :func:`check_bidding` lists (two rows of chips).
+NEXT_BIDS = 8
+_BID_CALL = re.compile(r"[0-9]{1,6}", re.ASCII)
+
+
+def _calls(calls: Any) -> list[int | None]:
+    """Bids and passes (None) from a list (ints, None, "pass") or a text "150 pass 160"."""
+    if isinstance(calls, str):
+        items: list[Any] = [item for item in re.split(r"[\s,]+", calls.strip()) if item]
+    elif isinstance(calls, Iterable) and not isinstance(calls, (bytes, Mapping)):
+        items = list(calls)
+    else:
+        raise ValueError(N_("The calls are a list of bids and passes."))
+    made: list[int | None] = []
+    for item in items:
+        if item is None or (isinstance(item, str) and item.strip().lower() in ("pass", "p")):
+            made.append(None)
+        elif _is_int(item):
+            made.append(item)
+        elif isinstance(item, str) and _BID_CALL.fullmatch(item.strip()):
+            made.append(int(item.strip()))
+        else:
+            raise ValueError(message(SLUG, "{call!r} is not a call: say a bid (a number) or "
+                                           "pass.", call=item))
+    return made
+
+
+def check_bidding(variant: Any, calls: Any, players: int | None = None) -> Verdict:
+    """The auction so far, for the table (RK-4, R-A7): who is high, and what may come next.
+
+    ``calls`` in the order made: bids (whole numbers) and passes (None or "pass"), as a list
+    or a text like "150 pass 160". Each bid must be legal over the high bid before it
+    (:func:`check_bid`); the first that is not makes ok False (rule RK-4) with ``refused``
+    its index and the details of the auction before it. With ``players`` (4 or 6), as many
+    passes before any bid mean everyone passed (R-A7): a redeal, or the dealer bids the
+    minimum (the ``all_pass`` house rule); under a redeal a later bid is refused.
+    details: ``calls`` (the accepted calls, None for a pass), ``high`` (the high bid or
+    None), ``high_call`` (its index), ``passes``, ``passes_since`` (passes after the high
+    bid), ``lowest`` (the lowest legal bid now, None when nobody can bid higher), ``next``
+    (up to :data:`NEXT_BIDS` legal bids from ``lowest``), ``min``, ``max``, ``step``,
+    ``all_passed``, ``refused``, ``refused_call`` and ``players``.
+    """
+    s = resolve_settings(variant)
+    _check_players(players)
+    made = _calls(calls)
+    high: int | None = None
+    details: dict[str, Any] = {"calls": [], "high": None, "high_call": None, "passes": 0,
+                               "passes_since": 0, "lowest": None, "next": [],
+                               "min": s["min_bid"], "max": s["max_bid"],
+                               "step": s["bid_step"], "all_passed": False, "refused": None,
+                               "refused_call": None, "players": players}
+
+    def everyone_passed() -> bool:
+        return players is not None and high is None and details["passes"] >= players
+
+    def settle(upto: int) -> None:
+        lowest = _bid_verdict(s, None, high).details["lowest"]
+        details.update(calls=made[:upto], high=high, lowest=lowest,
+                       next=list(range(lowest, s["max_bid"] + 1, s["bid_step"])[:NEXT_BIDS])
+                       if lowest is not None else [],
+                       all_passed=everyone_passed())
+        if details["all_passed"]:    # R-A7: the dealer bids the minimum, or nobody bids
+            dealer = s["all_pass"] == "dealer_bids"
+            details.update(lowest=s["min_bid"] if dealer else None,
+                           next=[s["min_bid"]] if dealer else [])
+
+    for index, call in enumerate(made):
+        if call is None:
+            details["passes"] += 1
+            details["passes_since"] += 1
+            continue
+        if everyone_passed() and s["all_pass"] == "redeal":
+            settle(index)
+            details.update(refused=index, refused_call=call)
+            return Verdict(False, N_("Everyone passed, so this deal is over: the next dealer "
+                                     "deals again."), "R-A7", details)
+        verdict = _bid_verdict(s, call, high)
+        if not verdict:
+            settle(index)
+            details.update(refused=index, refused_call=call)
+            return Verdict(False, verdict.reason, verdict.rule, details)
+        high = call
+        details.update(high_call=index, passes_since=0)
+    settle(len(made))
+    if details["all_passed"]:
+        if s["all_pass"] == "dealer_bids":
+            return Verdict(True, message(SLUG, "Everyone passed: the dealer must bid the "
+                                               "minimum, {bid}.", bid=number(s["min_bid"])),
+                           "R-A7", details)
+        return Verdict(True, N_("Everyone passed: the next dealer deals again."), "R-A7",
+                       details)
+    if high is None:
+        return Verdict(True, message(SLUG, "No bid yet: the opening bid is {bid} or more, in "
+                                           "steps of {step}.", bid=number(s["min_bid"]),
+                                     step=number(s["bid_step"])), "RK-4", details)
+    if details["lowest"] is None:
+        return Verdict(True, message(SLUG, "The high bid is {high}, the highest there is: "
+                                           "nobody can bid over it.", high=number(high)),
+                       "RK-4", details)
+    return Verdict(True, message(SLUG, "The high bid is {high}: the next bid must be {bid} or "
+                                       "more, in steps of {step}; or pass.",
+                                 high=number(high), bid=number(details["lowest"]),
+                                 step=number(s["bid_step"])), "RK-4", details)
+
+
+def _points_grid(s: Mapping[str, Any]) -> int:
+    """The grid every team's points lie on (RK-7b): the greatest common divisor of the
+    counters (5, 10, the Rook's, the 1s') and the last-trick bonus; 5 in every preset, 1 (no
+    check) when a house rule makes a counter odd."""
+    values = [5, 10, s["rook_points"], s["last_trick"]] + ([s["one_points"]] if s["ones"] else [])
+    return math.gcd(*values)
+
+
 def _score(s: Mapping[str, Any], bid: Any, bidder_points: Any, other_points: Any,
-           discard_ok: Any = True, played: Any = True) -> Verdict:
+           discard_ok: Any = True, played: Any = True, on_grid: bool = True) -> Verdict:
+    """Score one hand; ``on_grid`` False skips the RK-7b check (a hand already in a table's
+    log before that check existed still replays)."""
     total = _hand_total(s)
     details: dict[str, Any] = {"made": None, "bidder": None, "other": None,
-                               "rules": None, "moon": None, "bid": bid,
+                               "rules": None, "moon": None, "bid": bid, "grid": None,
                                "bidder_points": bidder_points, "other_points": other_points,
                                "total": total, "discard_ok": discard_ok, "played": played}
     bid_verdict = _bid_verdict(s, bid)
@@ -425,6 +559,20 @@ def _score(s: Mapping[str, Any], bid: Any, bidder_points: Any, other_points: Any
         if not _is_int(points) or points < 0:
             return Verdict(False, "Points taken are whole numbers of 0 or more.", "RK-7",
                            details)
+    grid = details["grid"] = _points_grid(s)
+    off = [points for points in (bidder_points, other_points) if on_grid and points % grid]
+    if off:
+        # RK-7b: every counter and bonus is a multiple of the grid (5), so is each share.
+        if len(off) == 1:
+            text = message(SLUG, "{points} is not a multiple of {grid}: every counter and "
+                                 "bonus is, so each team's points are too. Please recount.",
+                           points=number(off[0]), grid=grid)
+        else:
+            text = message(SLUG, "{first} and {second} are not multiples of {grid}: every "
+                                 "counter and bonus is, so each team's points are too. "
+                                 "Please recount.",
+                           first=number(off[0]), second=number(off[1]), grid=grid)
+        return Verdict(False, text, "RK-7", details)
     if bidder_points + other_points != total:
         return Verdict(False, f"The points add up to {number(bidder_points + other_points)}, "
                               f"but a hand has {number(total)}: please recount.", "RK-7",
@@ -474,10 +622,12 @@ def score_hand(variant: Any, bid: Any, bidder_points: Any, other_points: Any,
                discard_ok: bool = True, played: bool = True) -> Verdict:
     """Score one hand (RK-7, RK-8, R-A2, R-A4, R-A5).
 
-    ``ok`` says whether the hand can be scored: False for a bid off the grid (RK-4) or points
-    that do not add up to the hand's total (RK-7, "recount"). When ok, ``details["made"]``
-    says whether the bidders made their bid, ``details["bidder"]`` and ``details["other"]``
-    are the two teams' score changes, ``details["rules"]`` the rule behind each, and
+    ``ok`` says whether the hand can be scored: False for a bid off the grid (RK-4), or
+    points that do not add up to the hand's total or are not on the grid of 5 (RK-7 and
+    RK-7b, "recount": 183 and 67 add up to 250 but no counters make 183). When ok,
+    ``details["made"]`` says whether the bidders made their bid, ``details["bidder"]`` and
+    ``details["other"]`` are the two teams' score changes, ``details["rules"]`` the rule
+    behind each, and
     ``details["moon"]`` None, "double", "made" or "missed". ``discard_ok=False`` is the
     automatic set (bidders lose the bid, the others keep what they took); with
     ``played=False`` as well, it was caught before play (the others score 0).
@@ -502,22 +652,45 @@ def _colour(text: Any) -> str:
                      f"(black, red, yellow or green).")
 
 
-def _ranks(s: Mapping[str, Any]) -> list[int]:
-    """The numbers in this variant's deck, lowest first (4s only with two decks)."""
-    low = 4 if s["decks"] == 2 else 5
+def _check_players(players: Any, unknown: bool = True) -> None:
+    """4 or 6 (or None when ``unknown`` is allowed); ValueError otherwise."""
+    if (players is None and unknown) or (_is_int(players) and players in (4, 6)):
+        return
+    raise ValueError(N_("Rook is for 4 or 6 players."))
+
+
+def _ranks(s: Mapping[str, Any], players: int | None = None) -> list[int]:
+    """The numbers in this variant's deck, lowest first: the two 4s only with two decks and
+    6 players (``players`` None: not known, so the 4s may be there; RK-1b)."""
+    low = 4 if s["decks"] == 2 and players != 4 else 5
     return list(range(low, 15)) + ([1] if s["ones"] else [])
 
 
-def _deck_problem(s: Mapping[str, Any], cards: list[str]) -> str | None:
-    """Why these cards cannot all come from this variant's deck, or None."""
-    numbers = set(_ranks(s))
+def _deck_problem(s: Mapping[str, Any], cards: list[str],
+                  players: int | None = None) -> str | None:
+    """Why these cards cannot all come from this variant's deck, or None (RK-1, RK-1b).
+
+    Two decks hold two of each card, but only two 4s, of different colours, and those only
+    when 6 play; one deck holds one of each. ``players`` None allows the 4s.
+    """
+    numbers = set(_ranks(s, players))
     for card in cards:
         rank, _ = split_card(card, "rook")
         if card != ROOK and int(rank) not in numbers:
+            if int(rank) == 4 and s["decks"] == 2:
+                return message(SLUG, "There is no {card} with 4 players: the two 4s are "
+                                     "only dealt when 6 play.",
+                               card=format_card(card, "rook"))
             low = "4" if s["decks"] == 2 else "5"
             ones = " and the 1s" if s["ones"] else ""
             return (f"There is no {format_card(card, 'rook')} in this deck: it has "
                     f"{low}–14{ones} in each colour and the Rook bird.")
+    fours = [card for card in cards if card != ROOK and card[:-1] == "4"]
+    if len(fours) > 2:
+        return N_("The 6-player deck has only two 4s.")
+    if len(fours) == 2 and fours[0] == fours[1]:
+        return message(SLUG, "There is only one {card}: the two 4s of the 6-player deck are "
+                             "of different colours.", card=format_card(fours[0], "rook"))
     for card in set(cards):
         if cards.count(card) > s["decks"]:
             copies = "one" if s["decks"] == 1 else "two"
@@ -553,39 +726,48 @@ def _strength(s: Mapping[str, Any], number_: int | None) -> float:
     return 15 if number_ == 1 else number_
 
 
-def _trump_order(s: Mapping[str, Any], trump: str) -> list[str]:
+def _trump_order(s: Mapping[str, Any], trump: str, players: int | None = None) -> list[str]:
     """Every trump of this variant, highest first (RULES.md §2.4)."""
-    cards = [(float(_strength(s, n)), f"{n}{trump}") for n in _ranks(s)]
+    cards = [(float(_strength(s, n)), f"{n}{trump}") for n in _ranks(s, players)]
     cards.append((float(_strength(s, None)), ROOK))
     return [card for _, card in sorted(cards, key=lambda item: -item[0])]
 
 
-def trick_winner(cards: str | Iterable[str], trump: str, variant: Any = "family") -> Verdict:
+def trick_winner(cards: str | Iterable[str], trump: str, variant: Any = "family",
+                 players: int | None = None) -> Verdict:
     """Who won this trick? (RK-6, RULES.md §2.4, R-A6)
 
     ``cards`` in the order played (the first was led), ``trump`` the colour named (B, R, Y,
     G or its name). The highest trump wins, else the highest card of the colour led; the
     Rook bird is always trump and ranks as the variant says (lowest, highest or 10½); 1s
     rank above 14. Of identical best cards the first played wins (``identical`` house rule).
-    ok is False (rule RK-1) when the cards cannot come from the variant's deck; bad notation
-    raises ValueError. details: ``winner`` (index into ``cards``), ``card``, ``trump``,
+    ``players`` (4 or 6; None: not known) is the number at the table: a trick has at most one
+    card from each, and the family game's two 4s are only in the 6-player deck. ok is False
+    (rule RK-1b) when the cards cannot come from the variant's deck (a card it lacks, or
+    more copies than it holds); bad notation, a bad colour or a bad ``players`` raise
+    ValueError. details: ``winner`` (index into ``cards``), ``card``, ``trump``,
     ``led`` (colour led), ``trumped``, ``tied`` (identical best cards) and ``trump_order``.
     """
     s = resolve_settings(variant)
     played = parse_cards(cards, "rook")
     trump = _colour(trump)
+    _check_players(players)
     details: dict[str, Any] = {"winner": None, "card": None, "trump": trump, "led": None,
-                               "trumped": None, "tied": False,
-                               "trump_order": _trump_order(s, trump)}
+                               "trumped": None, "tied": False, "players": players,
+                               "trump_order": _trump_order(s, trump, players)}
     if not played:
         return Verdict(False, "Enter the cards of the trick, the led card first.", "RK-6",
                        details)
     if len(played) > MAX_PLAYERS:
         return Verdict(False, f"A trick has at most {MAX_PLAYERS} cards, one from each "
                               f"player.", "RK-6", details)
-    problem = _deck_problem(s, played)
+    if players is not None and len(played) > players:
+        return Verdict(False, message(SLUG, "A trick has one card from each player: at most "
+                                            "{players} at this table, not {cards}.",
+                                      players=players, cards=len(played)), "RK-6", details)
+    problem = _deck_problem(s, played, players)
     if problem:
-        return Verdict(False, problem, "RK-1", details)
+        return Verdict(False, problem, "RK-1b", details)
 
     def colour(card: str) -> str:
         return trump if card == ROOK else card[-1]
@@ -634,12 +816,105 @@ def trick_winner(cards: str | Iterable[str], trump: str, variant: Any = "family"
     return Verdict(True, text, rule, details)
 
 
+def check_follow(variant: Any, trump: str, led: str, played: str,
+                 held: str | Iterable[str] = (), players: int | None = None) -> Verdict:
+    """Did they have to follow? (RK-6, RULES.md §2.4)
+
+    ``trump`` the trump colour; ``led`` the colour led (B, R, Y, G or its name) or the card
+    led (a led Rook bird is a trump lead); ``played`` the card the player played; ``held``
+    the cards they still held then (shown later, or played to later tricks). Players must
+    follow the colour led if they can. The Rook bird is trump: on a trump lead a player
+    whose only trump is the Rook must play it; and unless the ``rook_any_time`` house rule
+    (Kentucky Discard) says so, it does not follow another colour. ok False is a renege:
+    the player held a card of the colour led (``details["could_follow"]``) and played
+    another. With nothing in ``held`` a card off the colour led cannot be proved wrong (ok,
+    ``details["known"]`` False). Bad notation, or cards the deck has not got (RK-1b,
+    with ``players``), raise ValueError.
+    details: ``led`` (colour), ``trump``, ``played``, ``followed``, ``renege``,
+    ``could_follow``, ``known``, ``rook_any_time``.
+    """
+    s = resolve_settings(variant)
+    trump = _colour(trump)
+    _check_players(players)
+    led_card = None
+    try:
+        led_colour = _colour(led)
+    except ValueError:
+        led_card = parse_card(led, "rook")
+        led_colour = trump if led_card == ROOK else led_card[-1]
+    card = parse_card(played, "rook")
+    kept = parse_cards(held, "rook")
+    problem = _deck_problem(s, ([led_card] if led_card else []) + [card] + kept, players)
+    if problem:
+        raise ValueError(problem)
+
+    def colour_of(c: str) -> str:
+        return trump if c == ROOK else c[-1]
+
+    free = bool(s["rook_any_time"])
+    name, label = COLOURS[led_colour], format_card(card, "rook")
+    details: dict[str, Any] = {"led": led_colour, "trump": trump, "played": card,
+                               "followed": False, "renege": False, "could_follow": [],
+                               "known": True, "rook_any_time": free}
+    if colour_of(card) == led_colour:
+        details["followed"] = True
+        if card == ROOK:
+            return Verdict(True, N_("Legal: the Rook bird is trump, so it follows a trump "
+                                    "lead."), "RK-6", details)
+        return Verdict(True, message(SLUG, "Legal: the {card} follows {colour}, the colour "
+                                           "led.", card=label, colour=name), "RK-6", details)
+    if card == ROOK and free:
+        return Verdict(True, message(SLUG, "Legal: under these house rules the Rook bird may "
+                                           "be played at any time, even holding {colour}.",
+                                     colour=name), "RK-6", details)
+    could = [c for c in kept if colour_of(c) == led_colour]
+    details["could_follow"] = could
+    if could:
+        details["renege"] = True
+        if led_colour == trump and all(c == ROOK for c in could):
+            text = message(SLUG, "Renege: trump ({colour}) was led and they held the Rook "
+                                 "bird, which is trump: they had to play it.", colour=name)
+        elif led_colour == trump:
+            text = message(SLUG, "Renege: trump ({colour}) was led and they held the {card}: "
+                                 "they had to play trump.", colour=name,
+                           card=format_card(could[0], "rook"))
+        else:
+            text = message(SLUG, "Renege: {colour} was led and they held the {card}: they "
+                                 "had to follow {colour}.", colour=name,
+                           card=format_card(could[0], "rook"))
+        return Verdict(False, text, "RK-6", details)
+    if not kept:
+        details["known"] = False
+        return Verdict(True, message(SLUG, "The {card} does not follow {colour}: that is legal "
+                                           "only if they held no {colour}. Add the cards they "
+                                           "still held to check.", card=label, colour=name),
+                       "RK-6", details)
+    return Verdict(True, message(SLUG, "Legal: none of the cards they held is {colour}, so "
+                                       "they could play any card.", colour=name),
+                   "RK-6", details)
+
+
 def _hand_size(s: Mapping[str, Any], players: int) -> int:
     """Cards each player holds after the bidder's discard (RK-3): (deck − widow) ÷ players."""
     deck = s["decks"] * (4 * len([n for n in _ranks(s) if n != 4]) + 1)
     if s["decks"] == 2 and players == 6:
         deck += 2  # the two 4s of the family game's 6-handed deal
     return (deck - s["nest"]) // players
+
+
+def hand_size(variant: Any = "family", players: int = 4) -> int:
+    """Cards each player holds after the bidder's discard (RK-3): 19 / 13 in the family game
+    with 4 / 6 players, 9 in Kentucky Discard, 10 with the 1s. ValueError for a bad
+    ``players``."""
+    _check_players(players, unknown=False)
+    return _hand_size(resolve_settings(variant), players)
+
+
+def _trump_in_deck(s: Mapping[str, Any], players: int) -> int:
+    """How many trump the deck holds, Rook birds included (one 4 of trump at most)."""
+    numbers = [n for n in _ranks(s, players) if n != 4]
+    fours = 1 if 4 in _ranks(s, players) else 0
+    return s["decks"] * (len(numbers) + 1) + fours
 
 
 def check_discard(variant: Any, discard: str | Iterable[str], trump: str, trump_held: int,
@@ -653,32 +928,72 @@ def check_discard(variant: Any, discard: str | Iterable[str], trump: str, trump_
     allow discarding trump, trump may go only when the bidder holds more trump than
     ``hand_size``, and only that many. ok False means an automatic set (see R-A2).
     details: ``automatic_set``, ``cards``, ``nest``, ``trump_discarded``, ``trump_held``,
-    ``hand_size``, ``forced`` (trump that must go).
+    ``hand_size``, ``forced`` (trump that must go), ``trump_may_go`` (the house rule).
+    Cards the deck does not have (RK-1b: a 4 with 4 players) raise ValueError.
     """
     s = resolve_settings(variant)
     cards = parse_cards(discard, "rook")
     trump = _colour(trump)
-    if players not in (4, 6):
-        raise ValueError("Rook is for 4 or 6 players.")
-    if hand_size is None:
-        hand_size = _hand_size(s, players)
-    if not _is_int(trump_held) or trump_held < 0:
-        raise ValueError("The trump held is a whole number of 0 or more.")
-    problem = _deck_problem(s, cards)
+    _check_players(players, unknown=False)
+    problem = _deck_problem(s, cards, players)
     if problem:
         raise ValueError(problem)
     discarded = sum(1 for card in cards if card == ROOK or card[-1] == trump)
+    return _discard_verdict(s, len(cards), discarded, trump_held, players, hand_size)
+
+
+def check_discard_counts(variant: Any, cards: int, trump_discarded: int, trump_held: int,
+                         players: int = 4, hand_size: int | None = None) -> Verdict:
+    """:func:`check_discard` by numbers, as a table counts a face-down discard (RK-5, R-A3):
+    ``cards`` put down, ``trump_discarded`` of them trump (Rook birds included) and
+    ``trump_held``, the trump the bidder held with the widow. Same verdict and details.
+    ValueError for counts that cannot be (negative, more trump discarded than held or than
+    cards discarded, more trump than the deck has)."""
+    s = resolve_settings(variant)
+    _check_players(players, unknown=False)
+    for value in (cards, trump_discarded):
+        if not _is_int(value) or value < 0:
+            raise ValueError(N_("Count the cards: whole numbers of 0 or more."))
+    if trump_discarded > cards:
+        raise ValueError(message(SLUG, "Only {cards} cards were discarded, so not {trump} "
+                                       "trump.", cards=cards, trump=trump_discarded))
+    return _discard_verdict(s, cards, trump_discarded, trump_held, players, hand_size)
+
+
+def _discard_verdict(s: Mapping[str, Any], count: int, discarded: int, trump_held: Any,
+                     players: int, hand_size: int | None) -> Verdict:
+    """The discard rule (RK-5, R-A3) on counts: ``count`` cards, ``discarded`` trump."""
+    if hand_size is None:
+        hand_size = _hand_size(s, players)
+    elif not _is_int(hand_size) or hand_size < 1:
+        raise ValueError(N_("The hand size is a whole number of 1 or more."))
+    if not _is_int(trump_held) or trump_held < 0:
+        raise ValueError("The trump held is a whole number of 0 or more.")
+    in_deck = _trump_in_deck(s, players)
+    if trump_held > in_deck:
+        raise ValueError(message(SLUG, "Nobody can hold {held} trump: the deck has only "
+                                       "{deck}, the Rook birds included.",
+                                 held=trump_held, deck=in_deck))
+    if trump_held > hand_size + s["nest"]:
+        raise ValueError(message(SLUG, "With the widow the bidder holds {cards} cards, so not "
+                                       "{held} trump.", cards=hand_size + s["nest"],
+                                 held=trump_held))
     if discarded > trump_held:
         raise ValueError(f"The discard holds {discarded} trump, more than the {trump_held} "
                          f"the bidder held.")
     forced = max(0, trump_held - hand_size)
-    details = {"automatic_set": False, "cards": len(cards), "nest": s["nest"],
+    details = {"automatic_set": False, "cards": count, "nest": s["nest"],
                "trump_discarded": discarded, "trump_held": trump_held,
-               "hand_size": hand_size, "forced": forced}
-    if len(cards) != s["nest"]:
+               "hand_size": hand_size, "forced": forced,
+               "trump_may_go": s["trump_discard"]}
+    if count != s["nest"]:
         details["automatic_set"] = True
         return Verdict(False, f"Automatic set: the bidder must discard exactly "
-                              f"{s['nest']} cards, not {len(cards)}.", "RK-5", details)
+                              f"{s['nest']} cards, not {count}.", "RK-5", details)
+    if discarded < forced:
+        raise ValueError(message(SLUG, "Holding {held} trump for a {size}-card hand, at least "
+                                       "{forced} trump must be in the discard.",
+                                 held=trump_held, size=hand_size, forced=forced))
     if discarded > forced and not s["trump_discard"]:
         details["automatic_set"] = True
         if forced:
@@ -692,7 +1007,11 @@ def check_discard(variant: Any, discard: str | Iterable[str], trump: str, trump_
         return Verdict(True, f"The discard is legal: with {trump_held} trump for a "
                              f"{hand_size}-card hand, {forced} trump had to go.", "R-A3",
                        details)
-    return Verdict(True, f"The discard is legal: {len(cards)} cards.", "RK-5", details)
+    if discarded:
+        return Verdict(True, message(SLUG, "The discard is legal: {cards} cards; the house "
+                                           "rules let the bidder discard trump.",
+                                     cards=count), "RK-5", details)
+    return Verdict(True, f"The discard is legal: {count} cards.", "RK-5", details)
 
 
 # ---------------------------------------------------------------------------------------
@@ -851,7 +1170,7 @@ def _fold(state: dict) -> dict:
         verdict = _score(s, entry["bid"],
                          None if points is None else points[bidding],
                          None if points is None else points[other],
-                         entry["discard_ok"], entry["played"])
+                         entry["discard_ok"], entry["played"], on_grid=False)
         d = verdict.details
         changes = {bidding: d["bidder"], other: d["other"]}
         totals = {team: totals[team] + changes[team] for team in TEAMS}

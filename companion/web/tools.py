@@ -1,6 +1,8 @@
 """Rule checks a player can run mid-game, with or without a table ("Who won this trick?")."""
 from __future__ import annotations
 
+import re
+
 from flask import Blueprint, abort, render_template, request
 
 from companion import tables
@@ -17,8 +19,12 @@ bp = Blueprint("tools", __name__)
 MAX_TRICK = 6
 
 
-def _card_options(settings: dict) -> list[tuple[str, str]]:
-    numbers = ([1] if settings.get("ones") else []) + list(range(5, 15))
+def _card_options(settings: dict, players: int = 4) -> list[tuple[str, str]]:
+    """Every card of the table's deck for the card boxes (RK-1b: the family game's 4s only
+    when 6 play)."""
+    numbers = (([1] if settings.get("ones") else [])
+               + ([4] if settings.get("decks") == 2 and players == 6 else [])
+               + list(range(5, 15)))
     cards = [f"{n}{colour}" for colour in rook.COLOURS for n in numbers] + ["ROOK"]
     return [(c, format_card(c, "rook")) for c in cards]
 
@@ -36,30 +42,147 @@ def _rook_rank_label(settings: dict) -> str:
     return dict(field.choices).get(settings.get("rook_rank"), settings.get("rook_rank"))
 
 
-def _trick_page(settings: dict, table=None):
+#: The parts of the Rook table help page (templates/tools/rook_trick.html), in the order of
+#: a hand: the auction, the discard, the tricks, a renege.
+SECTIONS = ("bidding", "discard", "trick", "follow")
+MAX_CALLS_TEXT = 400     # the auction so far, carried in the page's query
+MAX_HELD = 3             # "cards they still held" boxes
+_COUNT = re.compile(r"[0-9]{1,3}", re.ASCII)
+_BID = re.compile(r"[0-9]{1,6}", re.ASCII)
+
+
+def _count(name: str, refusal: str) -> int | None:
+    """A small whole number from the query (a select box), None when left empty."""
+    raw = (request.args.get(name) or "").strip()
+    if not raw:
+        return None
+    if not _COUNT.fullmatch(raw):
+        raise ValueError(refusal)
+    return int(raw)
+
+
+def _section() -> str | None:
+    """Which part of the page was asked: a bid button is the auction; Enter in a box
+    (the hidden default button, check=auto) the auction if a bid was typed, else the trick."""
+    check = request.args.get("check") or ""
+    if request.args.get("call"):
+        return "bidding"
+    if check in SECTIONS:
+        return check
+    if check == "auto":
+        return "bidding" if (request.args.get("bid") or "").strip() else "trick"
+    return "trick" if check else None
+
+
+def _bidding(settings: dict, players: int, asked: bool):
+    """The auction (RK-4, R-A7): the calls so far from the page, plus the one just tapped."""
+    text = (request.args.get("calls") or "")[:MAX_CALLS_TEXT]
+    call = request.args.get("call") or ("typed" if asked else "")
+    if call == "new":
+        text, new = "", None
+    elif call == "pass":
+        new = "pass"
+    elif call == "typed":
+        new = (request.args.get("bid") or "").strip()
+        if not _BID.fullmatch(new):
+            raise ValueError(N_("Type the bid as a whole number, or tap one."))
+    elif _BID.fullmatch(call):
+        new = call
+    elif call:
+        raise ValueError(N_("Tap a bid, or Pass."))
+    else:
+        new = None
+    before = rook.check_bidding(settings, text, players)
+    if new is None or not before.ok:
+        return before
+    return rook.check_bidding(settings, f"{text} {new}", players)
+
+
+def _discard(settings: dict, players: int):
+    """The discard by numbers (RK-5, R-A3)."""
+    bad = N_("Count the cards with the boxes: whole numbers.")
+    cards = _count("d_cards", bad)
+    trump_out = _count("d_trump", bad) or 0
+    held = _count("d_held", bad)
+    if cards is None:
+        raise ValueError(N_("Say how many cards the bidder discarded."))
+    if held is None:
+        if trump_out:
+            raise ValueError(N_("Say how many trump the bidder held with the widow, the Rook "
+                                "birds included."))
+        held = 0
+    return rook.check_discard_counts(settings, cards, trump_out, held, players)
+
+
+def _follow(settings: dict, players: int, trump: str):
+    """Did they have to follow? (RK-6)"""
+    led = request.args.get("f_led") or ""
+    played = request.args.get("f_played") or ""
+    if not (trump and led and played):
+        raise ValueError(N_("Pick the trump colour, the card led and the card they played."))
+    held = [c for c in (request.args.get(f"f_held{i}") or ""
+                        for i in range(1, MAX_HELD + 1)) if c]
+    return rook.check_follow(settings, trump, led, played, held, players)
+
+
+def _trick_page(settings: dict, table=None, players: int | None = None):
+    """The Rook table help page: the auction, the discard, who won the trick, a renege.
+
+    A table's page knows the house rules and the number of players; the page without a
+    table asks for both (the variant and 4 or 6 players, 4 unless told)."""
+    errors: dict[str, object] = {}
+    if players is None:
+        raw = request.args.get("players") or "4"
+        players = int(raw) if raw in ("4", "6") else 4
+        if raw not in ("4", "6"):
+            errors["setup"] = N_("Rook is for 4 or 6 players.")
     played = [request.args.get(f"c{i}", "") for i in range(1, MAX_TRICK + 1)]
     trump = request.args.get("trump", "")
-    verdict = error = None
+    section = _section()
+    verdicts: dict[str, object] = {}
     cards = [c for c in played if c]
-    if request.args.get("check"):
+    try:
+        auction = _bidding(settings, players, section == "bidding"
+                           and request.args.get("check") == "auto")
+    except ValueError as exc:
+        errors["bidding"] = said_of(exc)
+        auction = rook.check_bidding(settings, [], players)
+    if section == "bidding" and "bidding" not in errors:
+        verdicts["bidding"] = auction
+    elif section == "trick":
         if not cards or not trump:
-            error = N_("Pick the trump colour and at least the card that was led.")
+            errors["trick"] = N_("Pick the trump colour and at least the card that was led.")
         else:
             try:
-                verdict = rook.trick_winner(cards, trump, settings)
+                verdicts["trick"] = rook.trick_winner(cards, trump, settings, players)
             except ValueError as exc:
-                error = said_of(exc)
-    status = 422 if error else 200
+                errors["trick"] = said_of(exc)
+    elif section in ("discard", "follow"):
+        try:
+            verdicts[section] = (_discard(settings, players) if section == "discard"
+                                 else _follow(settings, players, trump))
+        except ValueError as exc:
+            errors[section] = said_of(exc)
+    opened = {section} if section else {request.args.get("open") or "trick"}
+    opened |= set(errors) & set(SECTIONS)
+    status = 422 if errors else 200
+    calls = " ".join("pass" if c is None else str(c) for c in auction.details["calls"])
     return render_template("tools/rook_trick.html", table=table, settings=settings,
-                           variants=_variant_labels(), options=_card_options(settings),
+                           variants=_variant_labels(), options=_card_options(settings, players),
                            colours=list(rook.COLOURS.items()), played=played, trump=trump,
-                           rook_rank=_rook_rank_label(settings),
-                           verdict=verdict, cards=cards, error=error), status
+                           rook_rank=_rook_rank_label(settings), players=players,
+                           verdict=verdicts.get("trick"), verdicts=verdicts,
+                           cards=cards, error=errors.get("trick"), errors=errors,
+                           opened=opened, auction=auction, calls=calls,
+                           hand_size=rook.hand_size(settings, players),
+                           held=[request.args.get(f"f_held{i}", "")
+                                 for i in range(1, MAX_HELD + 1)]), status
 
 
 @bp.get("/rook/trick")
 def rook_trick():
-    """Who won this trick? For any Rook variant, without a table."""
+    """The Rook table help (who won this trick? and more), for any variant, without a
+    table: the page asks for the variant and the number of players."""
     variant = request.args.get("variant", "family")
     if variant not in rook.VARIANTS:
         abort(404)
@@ -68,14 +191,16 @@ def rook_trick():
 
 @bp.get("/t/<table_id>/trick")
 def table_trick(table_id: str):
-    """Who won this trick? With this table's house rules."""
+    """The Rook table help with this table's house rules and number of players."""
     db = get_db()
     table = tables.get_table(db, table_id)
-    if tables.phone_by_secret(db, table.id, phone_secret(table.id)) is None:
+    if tables.phone_by_secret(db, table.id, phone_secret()) is None:
         raise tables.Forbidden("Open this table from its QR code or join code first.")
     if table.game_slug != "rook":
         abort(404)
-    return _trick_page(rook.resolve_settings(table.settings), table)
+    players = len(tables.seats_of(db, table.id))
+    return _trick_page(rook.resolve_settings(table.settings), table,
+                       players if players in (4, 6) else None)
 
 
 FACES = range(1, 7)

@@ -269,3 +269,78 @@ def test_rook_trick_tool_on_a_phone(phones):
     expect(page.locator("#variant")).to_have_value("ones_180")
     assert page.evaluate("() => document.documentElement.scrollWidth") <= SIZES[0]["width"]
     assert_tap_targets(page)
+
+
+def answer_in_view(page: Page, button: Locator, answer: str) -> Locator:
+    """Tap a help-page button (a full page load) and return its answer, which must be on
+    the screen, not below the fold, within 1 s."""
+    with page.expect_navigation():
+        button.click()
+    notice = page.locator(answer)
+    expect(notice).to_be_in_viewport(timeout=1000)
+    return notice
+
+
+def fits_375(page: Page) -> None:
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= SIZES[0]["width"], f"the page is {width}px wide"
+
+
+def test_rook_table_help_on_a_phone(phones, artifacts_dir):
+    """Issue 17 at 375x667: the sheet's "Table help" links open each part of the help page
+    with the table's house rules and players; every answer (the auction, the discard, a
+    renege) is in view after its tap, with its rule, and every control is big enough."""
+    page = phones("Ann", viewport=SIZES[0]).page
+    create_from_start(Thumb(page))
+    help_links = page.locator("#table-help")
+    help_links.scroll_into_view_if_needed()
+    expect(help_links.locator("a")).to_have_count(4)
+    assert_fits(page)
+    assert_tap_targets(page, "#table-help")
+    help_links.screenshot(path=artifacts_dir / "rook-table-help-375x667.png", caret="initial")
+
+    # The auction (RK-4): tap 150, Pass; a typed 150 is no raise.
+    page.locator("#help-bidding").click()
+    expect(page.locator("#bidding")).to_have_attribute("open", "")
+    expect(page.locator("#table-players")).to_contain_text("4 players at this table")
+    fits_375(page)
+    assert_tap_targets(page)
+    verdict = answer_in_view(page, page.locator("#bidding .bid-call", has_text="150"),
+                             "#bid-verdict")
+    expect(verdict).to_contain_text("The high bid is 150")
+    expect(verdict).to_contain_text("RK-4")
+    verdict = answer_in_view(page, page.locator("#bidding .pass-call"), "#bid-verdict")
+    expect(page.locator("#calls")).to_contain_text("150 · pass")
+    page.locator('#bidding input[name="bid"]').fill("150")
+    verdict = answer_in_view(page, page.get_by_role("button", name="Bid", exact=True),
+                             "#bid-verdict")
+    expect(verdict).to_contain_text("150 is not a raise")
+    expect(page.locator("#high-bid")).to_have_text("150")
+    fits_375(page)
+    assert_tap_targets(page)
+    page.screenshot(path=artifacts_dir / "rook-help-bidding-375x667.png", caret="initial")
+
+    # The discard (RK-5): a trump discarded while holding 12 is an automatic set.
+    page.locator("#discard > summary").click()
+    page.locator("#d_trump").select_option("1")
+    page.locator("#d_held").select_option("12")
+    assert_tap_targets(page)
+    verdict = answer_in_view(page, page.get_by_role("button", name="Check the discard"),
+                             "#discard-verdict")
+    expect(verdict).to_contain_text("Automatic set")
+    expect(verdict).to_contain_text("RK-5")
+
+    # Did they have to follow? (RK-6): green led, a black played, a green shown later.
+    page.locator(".rook-help .chip.trump-R").click()
+    page.locator("#follow > summary").click()
+    page.locator("#f_led").select_option("14G")
+    page.locator("#f_played").select_option("5B")
+    page.locator("#f_held1").select_option("9G")
+    assert_tap_targets(page)
+    verdict = answer_in_view(page, page.get_by_role("button", name="Did they renege?"),
+                             "#follow-verdict")
+    expect(verdict).to_contain_text("Renege: Green was led")
+    expect(verdict).to_contain_text("RK-6")
+    fits_375(page)
+    assert_tap_targets(page)
+    page.screenshot(path=artifacts_dir / "rook-help-follow-375x667.png", caret="initial")

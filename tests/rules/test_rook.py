@@ -1,6 +1,8 @@
 """Rook (slug "rook"): RULES.md §2 — bids, hand scores, tricks, discards, whole games.
 
 Every worked example of RULES.md §2.6 (R1–R16) is a test below, named after its example.
+Issue 17's second pass (the last section): RK-7b, RK-1b, and the table's arguments (the
+auction, the discard, following suit), each table citing its rule and quoting the seed.
 """
 
 import copy
@@ -17,8 +19,12 @@ from companion.rules.rook import (
     RULES,
     VARIANTS,
     check_bid,
+    check_bidding,
     check_discard,
+    check_discard_counts,
+    check_follow,
     count_points,
+    hand_size,
     hand_total,
     resolve_settings,
     score_hand,
@@ -504,7 +510,8 @@ def test_every_preset_value_is_described_and_overridable(variant):
     overrides = {"target": 777, "min_bid": 10, "max_bid": 60, "bid_step": 10,
                  "both_over": "made_bid", "moon": "double", "rook_rank": "ten_half",
                  "rook_points": 15, "last_trick": 30, "decks": 2, "nest": 4,
-                 "trump_discard": True, "all_pass": "dealer_bids", "identical": "last"}
+                 "trump_discard": True, "all_pass": "dealer_bids", "identical": "last",
+                 "rook_any_time": not resolved["rook_any_time"]}
     assert set(overrides) | {"ones", "one_points", "variant"} == set(resolved)
     settings = {"variant": variant, **overrides}
     assert {k: v for k, v in GAME.check_settings(settings).items() if k in overrides} \
@@ -840,7 +847,9 @@ def games(draw):
             actions.append(REDEAL)
             continue
         bid = draw(st.sampled_from(grid))
-        mine = draw(st.integers(0, total) | st.sampled_from([bid, total, total // 2]))
+        # On the grid of 5 (RK-7b): every preset's counters and totals are multiples of 5.
+        mine = draw(st.integers(0, total // 5).map(lambda k: 5 * k)
+                    | st.sampled_from([bid, total, total // 2]))
         mine = min(mine, total)
         discard_ok = draw(st.integers(0, 11)) > 0
         played = discard_ok or draw(st.booleans())
@@ -935,7 +944,10 @@ def test_trick_winner_properties(variant, data):
     ranks = list(range(4 if s["decks"] == 2 else 5, 15)) + ([1] if s["ones"] else [])
     deck = [f"{n}{c}" for n in ranks for c in "BRYG"] + ["ROOK"]
     cards = data.draw(st.lists(st.sampled_from(deck), min_size=1, max_size=6)
-                      .filter(lambda cs: all(cs.count(c) <= s["decks"] for c in cs)))
+                      .filter(lambda cs: all(cs.count(c) <= s["decks"] for c in cs))
+                      # RK-1b: at most two 4s, of different colours.
+                      .filter(lambda cs: len([c for c in cs if c[:-1] == "4"])
+                              == len({c for c in cs if c[:-1] == "4"}) <= 2))
     verdict = trick_winner(cards, trump, variant)
     assert verdict.ok
     won = cards[verdict.details["winner"]]
@@ -956,3 +968,403 @@ def test_trick_winner_properties(variant, data):
 def test_module_exports():
     for name in rook.__all__:
         assert hasattr(rook, name)
+
+
+# ---------------------------------------------------------------------------------------
+# Issue 17, second pass: points on the grid of 5 (RK-7b), cards that exist (RK-1b), and
+# arguments settled at the table: the auction (RK-4, R-A7), the discard (RK-5, R-A3) and
+# "did they have to follow?" (RK-6). The seed is seeds/003_48662a7a4c721847.txt.
+
+GRID_CASES = [
+    # variant, bid, bidder points, other points, ok, words in the reason
+    ("family", 150, 183, 67, False, "183 and 67 are not multiples of 5"),
+    ("family", 150, 185, 65, True, None),
+    ("family", 150, 183, 70, False, "183 is not a multiple of 5"),     # sum 253 too
+    ("family", 150, 250, 0, True, None),
+    ("kentucky", 70, 72, 48, False, "72 and 48"),
+    ("ones_180", 100, 103, 77, False, "103 and 77"),
+    ("ones_200", 100, 135, 65, True, None),
+    ("game_140", 70, 95, 45, True, None),
+    ("game_140", 70, 96, 44, False, "96 and 44"),
+    # A house rule with a 12-point Rook has no grid of 5: only the sum is checked.
+    ({"variant": "kentucky", "rook_points": 12}, 70, 73, 39, True, None),
+]
+
+
+@pytest.mark.parametrize("variant, bid, mine, theirs, ok, words", GRID_CASES)
+def test_rk7b_points_lie_on_the_grid_of_5(variant, bid, mine, theirs, ok, words):
+    """RK-7b: every counter and bonus is a multiple of 5, so each team's points are.
+
+    Seed: "There are 3 point cards within the numerical cards: 14, 10, and 5. 14's are worth
+    10 points, 10's are worth 10 points, and 5's are worth 5 points. The two Rook cards,
+    which are considered lowest possible trump no matter what color is named trump, are
+    worth 25 points each. This makes for a total of 250 points in each hand of Rook."
+    """
+    verdict = score_hand(variant, bid, mine, theirs)
+    assert verdict.ok is ok
+    if not ok:
+        assert verdict.rule == "RK-7"                      # RULES.md: "refused with RK-7 cited"
+        assert words in verdict.reason and "recount" in verdict.reason.lower()
+        assert verdict.details["grid"] == 5 and verdict.details["bidder"] is None
+
+
+def test_rk7b_a_miscount_is_refused_on_the_sheet_and_old_logs_still_replay():
+    """183/67 adds up to 250 but no counters make 183: the hand action is refused (RK-7).
+    A table whose log already holds such a hand (entered before the check) still replays."""
+    state = GAME.new({}, FOUR)
+    with pytest.raises(RuleError) as error:
+        GAME.apply(state, hand("Ann", 150, 183, 67))
+    assert error.value.rule == "RK-7" and "recount" in str(error.value).lower()
+    old = {**state, "deals": [{"kind": "hand", "bidder": "Ann", "bid": 150,
+                               "points": {"A": 183, "B": 67}, "discard_ok": True,
+                               "played": True, "trump": None}]}
+    assert GAME.summary(old)["totals"] == {"A": 183, "B": 67}
+    assert GAME.summary(GAME.apply(old, hand("Bob", 150, 70, 180)))["totals"] \
+        == {"A": 253, "B": 247}
+
+
+@hyp_settings(max_examples=80, deadline=None)
+@given(st.sampled_from(list(VARIANTS)), st.data())
+def test_rk7b_every_pair_off_the_grid_is_refused(variant, data):
+    """Any split of the hand's total with a share off the grid of 5 is refused (RK-7,
+    "recount"); any split on the grid is scored."""
+    total = hand_total(variant)
+    bid = resolve_settings(variant)["min_bid"]
+    mine = data.draw(st.integers(0, total))
+    verdict = score_hand(variant, bid, mine, total - mine)
+    assert verdict.ok is (mine % 5 == 0)
+    if mine % 5:
+        assert verdict.rule == "RK-7" and "recount" in verdict.reason.lower()
+
+
+TRICKS_THAT_EXIST = [
+    # variant, trick, players, ok, words in a refusal
+    ("family", "4R 5R", 4, False, "There is no 4 Red with 4 players"),
+    ("family", "5G 4G", 6, True, None),
+    ("family", "4R 4G", 6, True, None),
+    ("family", "4R 4R", 6, False, "only one 4 Red"),
+    ("family", "4R 4G 4B", 6, False, "only two 4s"),
+    ("family", "4R 5R", None, True, None),                    # players not known: 4s may be
+    ("family", "14G 14G", 4, True, None),
+    ("family", "14G 14G 14G", 4, False, "only two 14 Green"),
+    ("family", "ROOK ROOK", 4, True, None),
+    ("family", "ROOK ROOK ROOK", 6, False, "only two Rook bird"),
+    ("family", "1G", 4, False, "There is no 1 Green"),
+    ("kentucky", "14G 14G", 4, False, "only one 14 Green"),
+    ("kentucky", "ROOK ROOK", 4, False, "only one Rook bird"),
+    ("kentucky", "4G", 6, False, "There is no 4 Green"),
+    ("ones_180", "1G 1G", 4, False, "only one 1 Green"),
+    ("ones_180", "1G 14G", 4, True, None),
+]
+
+
+@pytest.mark.parametrize("variant, cards, players, ok, words", TRICKS_THAT_EXIST)
+def test_rk1b_the_trick_checker_knows_the_deck(variant, cards, players, ok, words):
+    """RK-1b: a trick holding a card the deck lacks, or too many copies, is refused.
+
+    Seed: "remove all numbered cards (as well as advertisement cards) below a 5, save for two
+    4's of different colors. The two 4's will only be used if you are playing 6-handed Rook
+    (they are necessary to ensure an even card count for each player), otherwise they are
+    not used in 4-handed Rook." ... "You should end up with a deck of 82 cards (two of each
+    number 14-5 in every color, plus two Rook cards), 84 if you are playing 6-handed (the
+    two 4's)."
+    """
+    verdict = trick_winner(cards, "R", variant, players)
+    assert verdict.ok is ok
+    if not ok:
+        assert verdict.rule == "RK-1b" and words in verdict.reason
+        assert verdict.details["winner"] is None
+
+
+def test_rk1b_players_shape_the_trick_and_the_trump_order():
+    """A trick has one card from each player; the 4 of trump is a trump only when 6 play."""
+    verdict = trick_winner("5G 6G 7G 8G 9G", "R", "family", 4)
+    assert not verdict and verdict.rule == "RK-6" and "at most 4" in verdict.reason
+    assert trick_winner("5G 6G 7G 8G 9G", "R", "family", 6)
+    assert "4R" not in trick_winner("5R", "R", "family", 4).details["trump_order"]
+    assert trick_winner("5R", "R", "family", 6).details["trump_order"][-2:] == ["4R", "ROOK"]
+    for bad in (5, 0, "4", True):
+        with pytest.raises(ValueError):
+            trick_winner("5R", "R", "family", bad)
+
+
+def physical_deck(variant, players, four_colours=("R", "G")):
+    """Every card of the deck on the table, each copy once (RK-1, RK-1b)."""
+    s = resolve_settings(variant)
+    numbers = list(range(5, 15)) + ([1] if s["ones"] else [])
+    deck = [f"{n}{c}" for n in numbers for c in "BRYG"] * s["decks"] + ["ROOK"] * s["decks"]
+    if s["decks"] == 2 and players == 6:
+        deck += [f"4{c}" for c in four_colours]
+    return deck
+
+
+@hyp_settings(max_examples=80, deadline=None)
+@given(st.sampled_from(list(VARIANTS)), st.sampled_from([4, 6]), st.data())
+def test_rk1b_cards_from_the_deck_pass_and_one_copy_too_many_is_refused(variant, players,
+                                                                        data):
+    colours = data.draw(st.lists(st.sampled_from("BRYG"), min_size=2, max_size=2,
+                                 unique=True))
+    deck = physical_deck(variant, players, colours)
+    picks = data.draw(st.lists(st.integers(0, len(deck) - 1), min_size=1,
+                               max_size=players, unique=True))
+    assert trick_winner([deck[i] for i in picks], "Y", variant, players).ok
+    card = data.draw(st.sampled_from(deck))
+    copies = deck.count(card)
+    if copies < players:
+        verdict = trick_winner([card] * (copies + 1), "Y", variant, players)
+        assert not verdict and verdict.rule == "RK-1b"
+
+
+AUCTIONS = [
+    # variant, calls, players, ok, rule, high, lowest, first next bids
+    ("family", [], None, True, "RK-4", None, 150, [150, 155]),
+    ("family", [150, None, 160], None, True, "RK-4", 160, 165, [165, 170]),
+    ("family", "150 pass 175", None, True, "RK-4", 175, 180, [180, 185]),   # a jump
+    ("family", [150, 160, 155], None, False, "RK-4", 160, 165, [165, 170]),  # R5: not higher
+    ("family", [150, 160, 160], None, False, "RK-4", 160, 165, [165, 170]),
+    ("family", [150, 160, 152], None, False, "RK-4", 160, 165, [165, 170]),  # R5: off grid
+    ("family", [150, 255], None, False, "RK-4", 150, 155, [155, 160]),       # R5: > 250
+    ("family", [145], None, False, "RK-4", None, 150, [150, 155]),
+    ("family", [150, 250], None, True, "RK-4", 250, None, []),
+    ("kentucky", [70, None, 75, 120], None, True, "RK-4", 120, None, []),
+    ("family", [None, None, None], 4, True, "RK-4", None, 150, [150, 155]),
+    ("family", [None] * 4, None, True, "RK-4", None, 150, [150, 155]),      # players unknown
+    ("family", [None] * 4, 4, True, "R-A7", None, None, []),                 # redeal
+    ("family", [None] * 4 + [150], 4, False, "R-A7", None, None, []),
+    ({"all_pass": "dealer_bids"}, [None] * 6, 6, True, "R-A7", None, 150, [150]),
+    ({"all_pass": "dealer_bids"}, [None] * 4 + [150], 4, True, "RK-4", 150, 155, [155, 160]),
+]
+
+
+@pytest.mark.parametrize("variant, calls, players, ok, rule, high, lowest, following",
+                         AUCTIONS)
+def test_rk4_bidding_helper(variant, calls, players, ok, rule, high, lowest, following):
+    """RK-4: the high bid, a pass, the next legal bids; a raise that does not beat the bid
+    is refused. R-A7: everyone passed.
+
+    Seed: "Bidding starts off at 150 points, and increases in minimum increments of 5 points
+    from there, though players can increase the bid in larger increments if they wish."
+    """
+    verdict = check_bidding(variant, calls, players)
+    d = verdict.details
+    assert (verdict.ok, verdict.rule, d["high"], d["lowest"], d["next"][:2]) \
+        == (ok, rule, high, lowest, following)
+    assert verdict.reason and (d["refused"] is None) is ok
+    if not ok:
+        assert d["calls"] == list(calls)[:d["refused"]]
+        assert d["refused_call"] == list(calls)[d["refused"]]
+
+
+def test_rk4_bidding_words():
+    assert check_bidding("family", "150 pass 160").reason \
+        == "The high bid is 160: the next bid must be 165 or more, in steps of 5; or pass."
+    refused = check_bidding("family", [150, 160, 155])
+    assert "155 is not a raise" in refused.reason and "the lowest raise is 165" in refused.reason
+    assert check_bidding("family", [None] * 4, 4).reason \
+        == "Everyone passed: the next dealer deals again."
+    assert check_bidding("family", [250]).reason.startswith("The high bid is 250, the highest")
+    verdict = check_bidding("family", ["150", "P", "Pass", None, 155])
+    assert verdict.details["calls"] == [150, None, None, None, 155]
+    assert verdict.details["passes"] == 3 and verdict.details["passes_since"] == 0
+
+
+@pytest.mark.parametrize("calls, players", [("150 abc", None), ([150.0], None),
+                                             ({"a": 1}, None), ([150], 5)])
+def test_rk4_bidding_helper_input_errors(calls, players):
+    with pytest.raises(ValueError):
+        check_bidding("family", calls, players)
+
+
+@hyp_settings(max_examples=100, deadline=None)
+@given(st.sampled_from(list(VARIANTS)), st.data())
+def test_rk4_every_legal_raise_is_accepted_and_nothing_else(variant, data):
+    """Over any high bid on the grid: every bid on the grid above it (up to the highest) is
+    accepted and becomes the high bid; any bid off the grid, not higher, or out of range is
+    refused with RK-4. The offered next bids are the first legal ones."""
+    s = resolve_settings(variant)
+    grid = list(range(s["min_bid"], s["max_bid"] + 1, s["bid_step"]))
+    current = data.draw(st.sampled_from(grid))
+    bid = data.draw(st.integers(s["min_bid"] - 20, s["max_bid"] + 20))
+    verdict = check_bidding(variant, [current, None, bid])
+    legal = bid in grid and bid > current
+    assert verdict.ok is legal
+    if legal:
+        assert verdict.details["high"] == bid and verdict.details["high_call"] == 2
+    else:
+        assert verdict.rule == "RK-4" and verdict.details["refused"] == 2
+        assert verdict.details["high"] == current
+    above = [b for b in grid if b > current]
+    offered = check_bidding(variant, [current]).details["next"]
+    assert offered == above[:rook.NEXT_BIDS]
+    assert all(check_bidding(variant, [current, b]) for b in offered)
+
+
+DISCARDS = [
+    # variant, cards discarded, trump among them, trump held, players, ok, rule
+    ("family", 6, 0, 12, 4, True, "RK-5"),
+    ("family", 5, 0, 12, 4, False, "RK-5"),            # too few
+    ("family", 7, 0, 12, 4, False, "RK-5"),            # too many
+    ("family", 6, 1, 12, 4, False, "RK-5"),            # R8: trump, not forced
+    ("family", 6, 1, 19, 4, False, "RK-5"),            # 19 trump fit in a 19-card hand
+    ("family", 6, 1, 20, 4, True, "R-A3"),             # "more than 19 trump": 1 must go
+    ("family", 6, 2, 20, 4, False, "R-A3"),            # ...but only 1
+    ("family", 6, 1, 14, 6, True, "R-A3"),             # 6-handed: 13 cards kept
+    ("family", 6, 1, 13, 6, False, "RK-5"),
+    ("kentucky", 5, 2, 4, 4, True, "RK-5"),            # these house rules let trump go
+    ("kentucky", 6, 0, 4, 4, False, "RK-5"),
+    ({"variant": "kentucky", "trump_discard": False}, 5, 1, 4, 4, False, "RK-5"),
+]
+
+
+@pytest.mark.parametrize("variant, cards, trump_out, held, players, ok, rule", DISCARDS)
+def test_rk5_discard_check(variant, cards, trump_out, held, players, ok, rule):
+    """RK-5 / R-A3: exactly the widow's size goes down, and no trump unless forced.
+
+    Seed: "The bidder then discards six cards from his hand he doesn't want, which are not
+    shown to everyone else." ... "The bidder may not discard what he intends to make trump
+    unless he has no other option, i.e. he has more than 19 trump in his hand, which
+    obviously would be a very rare occurance. If the bidder is caught discarding trump, or
+    discards too few or too many cards, it is an automatic set."
+    """
+    verdict = check_discard_counts(variant, cards, trump_out, held, players)
+    assert (verdict.ok, verdict.rule) == (ok, rule)
+    assert verdict.details["automatic_set"] is (not ok)
+    assert verdict.details["nest"] == resolve_settings(variant)["nest"]
+
+
+def test_rk5_discard_counts_agree_with_the_cards():
+    """The same verdict from the cards (check_discard) as from counting them."""
+    cards = "5B 6B 7B 8G 5R ROOK"
+    by_cards = check_discard("family", cards, "R", 21)
+    by_counts = check_discard_counts("family", 6, 2, 21)
+    assert (by_cards.ok, by_cards.rule, by_cards.reason, by_cards.details) \
+        == (by_counts.ok, by_counts.rule, by_counts.reason, by_counts.details)
+
+
+@pytest.mark.parametrize("args, words", [
+    (("family", 6, 7, 10), "Only 6 cards were discarded, so not 7 trump"),
+    (("family", 6, 0, 23), "Nobody can hold 23 trump: the deck has only 22"),
+    (("family", 6, 0, 23, 6), None),                   # 6-handed: one 4 may be trump
+    (("family", 6, 0, 20, 6), "the bidder holds 19 cards, so not 20 trump"),
+    (("family", 6, 0, 21), "at least 2 trump must be in the discard"),
+    (("family", -1, 0, 10), "whole numbers"),
+    (("family", 6, 0, "12"), "whole number"),
+    (("family", 6, 0, 12, 5), "4 or 6 players"),
+])
+def test_rk5_discard_counts_that_cannot_be(args, words):
+    if words is None:
+        with pytest.raises(ValueError) as error:
+            check_discard_counts(*args)
+        assert "19 cards" in str(error.value)   # 13 + 6: the hand limits it before the deck
+        return
+    with pytest.raises(ValueError) as error:
+        check_discard_counts(*args)
+    assert words in str(error.value)
+
+
+def test_rk1b_a_4_in_a_four_handed_discard_is_refused():
+    with pytest.raises(ValueError, match="no 4 Green with 4 players"):
+        check_discard("family", "4G 5B 6B 7B 8B 9B", "R", 0, 4)
+    assert check_discard("family", "4G 5B 6B 7B 8B 9B", "R", 0, 6)
+
+
+@pytest.mark.parametrize("variant, players, size", [
+    ("family", 4, 19), ("family", 6, 13), ("kentucky", 4, 9), ("kentucky", 6, 6),
+    ("ones_180", 4, 10), ("game_140", 4, 9),
+])
+def test_hand_size(variant, players, size):
+    assert hand_size(variant, players) == size
+
+
+FOLLOWS = [
+    # variant, trump, led, played, held, ok (no renege), followed, words
+    ("family", "R", "14G", "5G", "", True, True, "follows Green"),
+    ("family", "R", "14G", "5B", "9G", False, False, "Renege: Green was led and they held "
+                                                     "the 9 Green"),
+    ("family", "R", "14G", "5B", "9B 10Y", True, False, "none of the cards they held"),
+    ("family", "R", "14G", "5B", "", True, False, "legal only if they held no Green"),
+    ("family", "R", "14G", "5R", "6G", False, False, "had to follow Green"),    # no trump-in
+    ("family", "R", "14G", "5R", "6B", True, False, "could play any card"),     # trumping in
+    ("family", "R", "14G", "ROOK", "6G", False, False, "had to follow Green"),  # Rook = trump
+    ("family", "R", "14G", "ROOK", "6B", True, False, "could play any card"),
+    ("family", "R", "14R", "ROOK", "", True, True, "follows a trump lead"),
+    ("family", "R", "14R", "5G", "ROOK 5B", False, False, "held the Rook bird, which is "
+                                                          "trump: they had to play it"),
+    ("family", "R", "ROOK", "5G", "9R", False, False, "trump (Red) was led and they held "
+                                                      "the 9 Red"),
+    ("family", "R", "red", "5G", "ROOK", False, False, "they had to play it"),
+    ("family", "R", "G", "5G", "", True, True, "follows Green"),
+    ("kentucky", "R", "14G", "ROOK", "6G", True, False, "at any time"),
+    ("kentucky", "R", "14R", "5G", "ROOK", False, False, "they had to play it"),
+    ("kentucky", "R", "ROOK", "5R", "", True, True, "follows Red"),
+    ({"variant": "family", "rook_any_time": True}, "R", "14G", "ROOK", "6G", True, False,
+     "at any time"),
+]
+
+
+@pytest.mark.parametrize("variant, trump, led, played, held, ok, followed, words", FOLLOWS)
+def test_rk6_did_they_have_to_follow(variant, trump, led, played, held, ok, followed, words):
+    """RK-6: a player holding the colour led (or, on a trump lead, only the Rook) must play
+    it; one who has none may play anything, trump included.
+
+    Seed: "Players must follow the color suit lead whenever possible, unless they have no
+    more of the color, at which point they are free to play any card they choose, or they
+    may "trump in"." ... "The Rook is considered trump in each hand, so if a player has no
+    more trump color to play on trump-lead trick, the Rook must be played to follow suit."
+    """
+    verdict = check_follow(variant, trump, led, played, held)
+    assert verdict.rule == "RK-6"
+    assert verdict.ok is ok and verdict.details["renege"] is (not ok)
+    assert verdict.details["followed"] is followed
+    assert words in verdict.reason
+
+
+@pytest.mark.parametrize("args, words", [
+    (("family", "R", "14G", "15G"), "'15G' is not a card"),
+    (("family", "P", "14G", "5G"), "not a Rook colour"),
+    (("family", "R", "purple", "5G"), "'purple' is not a card"),
+    (("family", "R", "14G", "4G", (), 4), "no 4 Green with 4 players"),
+    (("kentucky", "R", "14G", "5B", "5B"), "only one 5 Black"),
+    (("family", "R", "14G", "5B", (), 3), "4 or 6 players"),
+])
+def test_rk6_follow_input_errors(args, words):
+    with pytest.raises(ValueError) as error:
+        check_follow(*args)
+    assert words in str(error.value)
+
+
+@hyp_settings(max_examples=100, deadline=None)
+@given(st.sampled_from(list(VARIANTS)), st.sampled_from("BRYG"), st.data())
+def test_rk6_a_renege_is_exactly_holding_the_colour_led_and_not_playing_it(variant, trump,
+                                                                          data):
+    s = resolve_settings(variant)
+    deck = sorted(set(physical_deck(variant, 4)))
+    cards = data.draw(st.lists(st.sampled_from(deck), min_size=2, max_size=6, unique=True))
+    led, played, held = cards[0], cards[1], cards[2:]
+
+    def colour(card):
+        return trump if card == "ROOK" else card[-1]
+
+    led_colour = colour(led)
+    followed = colour(played) == led_colour
+    free = played == "ROOK" and s["rook_any_time"]
+    renege = not followed and not free and any(colour(c) == led_colour for c in held)
+    verdict = check_follow(variant, trump, led, played, held)
+    assert verdict.ok is (not renege) and verdict.details["followed"] is followed
+    assert verdict.rule == "RK-6"
+
+
+def test_issue_17_sentences_go_through_the_words_path():
+    """New sentences are Saids (message("rook", ...)) or N_-marked constants."""
+    from companion.rules.said import Said
+    for verdict in (check_bidding("family", [150]), score_hand("family", 150, 183, 67),
+                    check_follow("family", "R", "14G", "5B", "9G"),
+                    trick_winner("4R", "R", "family", 4)):
+        assert isinstance(verdict.reason, Said) and verdict.reason.context == "rook"
+
+
+def test_rook_any_time_is_a_house_rule():
+    assert resolve_settings("family")["rook_any_time"] is False
+    assert resolve_settings("kentucky")["rook_any_time"] is True
+    rows = {row["name"]: row for row in GAME.describe_settings({"variant": "kentucky"})}
+    assert rows["rook_any_time"]["rule"] == "RK-6"

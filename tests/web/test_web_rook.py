@@ -241,3 +241,150 @@ def test_zocknroll_best_hand_tool(ann):
     assert ann.get("/zocknroll/best?d1=1&check=1").status_code == 422     # too few dice
     assert ann.get("/zocknroll/best?d1=99&check=1").status_code == 422
     assert ann.get("/zocknroll/best?board=giant").status_code == 404
+
+
+# ---------------------------------------------------------------------------------------
+# Issue 17: points on the grid of 5 (RK-7b), the trick tool knows the deck (RK-1b), and
+# the table help page (bidding RK-4, discard RK-5, following RK-6).
+
+def notice(page: str, selector: str) -> str:
+    return text_of(page, selector)
+
+
+@pytest.mark.parametrize("fields, words", [
+    ({"points_A": 183}, "183 and 67 are not multiples of 5"),               # B fills in 67
+    ({"points_A": 183, "points_B": 67}, "183 and 67 are not multiples of 5"),
+    ({"points_A": 183, "points_B": 70}, "183 is not a multiple of 5"),
+])
+def test_rk7b_points_off_the_grid_are_refused_on_the_screen(ann, db_path, fields, words):
+    """RK-7b: 183/67 adds up to 250 but is a miscount; the hand is refused with RK-7
+    ("recount") and nothing is stored."""
+    table_id = create_rook(ann)
+    ann.page(table_id)
+    before = snapshot(db_path)
+    r = hand(ann, table_id, bidder="Ann", bid=150, **fields)
+    words_shown = text_of(r.get_data(as_text=True))
+    assert r.status_code == 422
+    assert words in words_shown and "recount" in words_shown and "RK-7" in words_shown
+    assert snapshot(db_path) == before
+    assert hand(ann, table_id, bidder="Ann", bid=150, points_A=185).status_code == 200
+
+
+def test_the_sheet_links_to_each_part_of_the_table_help(ann):
+    table_id = create_rook(ann)
+    page = ann.page(table_id)
+    links = {a.attrs["id"]: a.attrs["href"] for a in select(page, "#table-help a")}
+    assert links == {f"help-{part}": f"/t/{table_id}/trick?open={part}#{part}"
+                     for part in ("bidding", "discard", "trick", "follow")}
+    r = ann.get(f"/t/{table_id}/trick?open=discard")
+    assert r.status_code == 200
+    assert [d.attrs["id"] for d in select(r.get_data(as_text=True), "details[open]")] \
+        == ["discard"]
+
+
+@pytest.mark.parametrize("names, query, ok, words", [
+    (NAMES, "c1=4R&c2=5R", False, "There is no 4 Red with 4 players"),
+    (NAMES + ["Eve", "Fay"], "c1=4R&c2=5R", True, "5 Red (card 2) wins"),
+    (NAMES + ["Eve", "Fay"], "c1=4R&c2=4R", False, "only one 4 Red"),
+    (NAMES, "c1=5G&c2=6G&c3=7G&c4=8G&c5=9G", False, "at most 4"),
+])
+def test_rk1b_the_tables_trick_tool_knows_its_players(ann, names, query, ok, words):
+    """RK-1b on a table: the trick tool takes the number of players from the table (the
+    page's players box, if any, is not asked)."""
+    table_id = create_rook(ann, names=names)
+    r = ann.get(f"/t/{table_id}/trick?trump=R&{query}&players=6&check=trick")
+    page = r.get_data(as_text=True)
+    assert r.status_code == 200
+    assert f"{len(names)} players at this table" in text_of(page)
+    assert not select(page, 'input[name="players"]')
+    assert words in notice(page, "#trick-verdict")
+    assert ("RK-1b" in notice(page, "#trick-verdict")) is (not ok and "at most" not in words)
+    four = bool(select(page, '#c1 option[value="4R"]'))
+    assert four is (len(names) == 6)
+
+
+@pytest.mark.parametrize("query, status, words", [
+    ("variant=family&players=4&trump=R&c1=4R&check=trick", 200, "no 4 Red with 4 players"),
+    ("variant=family&players=6&trump=R&c1=4R&c2=5G&check=trick", 200, "4 Red"),
+    ("variant=kentucky&players=6&trump=R&c1=14G&c2=14G&check=trick", 200, "only one 14 Green"),
+    ("variant=family&trump=R&c1=4R&check=trick", 200, "no 4 Red with 4 players"),  # 4 by default
+    ("variant=family&players=5&trump=R&c1=5R&check=trick", 422, "4 or 6 players"),
+])
+def test_rk1b_the_standalone_trick_tool_asks_variant_and_players(ann, query, status, words):
+    r = ann.get(f"/rook/trick?{query}")
+    page = r.get_data(as_text=True)
+    assert r.status_code == status and words in text_of(page)
+    assert select(page, 'input[name="players"][value="4"]')                 # the page asks
+
+
+def test_rk4_bidding_helper_on_the_help_page(ann):
+    """Tap 150, Pass, 160; a typed 155 is refused (RK-4), the auction kept; New auction."""
+    def call(calls, **args):
+        query = "&".join(f"{k}={v}" for k, v in {"calls": calls, **args}.items())
+        r = ann.get(f"/rook/trick?{query}")
+        assert r.status_code == 200, text_of(r.get_data(as_text=True))[:300]
+        page = r.get_data(as_text=True)
+        return page, attr(page, 'input[name="calls"]', "value")
+
+    page = ann.get("/rook/trick?open=bidding").get_data(as_text=True)
+    assert "No bid yet: the opening bid is 150 or more" in text_of(page, "#bidding")
+    assert [b.attrs["value"] for b in select(page, "#bidding .bid-call")][:3] \
+        == ["150", "155", "160"]
+    page, calls = call("", call="150")
+    assert calls == "150" and text_of(page, "#high-bid") == "150"
+    page, calls = call(calls, call="pass")
+    assert calls == "150 pass"
+    page, calls = call(calls, call="160")
+    assert "The high bid is 160: the next bid must be 165 or more" in notice(page, "#bid-verdict")
+    assert "RK-4" in notice(page, "#bid-verdict")
+    assert select(page, "#bidding[open]") and not select(page, "#trick[open]")
+    page, calls = call(calls, call="typed", bid="155")
+    assert calls == "150 pass 160"                                   # the refused call is not kept
+    assert "155 is not a raise" in notice(page, "#bid-verdict")
+    assert "error" in attr(page, "#bid-verdict", "class")
+    page, calls = call(calls, check="auto", bid="170")               # Enter in the bid box
+    assert calls == "150 pass 160 170"
+    page, calls = call(calls, call="new")
+    assert calls == "" and "No bid yet" in notice(page, "#bid-verdict")
+    r = ann.get("/rook/trick?call=typed&bid=abc")
+    assert r.status_code == 422 and "whole number" in text_of(r.get_data(as_text=True))
+    r = ann.get("/rook/trick?calls=pass+pass+pass&call=pass&players=4")
+    assert "Everyone passed: the next dealer deals again." in notice(r.get_data(as_text=True),
+                                                                     "#bid-verdict")
+
+
+@pytest.mark.parametrize("query, status, selector, words", [
+    ("d_cards=6&d_trump=0", 200, "#discard-verdict", "The discard is legal: 6 cards."),
+    ("d_cards=5&d_trump=0", 200, "#discard-verdict", "exactly 6 cards, not 5"),
+    ("d_cards=6&d_trump=1&d_held=12", 200, "#discard-verdict", "Automatic set"),
+    ("d_cards=6&d_trump=1&d_held=20", 200, "#discard-verdict", "1 trump had to go"),
+    ("d_cards=6&d_trump=1", 422, "#discard-error", "how many trump the bidder held"),
+    ("d_cards=x", 422, "#discard-error", "whole numbers"),
+])
+def test_rk5_discard_check_on_the_help_page(ann, query, status, selector, words):
+    table_id = create_rook(ann)
+    r = ann.get(f"/t/{table_id}/trick?check=discard&{query}")
+    page = r.get_data(as_text=True)
+    assert r.status_code == status and words in notice(page, selector)
+    assert "exactly 6 cards" in text_of(page, "#discard .hint")
+    assert "more trump than the 19 cards kept" in text_of(page, "#discard .hint")
+
+
+@pytest.mark.parametrize("variant, query, status, selector, words", [
+    ("family", "f_led=14G&f_played=5B&f_held1=9G", 200, "#follow-verdict",
+     "Renege: Green was led and they held the 9 Green"),
+    ("family", "f_led=14R&f_played=5G&f_held1=ROOK", 200, "#follow-verdict",
+     "they had to play it"),
+    ("family", "f_led=14G&f_played=5B&f_held1=9B", 200, "#follow-verdict", "Legal"),
+    ("kentucky", "f_led=14G&f_played=ROOK&f_held1=9G", 200, "#follow-verdict", "at any time"),
+    ("family", "f_led=14G", 422, "#follow-error", "the card they played"),
+    ("kentucky", "f_led=14G&f_played=5B&f_held1=5B", 422, "#follow-error", "only one 5 Black"),
+])
+def test_rk6_did_they_have_to_follow_on_the_help_page(ann, variant, query, status, selector,
+                                                      words):
+    r = ann.get(f"/rook/trick?variant={variant}&trump=R&check=follow&{query}")
+    page = r.get_data(as_text=True)
+    assert r.status_code == status and words in notice(page, selector)
+    if status == 200:
+        assert "RK-6" in notice(page, selector)
+    assert select(page, "#follow[open]")
