@@ -17,6 +17,10 @@ mode, where players tap the circles of their boards instead of entering dice):
   ``best_forced`` off, ``"row": key`` picks any row the dice make.
 - ``{"kind": "showdown", "dice": {player: [dice], ...}}`` — everyone still in at round 3,
   Jörg included; ``{}`` when nobody stayed. Ends the turn.
+
+All the dice of one turn (drops, showdown hands, checks tapped with dice) share one set of
+white dice: 3 in round 1, plus a 4th in round 2, plus a 5th in round 3. Dice that cannot
+share them with the rest of the turn are refused (:func:`check_white_dice`).
 - ``{"kind": "mark", "player": p, "row": key, "round": 1 | 2 | 3, "dice": [...] | None}`` —
   one circle tapped. A hand row in round 1 or 2 is a drop, in round 3 the showdown's result;
   ``round`` may be left out for ``dropped_out`` (round 1) and ``winner`` (round 3). Given
@@ -34,7 +38,8 @@ The guided turn (the phones follow the table, RULES.md §1.5) adds three more:
   Jörg) shows their own dice; the last reveal settles the showdown and ends the turn.
 
 functions: :func:`best_hand`, :func:`showdown`, :func:`final_result` (the contract's), and
-:func:`explain_hand`, :func:`hands_present`, :func:`check_mark`, :func:`rows`,
+:func:`explain_hand`, :func:`hands_present`, :func:`check_mark`,
+:func:`check_white_dice` (one set of white dice per turn), :func:`rows`,
 :func:`row_label`, :func:`row_points`, :func:`dice_count`. Rule IDs are RULES.md §1's
 (:data:`RULES`); the choices made are written up in docs/RULES-NOTES.md.
 """
@@ -43,11 +48,13 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from itertools import combinations_with_replacement
 from types import MappingProxyType
 from typing import Any
 
 from .game import Game, Setting, check_seats, check_settings
+from .said import N_, listing, message
 from .text import join_names, number
 from .verdict import RuleError, Verdict
 
@@ -60,6 +67,7 @@ __all__ = [
     "apply",
     "best_hand",
     "check_mark",
+    "check_white_dice",
     "dice_count",
     "explain_hand",
     "final_result",
@@ -520,6 +528,208 @@ def check_mark(board: Any, round_no: int, row: str, dice: Iterable[int] | None =
 
 
 # ---------------------------------------------------------------------------------------
+# One turn, one set of white dice (RULES.md §1.3 ZNR-2..4, §1.5 "Per turn"): 3 white dice
+# in round 1, the same 3 plus a 4th in round 2, those 4 plus a 5th in round 3. Every drop
+# and every showdown hand of a turn is its player's own dice plus its round's white dice.
+
+_ROUND_RULE = {1: "ZNR-2", 2: "ZNR-3", 3: "ZNR-4"}
+_NO_LIMIT = (WHITE_DICE[3],) * 6
+
+
+def _counts(dice: Iterable[int]) -> tuple[int, ...]:
+    """How many dice show each face 1–6."""
+    counts = [0] * 6
+    for die in dice:
+        counts[die - 1] += 1
+    return tuple(counts)
+
+
+def _within(small: tuple[int, ...], big: tuple[int, ...]) -> bool:
+    """Is ``small`` a sub-multiset of ``big`` (both as counts per face)?"""
+    return all(a <= b for a, b in zip(small, big, strict=True))
+
+
+def _faces(counts: tuple[int, ...]) -> list[int]:
+    return [face for face in range(1, 7) for _ in range(counts[face - 1])]
+
+
+def _plus(counts: tuple[int, ...], index: int) -> tuple[int, ...]:
+    return counts[:index] + (counts[index] + 1,) + counts[index + 1:]
+
+
+def _white_chains(hands: list[tuple[str, int, list[int]]], rolled: list[int] = ()
+                  ) -> Iterator[tuple[tuple[int, ...], ...]]:
+    """Every choice of the turn's white dice that fits ``hands``: ``(W1, W2, W3)`` as counts
+    per face, W1 the 3 dice of round 1, W2 = W1 + the 4th, W3 = W2 + the 5th, such that each
+    round-r hand holds W_r and the dice the dealer rolled (``rolled``, in order) come first.
+
+    Only the dice every hand of a round shares can be white, so W_r is searched under the
+    common dice of the round-r (and later) hands: at most 56 × 6 × 6 candidates.
+    """
+    caps = {1: _NO_LIMIT, 2: _NO_LIMIT, 3: _NO_LIMIT}
+    for _who, round_no, dice in hands:
+        caps[round_no] = tuple(map(min, caps[round_no], _counts(dice)))
+    cap3 = caps[3]
+    cap2 = tuple(map(min, caps[2], cap3))
+    cap1 = tuple(map(min, caps[1], cap2))
+    known = {r: _counts(rolled[:n]) for r, n in WHITE_DICE.items() if len(rolled) >= n}
+    firsts = ([known[1]] if 1 in known else
+              [_counts(c) for c in combinations_with_replacement(range(1, 7), WHITE_DICE[1])])
+    for w1 in firsts:
+        if not _within(w1, cap1):
+            continue
+        for fourth in range(6):
+            w2 = _plus(w1, fourth)
+            if (2 in known and w2 != known[2]) or not _within(w2, cap2):
+                continue
+            for fifth in range(6):
+                w3 = _plus(w2, fifth)
+                if (3 in known and w3 != known[3]) or not _within(w3, cap3):
+                    continue
+                yield w1, w2, w3
+
+
+def _fits(hands: list[tuple[str, int, list[int]]], rolled: list[int] = ()) -> bool:
+    return next(_white_chains(hands, rolled), None) is not None
+
+
+def _common(a: list[int], b: list[int]) -> list[int]:
+    return _faces(tuple(map(min, _counts(a), _counts(b))))
+
+
+def _white_refusal(hand: tuple[str, int, list[int]],
+                   earlier: list[tuple[str, int, list[int]]], rolled: list[int]) -> str:
+    """Why ``hand`` cannot share the white dice with the ``earlier`` hands (which can), and
+    what the table should check: the most precise of four sentences."""
+    who, round_no, dice = hand
+    shown = _show(sorted(dice))
+    known = list(rolled[:WHITE_DICE[round_no]])
+    if known and not _within(_counts(known), _counts(dice)):
+        return message("zocknroll", "{player}'s dice {dice} must include the white dice {white} "
+                       "the dealer rolled. Check {player}'s own dice and the white dice on "
+                       "the table.", player=who, dice=shown, white=_show(known))
+    others = listing(dict.fromkeys(w for w, _, _ in earlier), message("zocknroll", "and"))
+    options = {chain[round_no - 1] for chain in _white_chains(earlier, rolled)}
+    if len(options) == 1 and earlier:
+        return message("zocknroll", "{player}'s dice {dice} don't hold the white dice {white} "
+                       "that the dice entered for {others} show for round {round}. Check "
+                       "those dice: everyone's dice this turn are their own dice plus the "
+                       "same white dice.", player=who, dice=shown,
+                       white=_show(_faces(options.pop())), others=others, round=round_no)
+    for other, other_round, other_dice in earlier:
+        if _fits([(other, other_round, other_dice), hand]):
+            continue
+        common = _common(dice, other_dice)
+        if not common:
+            shared = message("zocknroll", "no die")
+        elif len(common) == 1:
+            shared = message("zocknroll", "only the die {die}", die=common[0])
+        else:
+            shared = message("zocknroll", "only the dice {dice}", dice=_show(common))
+        return message("zocknroll", "{player}'s dice {dice} and {other}'s dice {other_dice} "
+                       "have {shared} in common, but both must hold the {count} white dice "
+                       "of round {round}. Check the dice entered for {player} and {other}: "
+                       "everyone's dice this turn are their own dice plus the same white "
+                       "dice.", player=who, dice=shown, other=other,
+                       other_dice=_show(sorted(other_dice)), shared=shared,
+                       count=WHITE_DICE[min(round_no, other_round)],
+                       round=min(round_no, other_round))
+    return message("zocknroll", "{player}'s dice {dice} can't share one set of white dice "
+                   "with the dice entered for {others}: no white dice fit them all. Check "
+                   "those dice: everyone's dice this turn are their own dice plus the same "
+                   "white dice.", player=who, dice=shown, others=others)
+
+
+def _hand_entries(hands: Any) -> list[tuple[str, int, list[int]]]:
+    """Validated ``(player, round, dice)`` triples (ValueError in plain words)."""
+    if isinstance(hands, (str, bytes, Mapping)) or not isinstance(hands, Iterable):
+        raise ValueError(N_("The hands must be a list of (player, round, dice)."))
+    checked = []
+    for item in hands:
+        if isinstance(item, (str, bytes, Mapping)) or not isinstance(item, Iterable) \
+                or len(item := list(item)) != 3:
+            raise ValueError(message("zocknroll", "Each hand is (player, round, dice), not "
+                                     "{item!r}.", item=item))
+        who, round_no, dice = item
+        if not _is_int(round_no) or round_no not in WHITE_DICE:
+            raise ValueError(message("zocknroll", "A turn has rounds 1, 2 and 3, not "
+                                     "{round!r}.", round=round_no))
+        dice = _white_list(dice)
+        if len(dice) < WHITE_DICE[round_no]:
+            raise ValueError(message("zocknroll", "{player}'s dice {dice} are fewer than the "
+                                     "{count} white dice of round {round}.", player=who,
+                                     dice=_show(dice), count=WHITE_DICE[round_no],
+                                     round=round_no))
+        checked.append((who, round_no, dice))
+    return checked
+
+
+def _white_list(dice: Any) -> list[int]:
+    if isinstance(dice, (str, bytes, Mapping)) or not isinstance(dice, Iterable):
+        raise ValueError(N_("Dice must be a list of numbers from 1 to 6."))
+    dice = list(dice)
+    for die in dice:
+        if not _is_int(die) or not 1 <= die <= 6:
+            raise ValueError(message("zocknroll", "A die shows a number from 1 to 6, not "
+                                     "{die!r}.", die=die))
+    return dice
+
+
+def check_white_dice(hands: Iterable[Any], rolled: Iterable[int] = ()) -> Verdict:
+    """Can all the hands of one turn share the turn's white dice? (ZNR-2, ZNR-3, ZNR-4)
+
+    ``hands``: ``(player, round, dice)`` for each drop (round 1 or 2: own + 3 or 4 white
+    dice), each round-3 hand of the showdown (own + 5 white; Jörg's too) and each tapped
+    check that came with dice, in the order they were entered. ``rolled``: the white dice the
+    dealer rolled, in order, when the phones follow them (a guided turn; up to 5).
+
+    Own dice may show anything; the white dice are one set for the whole turn: 3 in round 1,
+    the same 3 plus a 4th in round 2, those 4 plus a 5th in round 3. So the hands fit when
+    there are white dice W1 ⊂ W2 ⊂ W3 (3, 4, 5 dice, the rolled ones first) with every
+    round-r hand holding W_r. ok True then, ``details["white"]`` one such set in rolling
+    order, as many dice as the latest round entered has (or the dealer rolled, if more).
+    Otherwise the reason names the first hand, in the order given, that cannot share the
+    white dice with the hands before it (and the dealer's roll) and says what the table
+    should check; the rule is that hand's round's (ZNR-2, ZNR-3 or ZNR-4) and
+    ``details`` has its ``player`` and ``round``. ValueError for malformed hands or dice.
+    """
+    entries = _hand_entries(hands)
+    rolled = _white_list(rolled)
+    if len(rolled) not in (0, *WHITE_DICE.values()):
+        raise ValueError(message("zocknroll", "The dealer rolls 3 white dice, then a 4th and "
+                                 "a 5th: {count} white dice cannot have been rolled.",
+                                 count=len(rolled)))
+    chain = next(_white_chains(entries, rolled), None)
+    if chain is not None:
+        last = max((r for _, r, _ in entries), default=0)
+        need = max(WHITE_DICE.get(last, 0), len(rolled))
+        white = list(rolled) or _faces(chain[0])
+        for before, after in zip(chain, chain[1:]):
+            if len(white) < min(need, sum(after)):
+                white.append(next(f for f in range(1, 7) if after[f - 1] > before[f - 1]))
+        white = white[:need]
+        reason = (message("zocknroll", "The dice entered this turn share the white dice "
+                          "{white}.", white=_show(white)) if white
+                  else N_("No dice are entered this turn yet."))
+        return Verdict(True, reason,
+                       _ROUND_RULE[max(last, 1)],
+                       {"white": white, "player": None, "round": None})
+    for index, hand in enumerate(entries):
+        if not _fits(entries[:index + 1], rolled):
+            reason = _white_refusal(hand, entries[:index], rolled)
+            return Verdict(False, reason, _ROUND_RULE[hand[1]],
+                           {"white": None, "player": hand[0], "round": hand[1]})
+    raise AssertionError("unreachable: the hands fit one by one but not together")
+
+
+def _check_turn_white(cur: dict, new_hands: list[tuple[str, int, list[int]]]) -> None:
+    """Refuse (RuleError) hands that cannot share the white dice of the turn so far."""
+    verdict = check_white_dice(list(cur["hands"]) + list(new_hands), cur["white"])
+    if not verdict:
+        raise RuleError(verdict.reason, verdict.rule)
+
+
+# ---------------------------------------------------------------------------------------
 # The game: new, apply, summary.
 
 def _is_int(value: Any) -> bool:
@@ -560,7 +770,8 @@ def _multiplier(settings: Mapping[str, Any], seats: list[str]) -> int:
 def _new_turn(number_: int, seats: list[str]) -> dict:
     return {"turn": number_, "dealer": seats[(number_ - 1) % len(seats)], "dropped": {},
             "dice_drops": [], "checked": {}, "round3": {}, "winner": None, "lines": [],
-            "showdown": None, "ended_by": None, "white": [], "stayed": {}, "revealed": {}}
+            "showdown": None, "ended_by": None, "white": [], "stayed": {}, "revealed": {},
+            "hands": []}
 
 
 def _order(seats: list[str], dealer: str) -> list[str]:
@@ -609,8 +820,11 @@ def _fold(state: dict) -> dict:
         if kind == "drop":
             cur["dropped"][player] = entry["round"]
             cur["dice_drops"].append(player)
+            cur["hands"].append((player, entry["round"], entry["dice"]))
         elif kind == "mark":
             row, rnd = entry["row"], entry["round"]
+            if entry.get("dice") is not None:
+                cur["hands"].append((player, rnd, entry["dice"]))
             if row == WINNER:
                 cur["winner"] = player
             elif rnd == 3:
@@ -620,6 +834,7 @@ def _fold(state: dict) -> dict:
         elif kind == "showdown":
             cur["showdown"] = {key: entry[key] for key in
                                ("dice", "rows", "best", "holders", "winner")}
+            cur["hands"].extend((who, 3, dice) for who, dice in entry["dice"].items())
         elif kind == "roll":
             cur["white"].extend(entry["dice"])
         elif kind == "stay":
@@ -707,13 +922,7 @@ def _check_guided_drop(cur: dict, player: str, round_no: int, dice: list[int]) -
                         f"round {current}, not round {round_no}.", rule)
     if cur["stayed"].get(player, 0) >= round_no:
         raise RuleError(f"{player} already stayed in for round {round_no}.", rule)
-    missing = list(cur["white"])
-    for die in dice:
-        if die in missing:
-            missing.remove(die)
-    if missing:
-        raise RuleError(f"{player}'s dice must include the white dice {_show(cur['white'])}.",
-                        rule)
+    # That the dice include the rolled white dice is check_white_dice's job (_drop_entry).
 
 
 def _roll_entry(state: dict, sheet: dict, action: dict) -> dict:
@@ -737,6 +946,12 @@ def _roll_entry(state: dict, sheet: dict, action: dict) -> dict:
         what = "3 white dice" if wanted == 3 else f"the {_ordinal(rolled + 1)} white die"
         raise RuleError(f"The dealer rolls {what}: enter {wanted} number"
                         f"{'s' if wanted > 1 else ''} from 1 to 6.", rule)
+    fit = check_white_dice(cur["hands"], cur["white"] + list(dice))
+    if not fit:
+        raise RuleError(message("zocknroll", "The white dice {white} don't fit the dice "
+                                "already entered this turn. {reason}",
+                                white=_show(cur["white"] + list(dice)), reason=fit.reason),
+                        rule)
     if rolled == 0:
         text = f"{cur['dealer']} rolled the white dice: {_show(dice)}. Round 1."
     else:
@@ -810,6 +1025,7 @@ def _drop_entry(state: dict, sheet: dict, action: dict) -> dict:
     _not_out_again(cur, player, round_no)
     dice = _action_dice(board, round_no, action.get("dice"), player, rule)
     _check_guided_drop(cur, player, round_no, dice)
+    _check_turn_white(cur, [(player, round_no, dice)])
     present = [row for row, _ in _found(dice, board)]
     best = present[0] if present else None
     row = action.get("row")
@@ -880,6 +1096,7 @@ def _showdown_entry(state: dict, sheet: dict, action: dict) -> dict:
     ordered = {p: hands[p] for p in still_in}
     if jorg_dice is not None:
         ordered[JORG] = jorg_dice
+    _check_turn_white(cur, [(p, 3, d) for p, d in ordered.items()])
     equal = s["equal_points"] == "tie"
     result = showdown(ordered, board, equal_points=equal)
     row_of = {p: _best(d, board)[0] for p, d in ordered.items()}
@@ -981,6 +1198,8 @@ def _mark_entry(state: dict, sheet: dict, action: dict) -> dict:
     if row in cur["checked"].get(player, []):
         raise RuleError(f"{player} already checked {label[row]} this turn: a row is checked "
                         f"at most once per turn.", rule)
+    if dice is not None:
+        _check_turn_white(cur, [(player, round_no, dice)])
     hand_rule = verdict.rule
     return {"kind": "mark", "player": player, "row": row, "round": round_no, "dice": dice,
             "checks": [[player, row, hand_rule]], "text": text, "rule": hand_rule}
@@ -1012,8 +1231,9 @@ def apply(state: dict, action: dict) -> dict:
     """Return the state after ``action``; ``state`` is left untouched.
 
     Raises RuleError after the game is over (ZNR-8), for an unknown action or player,
-    a second drop by one player in a turn, dice that do not fit the round, a showdown that
-    leaves out (or adds) a player, or a tapped circle the rules forbid.
+    a second drop by one player in a turn, dice that do not fit the round, dice (or a roll)
+    that cannot share one set of white dice with the rest of the turn (:func:`check_white_dice`),
+    a showdown that leaves out (or adds) a player, or a tapped circle the rules forbid.
     """
     _check_state(state)
     sheet = _fold(state)

@@ -367,17 +367,21 @@ def test_rows_labels_points_and_dice_counts():
 # ---------------------------------------------------------------------------------------
 # The showdown function (ZNR-4, ZNR-5, Z-A3).
 
-HIGHWAY8 = [1, 2, 3, 4, 5, 6, 6, 1]        # advanced: Highway is best
-TRIPS8 = [3, 3, 3, 5, 5, 5, 1, 2]          # advanced: Double Trips is best
-FOUR3 = [3, 3, 3, 3, 1, 2, 5, 6]           # advanced: Four of a Kind (3s)
-FOUR6 = [6, 6, 6, 6, 1, 2, 4, 5]           # advanced: Four of a Kind (6s)
-FULL8 = [2, 2, 2, 5, 5, 1, 4, 6]           # advanced: Full House (no 3, so no straight)
-FULL8B = [3, 3, 3, 6, 6, 1, 2, 4]          # advanced: Full House
-PAIRS8 = [1, 1, 3, 3, 6, 6, 2, 4]          # advanced: Three Pairs
+# Hands that meet in one showdown share the 5 white dice of the turn (issue 17): the
+# comments name the white dice and the own dice.
+HIGHWAY8 = [1, 2, 3, 5, 5, 4, 6, 6]        # advanced: Highway (white 1 2 3 5 5, own 4 6 6)
+TRIPS8 = [3, 3, 3, 5, 5, 5, 1, 2]          # advanced: Double Trips (white 1 2 3 5 5, own 3 3 5)
+FOUR3 = [3, 3, 3, 3, 1, 2, 5, 6]           # advanced: Four of a Kind (3s; white 1 2 3 5 6)
+FOUR6 = [6, 6, 6, 6, 1, 2, 3, 5]           # advanced: Four of a Kind (6s; white 1 2 3 5 6)
+FULL8 = [2, 2, 2, 5, 5, 1, 4, 6]           # advanced: Full House (no 3, so no straight;
+#                                            white 1 2 4 5 6, own 2 2 5)
+FULL8B = [6, 6, 6, 1, 1, 2, 4, 5]          # advanced: Full House (white 1 2 4 5 6, own 1 6 6)
+PAIRS8 = [1, 1, 4, 4, 6, 6, 2, 5]          # advanced: Three Pairs (white 1 2 4 5 6, own 1 4 6)
 LS8 = [1, 2, 3, 4, 5, 5, 2, 1]             # advanced: Large Straight
-FOUR7 = [6, 6, 6, 6, 1, 2, 3]              # beginner: Four of a Kind
+FOUR7 = [6, 6, 6, 6, 1, 2, 3]              # beginner: Four of a Kind (white 1 2 3 6 6, own 6 6)
 TWOPAIR7 = [2, 2, 5, 5, 6, 6, 1]           # beginner: Two Pair (Z8)
-FULL7 = [4, 4, 4, 2, 2, 1, 6]              # beginner: Full House
+PAIRS7 = [5, 5, 1, 2, 3, 6, 6]             # beginner: Two Pair (white 1 2 3 6 6, own 5 5)
+FULL7 = [4, 4, 4, 2, 2, 1, 6]              # beginner: Full House (white 1 2 2 4 6, own 4 4)
 
 
 def test_showdown_dice_are_what_the_examples_need():
@@ -385,7 +389,8 @@ def test_showdown_dice_are_what_the_examples_need():
                       (FOUR6, "four_kind"), (FULL8, "full_house"), (FULL8B, "full_house"),
                       (PAIRS8, "three_pairs"), (LS8, "large_straight")]:
         assert brute_best(dice, "advanced") == row
-    for dice, row in [(FOUR7, "four_kind"), (TWOPAIR7, "two_pair"), (FULL7, "full_house")]:
+    for dice, row in [(FOUR7, "four_kind"), (TWOPAIR7, "two_pair"), (FULL7, "full_house"),
+                      (PAIRS7, "two_pair")]:
         assert brute_best(dice, "beginner") == row
 
 
@@ -509,8 +514,9 @@ def test_z7_round_two_gives_no_dropped_out_check():
 
 
 def test_z8_beginner_has_no_three_pairs_row():
-    state = play({}, FOUR, [drop("Ann", 1, [5, 5, 3, 3, 1]), drop("Bob", 1, [1, 2, 3, 5, 5]),
-                            drop("Cy", 2, [1, 1, 2, 2, 3, 6]),
+    # White dice 1 5 6, then 6, then 2; Dan's own dice are 2 and 5.
+    state = play({}, FOUR, [drop("Ann", 1, [5, 3, 1, 5, 6]), drop("Bob", 1, [2, 3, 1, 5, 6]),
+                            drop("Cy", 2, [1, 2, 1, 5, 6, 6]),
                             show({"Dan": [2, 2, 5, 5, 6, 6, 1]})])
     sheet = GAME.summary(state)
     assert checks(sheet, "Dan") == {"two_pair": 1, "winner": 1}
@@ -521,8 +527,9 @@ def test_z8_beginner_has_no_three_pairs_row():
     ({"board": "advanced", "equal_points": "tie"}, {"highway": 1}, {"double_trips": 1}),
 ])
 def test_z9_board_order_or_equal_points(settings, ann, bob):
+    # White dice 1 2 5, then 5, then 3.
     state = play(settings, FOUR, [drop("Cy", 1, [1, 1, 2, 2, 5, 6]),
-                                  drop("Dan", 2, [1, 1, 2, 2, 5, 6, 6]),
+                                  drop("Dan", 2, [1, 1, 2, 2, 5, 5, 6]),
                                   show({"Ann": HIGHWAY8, "Bob": TRIPS8})])
     sheet = GAME.summary(state)
     assert checks(sheet, "Ann") == ann and checks(sheet, "Bob") == bob
@@ -545,6 +552,7 @@ def test_z10_equal_hands_tie_and_nobody_wins():
     ("Z12", FULL8B, {"full_house": 1}),
 ])
 def test_z11_z12_jorg(example, jorg_dice, cara):
+    # White dice 1 2 5, then 6, then 4.
     state = play({"board": "advanced"}, THREE, [
         drop("Ann", 1, [1, 1, 2, 2, 5, 6]), drop("Bob", 2, [1, 1, 2, 2, 5, 6, 6]),
         show({"Cara": FULL8, JORG: jorg_dice})])
@@ -557,8 +565,9 @@ def test_z11_z12_jorg(example, jorg_dice, cara):
 
 def test_z13_alone_in_round_three_wins_and_winner_is_worth_n():
     seats = ["Ann", "Bob", "Cy", "Dan", "Eve"]
-    state = play({}, seats, [drop("Ann", 1, [5, 5, 3, 3, 1]), drop("Bob", 1, [5, 5, 3, 3, 1]),
-                             drop("Cy", 2, [5, 5, 3, 3, 1, 2]), drop("Eve", 2, [5, 5, 3, 3, 1, 2]),
+    # White dice 1 4 4, then 2, then 6 (FULL7 is Dan's 4 4 with them).
+    state = play({}, seats, [drop("Ann", 1, [3, 3, 1, 4, 4]), drop("Bob", 1, [3, 3, 1, 4, 4]),
+                             drop("Cy", 2, [3, 3, 1, 4, 4, 2]), drop("Eve", 2, [3, 3, 1, 4, 4, 2]),
                              show({"Dan": FULL7})])
     sheet = GAME.summary(state)
     assert checks(sheet, "Dan") == {"full_house": 1, "winner": 1}
@@ -568,11 +577,14 @@ def test_z13_alone_in_round_three_wins_and_winner_is_worth_n():
 
 def kate_turn(last_show=True):
     """One beginner turn: Kate drops in round 1 with Two Pair, Ann in round 2, Bob and Cy
-    stay; Bob wins the showdown with Four of a Kind."""
-    actions = [drop("Kate", 1, [5, 5, 3, 3, 1]), drop("Ann", 2, [4, 4, 4, 2, 2, 1])]
+    stay; Bob wins the showdown with Four of a Kind. White dice 1 3 6, then 6, then 2."""
+    actions = [drop("Kate", 1, KATE_DICE), drop("Ann", 2, [6, 3, 1, 3, 6, 6])]
     if last_show:
-        actions.append(show({"Bob": FOUR7, "Cy": TWOPAIR7}))
+        actions.append(show({"Bob": FOUR7, "Cy": PAIRS7}))
     return actions
+
+
+KATE_DICE = [1, 3, 1, 3, 6]       # Two Pair: own 1 3, white 1 3 6
 
 
 KATE = ["Kate", "Ann", "Bob", "Cy"]
@@ -583,7 +595,7 @@ def test_z14_sixth_check_finishes_the_turn_then_the_game_ends():
     state = play({}, KATE, five)
     sheet = GAME.summary(state)
     assert sheet["marks"]["Kate"]["dropped_out"] == 5 and sheet["end"] is None
-    state = GAME.apply(state, drop("Kate", 1, [5, 5, 3, 3, 1]))
+    state = GAME.apply(state, drop("Kate", 1, KATE_DICE))
     sheet = GAME.summary(state)
     assert checks(sheet, "Kate") == {"two_pair": 6, "dropped_out": 6}
     assert sheet["over"] is False and sheet["last_turn"] is True
@@ -593,9 +605,9 @@ def test_z14_sixth_check_finishes_the_turn_then_the_game_ends():
     assert [t["row"] for t in end["triggers"]] == ["two_pair", "dropped_out"]
     assert "turn 6 is the last" in end["text"]
     # The others finish rounds 2 and 3 of this turn.
-    state = GAME.apply(state, drop("Ann", 2, [4, 4, 4, 2, 2, 1]))
+    state = GAME.apply(state, drop("Ann", 2, [6, 3, 1, 3, 6, 6]))
     assert GAME.summary(state)["over"] is False
-    state = GAME.apply(state, show({"Bob": FOUR7, "Cy": TWOPAIR7}))
+    state = GAME.apply(state, show({"Bob": FOUR7, "Cy": PAIRS7}))
     sheet = GAME.summary(state)
     assert sheet["over"] is True and sheet["last_turn"] is False
     assert sheet["totals"] == {"Kate": 6 * 3 + 6, "Ann": 6 * 5, "Bob": 6 * 9 + 6 * 4, "Cy": 0}
@@ -625,14 +637,15 @@ def test_z_a7_several_sixth_checks_in_one_turn():
     sheet = GAME.summary(play({}, KATE, six))
     assert len(sheet["end"]["triggers"]) == 3       # Kate twice, Ann's Full House
     assert sheet["over"] is False
-    assert GAME.summary(play({}, KATE, six + [show({"Bob": FOUR7, "Cy": TWOPAIR7})]))["over"]
+    assert GAME.summary(play({}, KATE, six + [show({"Bob": FOUR7, "Cy": PAIRS7})]))["over"]
 
 
 def test_z15_tie_break_on_the_sheet():
     """Ann and Bob end level on points; Bob has more Winner checks and wins (ZNR-9)."""
+    # White dice 1 2 3, then 2, then 6.
     turn = [drop("Cy", 1, [1, 2, 3, 5, 6]), drop("Dan", 1, [1, 2, 3, 5, 6]),  # no hand: 1
             drop("Ann", 2, [2, 2, 2, 2, 1, 3]),                               # Four: 9
-            show({"Bob": FULL7})]                                             # 5 + Winner 4
+            show({"Bob": [6, 6, 1, 2, 2, 3, 6]})]                             # Full: 5 + 4
     sheet = GAME.summary(play({}, FOUR, turn * 5))
     assert sheet["totals"] == {"Ann": 45, "Bob": 45, "Cy": 5, "Dan": 5}
     assert sheet["leaders"] == ["Bob"] and sheet["winners"] == [] and not sheet["over"]
@@ -714,7 +727,8 @@ def test_new_sheet():
 
 
 def test_dealer_passes_left_and_drops_are_tracked():
-    state = play({}, FOUR, [drop("Cy", 2, [1, 1, 2, 2, 3, 3]), drop("Ann", 1, [1, 1, 2, 2, 3])])
+    # White dice 1 2 2, then 4, then 6 (FULL7 is Bob's and Dan's 4 4 with them).
+    state = play({}, FOUR, [drop("Cy", 2, [1, 1, 2, 2, 3, 4]), drop("Ann", 1, [1, 1, 2, 2, 3])])
     sheet = GAME.summary(state)
     assert sheet["dropped"] == {"Cy": 2, "Ann": 1}
     assert sheet["still_in"] == ["Bob", "Dan"]
@@ -742,7 +756,8 @@ def test_nobody_stays_z_a6():
 
 
 def test_drops_in_any_order_within_the_turn():
-    a = [drop("Ann", 2, [1, 1, 2, 2, 3, 3]), drop("Bob", 1, [4, 4, 4, 2, 2]),
+    # White dice 2 3 4, then 1: Ann own 1 3, Bob 4 4, Cy 1 5.
+    a = [drop("Ann", 2, [1, 1, 2, 3, 3, 4]), drop("Bob", 1, [4, 4, 4, 2, 3]),
          drop("Cy", 1, [1, 2, 3, 4, 5])]
     b = [a[2], a[0], a[1]]
     assert GAME.summary(play({}, FOUR, a))["marks"] == GAME.summary(play({}, FOUR, b))["marks"]
@@ -770,7 +785,7 @@ def test_jorg_names():
     assert checks(GAME.summary(state), "Jörg") == {"full_house": 1, "winner": 1}
     # Jörg's key may come decomposed (o + combining diaeresis).
     state = play({}, THREE, [drop("Ann", 1, [1, 1, 2, 2, 3]), drop("Bob", 1, [1, 1, 2, 2, 3]),
-                             show({"Cara": TWOPAIR7, "Jo\u0308rg": FOUR7})])
+                             show({"Cara": PAIRS7, "Jo\u0308rg": FOUR7})])
     assert checks(GAME.summary(state), "Cara") == {}
 
 
@@ -1000,7 +1015,9 @@ NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
 @st.composite
 def games(draw):
     """A game: settings, seats and a list of candidate actions — mostly legal turns (drops
-    with dice, or taps on the board), now and then something the rules refuse."""
+    with dice, or taps on the board), now and then something the rules refuse. Dice are
+    rolled like at the table: each turn has one set of 5 white dice (3, then 4, then 5 in
+    play) and each hand is own dice plus them (issue 17); now and then a hand is random."""
     board = draw(st.sampled_from(["beginner", "advanced"]))
     settings = {"board": board, "end_at": draw(st.sampled_from([6, 6, 7])),
                 "jorg_counts": draw(st.booleans()),
@@ -1008,13 +1025,17 @@ def games(draw):
                 "best_forced": draw(st.booleans())}
     seats = NAMES[:draw(st.integers(3, 6))]
     own = 2 if board == "beginner" else 3
+    white = []
 
     def dice(rnd):
-        return draw(st.lists(st.integers(1, 6), min_size=own + 2 + rnd,
-                             max_size=own + 2 + rnd))
+        if draw(st.integers(0, 20)) == 0:        # noise: dice that may not share the white
+            return draw(st.lists(st.integers(1, 6), min_size=own + 2 + rnd,
+                                 max_size=own + 2 + rnd))
+        return draw(st.lists(st.integers(1, 6), min_size=own, max_size=own)) + white[:2 + rnd]
 
     actions = []
     for _ in range(draw(st.integers(1, 16))):
+        white[:] = draw(st.lists(st.integers(1, 6), min_size=5, max_size=5))
         paper = draw(st.integers(0, 3)) == 0
         stayed = []
         for player in seats:

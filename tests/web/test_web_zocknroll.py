@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from helpers import attr, form_block, inputs, text_of
-from web_helpers import Phone, create_game_table
+from web_helpers import Phone, create_game_table, db_rows, seq_saved, snapshot
 
 NAMES = ["Ann", "Bob", "Cid"]
 
@@ -129,3 +129,54 @@ def test_best_hand_tool_takes_tapped_dice(ann, query, status, words):
     r = ann.get(f"/zocknroll/best?{query}")
     assert r.status_code == status
     assert words in text_of(r.get_data(as_text=True))
+
+
+def test_dice_that_contradict_the_turns_white_dice_are_refused(ann, db_path):
+    """Issue 17 point 7 (ZNR-2): one turn, one set of white dice. The seed: "Players which
+    dropped out also check off a circle next to the best "hand" they currently have with the
+    dice, which is created by combining their dice with the white dice in the center of the
+    table."
+
+    On the phones a drop always carries the white dice rolled, so white dice that contradict a
+    drop can only come from striking the roll after the drop: Bob's drop (2, 2, 2, 5, 6) stays
+    on the sheet and a new roll of 1, 1, 3 cannot be the white dice of his round. It is
+    refused with a plain 422 naming the rule, and nothing is saved; restoring a struck drop
+    that contradicts the turn is refused the same way.
+    """
+    table_id = create(ann)
+    roll = seq_saved(act(ann, table_id, kind="roll", white="2 2 5"))
+    drop = seq_saved(act(ann, table_id, kind="drop", player="Bob", own="2 6"))
+    assert ann.undo(table_id, roll, sid="strike-the-roll").status_code == 200
+    before, page = snapshot(db_path), ann.page(table_id)
+    version = attr(page, "[data-version]", "data-version")
+    assert "roll 3 white dice" in text_of(page)
+    r = act(ann, table_id, kind="roll", white="1 1 3")
+    assert r.status_code == 422
+    body = text_of(r.get_data(as_text=True))
+    assert ("The white dice 1, 1, 3 don't fit the dice already entered this turn. Bob's dice "
+            "2, 2, 2, 5, 6 must include the white dice 1, 1, 3 the dealer rolled. Check Bob's "
+            "own dice and the white dice on the table.") in body
+    assert "ZNR-2" in body
+    assert snapshot(db_path) == before
+    assert f'data-version="{version}"' in ann.page(table_id)
+    # White dice Bob's drop holds are fine; Cid's drop then shares them.
+    assert act(ann, table_id, kind="roll", white="6 2 2").status_code == 200
+    assert act(ann, table_id, kind="drop", player="Cid", own="1 1").status_code == 200
+    # Strike both drops and the roll, roll again and drop Cid with other white dice: Bob's
+    # old drop can't come back into this turn.
+    strikes = {}
+    for seq in (drop, *(row[0] for row in db_rows(
+            db_path, "SELECT seq FROM actions WHERE table_id = ? AND kind = 'game' AND seq > ?",
+            [table_id, drop]))):
+        r = ann.undo(table_id, seq, sid=f"strike-{seq}")
+        assert r.status_code == 200, text_of(r.get_data(as_text=True))[:300]
+        strikes[seq] = db_rows(db_path, "SELECT MAX(seq) FROM actions WHERE table_id = ?",
+                               [table_id])[0][0]
+    assert act(ann, table_id, kind="roll", white="1 1 3").status_code == 200
+    assert act(ann, table_id, kind="drop", player="Cid", own="4 4").status_code == 200
+    before = snapshot(db_path)
+    r = ann.undo(table_id, strikes[drop], sid="restore-bobs-drop")
+    assert r.status_code == 422
+    body = text_of(r.get_data(as_text=True))
+    assert f"Entry #{drop} can't be restored" in body and "Bob's dice 2, 2, 2, 5, 6" in body
+    assert snapshot(db_path) == before
