@@ -61,16 +61,25 @@ _STANDARD_SUITS = ("S", "H", "D", "C")
 _SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 _SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 _FACE_NAMES = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}
+
+
+def _word(text: str) -> Said:
+    """A word for people (marked ``N_`` where it is written) as a value of a sentence: the
+    web's ``say()`` looks it up in the catalogue, alone or inside another sentence."""
+    return Said(text, template=text)
+
+
 #: The Rook deck's four colours (rules/rook.py and the Rook screens use these).
-ROOK_COLOURS = {"B": "Black", "R": "Red", "Y": "Yellow", "G": "Green"}
+ROOK_COLOURS = {"B": _word(N_("Black")), "R": _word(N_("Red")), "Y": _word(N_("Yellow")),
+                "G": _word(N_("Green"))}
 
 _DECKS: dict[str, _Deck] = {
     "standard": _Deck(
         ranks=_STANDARD_RANKS,
         suits=_STANDARD_SUITS,
         special="JK",
-        hint="write a rank A, 2–10, J, Q or K and then a suit S, H, D or C "
-             "(like 10H or QS), or JK for a joker.",
+        hint=N_("write a rank A, 2–10, J, Q or K and then a suit S, H, D or C "
+                "(like 10H or QS), or JK for a joker."),
         rank_names=_FACE_NAMES,
         suit_names=_SYMBOLS,
         suit_words=_SUIT_WORDS,
@@ -79,8 +88,8 @@ _DECKS: dict[str, _Deck] = {
         ranks=("0",) + _STANDARD_RANKS,
         suits=_STANDARD_SUITS,
         special="JK",
-        hint="write a rank 0, A, 2–10, J, Q or K and then a suit S, H, D or C "
-             "(like 0S or QH), or JK for a joker.",
+        hint=N_("write a rank 0, A, 2–10, J, Q or K and then a suit S, H, D or C "
+                "(like 0S or QH), or JK for a joker."),
         rank_names=_FACE_NAMES,
         suit_names=_SYMBOLS,
         suit_words=_SUIT_WORDS,
@@ -89,19 +98,20 @@ _DECKS: dict[str, _Deck] = {
         ranks=("1", "2", "3", "4", "5", "6", "7", "M", "S", "G"),
         suits=("E", "J", "M", "N", "S", "V"),
         special=None,
-        hint="write a rank 1–7, M (Moon), S (Sun) or G (Galaxy) and then a suit "
-             "E, J, M, N, S or V (like 5J or GN).",
-        rank_names={"M": "Moon", "S": "Sun", "G": "Galaxy"},
+        hint=N_("write a rank 1–7, M (Moon), S (Sun) or G (Galaxy) and then a suit "
+                "E, J, M, N, S or V (like 5J or GN)."),
+        rank_names={"M": _word(N_("Moon")), "S": _word(N_("Sun")), "G": _word(N_("Galaxy"))},
         rank_marks={"M": "☾", "S": "☀", "G": "✦"},
         suit_names={},
-        suit_words={suit: f"suit {suit}" for suit in ("E", "J", "M", "N", "S", "V")},
+        suit_words={suit: message("rules", "suit {suit}", suit=suit)
+                    for suit in ("E", "J", "M", "N", "S", "V")},
     ),
     "rook": _Deck(
         ranks=tuple(str(n) for n in range(1, 15)),
         suits=("B", "R", "Y", "G"),
         special="ROOK",
-        hint="write a number 1–14 and then a colour B, R, Y or G (like 14R or 5Y), "
-             "or ROOK for the bird.",
+        hint=N_("write a number 1–14 and then a colour B, R, Y or G (like 14R or 5Y), "
+                "or ROOK for the bird."),
         rank_names={},
         suit_names=ROOK_COLOURS,
     ),
@@ -195,12 +205,15 @@ def format_card(card: str, deck: str = "standard") -> str:
     "Rook bird"."""
     rank, suit = split_card(card, deck)
     spec = _DECKS[deck]
+    # Labels with words are Saids (the web's say() shows them in the phone's language,
+    # also as values of other sentences); "10♥" is notation and stays a plain str.
     if suit is None:
-        return "Joker" if rank == "JK" else "Rook bird"
+        return _word(N_("Joker")) if rank == "JK" else _word(N_("Rook bird"))
     if deck == "ucd":
-        return f"{spec.rank_names.get(rank, rank)} of {suit}"
+        return message("rules", "{rank} of {suit}", rank=spec.rank_names.get(rank, rank),
+                       suit=suit)
     if deck == "rook":
-        return f"{rank} {spec.suit_names[suit]}"
+        return message("rules", "{rank} {colour}", rank=rank, colour=spec.suit_names[suit])
     return f"{rank}{spec.suit_names[suit]}"
 
 

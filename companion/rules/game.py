@@ -137,9 +137,9 @@ class Setting:
     def show(self, value: Any) -> str:
         """A value of this setting in plain words ("Not set", "Yes", "100", a choice label)."""
         if value is None:
-            return "Not set"
+            return N_("Not set")
         if self.kind == "bool":
-            return "Yes" if value else "No"
+            return N_("Yes") if value else N_("No")
         if self.kind == "choice":
             return dict(self.choices).get(value, str(value))
         if isinstance(value, int):

@@ -27,6 +27,13 @@ and the table checks :func:`can_move` (RR-5), :func:`can_slip` (RR-7), :func:`ch
 Rule IDs are RULES.md §3's (:data:`RULES`); the choices made are listed in
 docs/RULES-NOTES.md.
 
+Words (docs/I18N.md): every sentence a player reads (verdict reasons, RuleError and
+ValueError texts, the sheet's ``text`` lines, the house rules' labels) is a ``N_`` sentence
+or a :class:`~companion.rules.said.Said` made with ``message("rainbow_rummy", …)``: plain
+English for every caller, remade in the phone's language by the web's ``say()``. Card labels
+("Moon of S") and the words inside sentences are Saids too; team names ("Ann & Cid") are
+names, plain strings.
+
 Board notation for the checks: a column is a list (or a space-separated string) of its
 cards from the top (the stack end) to the bottom (the exposed end), with ``"?"`` (or
 ``"down"``) first for a face-down card: ``["?", "7M", "6N", "5E"]``. ``None`` or ``[]`` is
@@ -43,8 +50,9 @@ from itertools import pairwise
 from types import MappingProxyType
 from typing import Any
 
-from .cards import all_cards, format_card, parse_card, parse_cards, rank_value
+from .cards import all_cards, parse_card, parse_cards, rank_value
 from .game import Game, Setting, check_seats, check_settings, describe_settings
+from .said import N_, listing, message, said_of
 from .text import join_names, number
 from .verdict import RuleError, Verdict
 
@@ -132,41 +140,48 @@ RULES: dict[str, str] = {
              "board).",
 }
 
+# The labels and hints are N_ sentences, shown through the web's say().
 _BUILDING = (
-    ("between", "Only between the first and second card"),
-    ("before_too", "Also before the first card"),
+    ("between", N_("Only between the first and second card")),
+    ("before_too", N_("Also before the first card")),
 )
 _EMPTY_SPACE = (
-    ("either", "A Galaxy from hand or a moved Galaxy column"),
-    ("hand", "Only a Galaxy from hand"),
-    ("move", "Only a moved column headed by a Galaxy"),
+    ("either", N_("A Galaxy from hand or a moved Galaxy column")),
+    ("hand", N_("Only a Galaxy from hand")),
+    ("move", N_("Only a moved column headed by a Galaxy")),
 )
 
 SETTINGS: tuple[Setting, ...] = (
-    Setting("target", "Game target", "int", TARGET, 1, 10_000,
-            help="The first team whose total reaches this wins.", rule="RR-11"),
-    Setting("out_counts_down", "Player who went out counts face-down cards", "bool", True,
-            help="If no, the player who went out scores 0 for the hand.", rule="RR-A1"),
-    Setting("last_card_elsewhere", "Last card may go off the team board", "bool", False,
-            help="If yes, a last card that fits only on the bar or an opponent's board may be "
-                 "played there: the player does not go out and waits with an empty hand.",
+    Setting("target", N_("Game target"), "int", TARGET, 1, 10_000,
+            help=N_("The first team whose total reaches this wins."), rule="RR-11"),
+    Setting("out_counts_down", N_("Player who went out counts face-down cards"), "bool", True,
+            help=N_("If no, the player who went out scores 0 for the hand."), rule="RR-A1"),
+    Setting("last_card_elsewhere", N_("Last card may go off the team board"), "bool", False,
+            help=N_("If yes, a last card that fits only on the bar or an opponent's board may "
+                    "be played there: the player does not go out and waits with an empty "
+                    "hand."),
             rule="RR-A2"),
-    Setting("going_out_exempt", "Going out may use the team board twice", "bool", False,
-            help="If yes, a player going out may put both cards of that turn on the own team "
-                 "board.", rule="RR-A3"),
-    Setting("building", "Moving columns", "choice", "between", choices=_BUILDING,
-            help="When in a turn a player may move columns on their own board.",
+    Setting("going_out_exempt", N_("Going out may use the team board twice"), "bool", False,
+            help=N_("If yes, a player going out may put both cards of that turn on the own "
+                    "team board."), rule="RR-A3"),
+    Setting("building", N_("Moving columns"), "choice", "between", choices=_BUILDING,
+            help=N_("When in a turn a player may move columns on their own board."),
             rule="RR-A4"),
-    Setting("empty_space", "Filling an empty space", "choice", "either",
-            choices=_EMPTY_SPACE, help="How a Galaxy may fill an empty stack space.",
+    Setting("empty_space", N_("Filling an empty space"), "choice", "either",
+            choices=_EMPTY_SPACE, help=N_("How a Galaxy may fill an empty stack space."),
             rule="RR-A5"),
-    Setting("second_card_team", "Later turns: second card on the own team board", "bool",
-            False, help="If yes, after the first turn the second card may also go on the own "
-                        "team board, when the first card went elsewhere.", rule="RR-A9"),
+    Setting("second_card_team", N_("Later turns: second card on the own team board"), "bool",
+            False, help=N_("If yes, after the first turn the second card may also go on the "
+                           "own team board, when the first card went elsewhere."),
+            rule="RR-A9"),
 )
 
-_RANK_WORDS = {8: "Moon", 9: "Sun", 10: "Galaxy"}
-_PLACES = {"team": "your own team board", "opponents": "an opponent's board", "bar": "the bar"}
+# Words that are values of the sentences below: Saids, so that they are translated too.
+_RANK_WORDS = {8: message("rainbow_rummy", "Moon"), 9: message("rainbow_rummy", "Sun"),
+               10: message("rainbow_rummy", "Galaxy")}
+_PLACES = {"team": message("rainbow_rummy", "your own team board"),
+           "opponents": message("rainbow_rummy", "an opponent's board"),
+           "bar": message("rainbow_rummy", "the bar")}
 _DESTINATION_WORDS = {
     "team": "team", "own": "team", "partner": "team",
     "opponents": "opponents", "opponent": "opponents",
@@ -176,7 +191,10 @@ _DOWN_MARKS = frozenset({"?", "down"})
 _SEPARATORS = re.compile(r"[\s,]+")
 _ENTRY_KEYS = frozenset({"hand", "down", "hand_points", "down_points"})
 _LIMITS = {"hand": HAND_SIZE, "down": STACKS}
-_WHAT = {"hand": "cards in hand", "down": "face-down cards"}
+_WHAT = {"hand": message("rainbow_rummy", "cards in hand"),
+         "down": message("rainbow_rummy", "face-down cards")}
+#: "and" between the last two items of a list of names or cards.
+_AND = message("rainbow_rummy", "and")
 
 
 # ---------------------------------------------------------------------------------------
@@ -197,8 +215,9 @@ def _suit(card: str) -> str:
 
 
 def _label(card: str) -> str:
-    """ "5 of J", "Moon of S" (for "the … ")."""
-    return format_card(card, DECK)
+    """ "5 of J", "Moon of S" (for "the … "): format_card's words, as a Said."""
+    return message("rainbow_rummy", "{rank} of {suit}", rank=_rank_word(_value(card)),
+                   suit=_suit(card))
 
 
 def _rank_word(value: int) -> str:
@@ -231,7 +250,7 @@ def resolve_settings(settings: Any = None) -> dict[str, Any]:
     if settings is None:
         settings = {}
     if not isinstance(settings, Mapping):
-        raise ValueError("Settings must be a dictionary of house rules.")
+        raise ValueError(N_("Settings must be a dictionary of house rules."))
     if settings.get("game") == SLUG and isinstance(settings.get("settings"), Mapping):
         settings = settings["settings"]  # a game state
     return check_settings(SETTINGS, settings, NAME)
@@ -246,7 +265,8 @@ def other_team(team: str) -> str:
     """The team that is not ``team`` ("A" -> "B", "B" -> "A"); ValueError for anything
     else."""
     if team not in TEAMS:
-        raise ValueError(f"There is no team {team!r}: the teams are A and B.")
+        raise ValueError(message("rainbow_rummy", "There is no team {team!r}: the teams are A "
+                                 "and B.", team=team))
     return TEAMS[1 - TEAMS.index(team)]
 
 
@@ -256,8 +276,8 @@ def _team_players(seats: Sequence[str]) -> dict[str, list[str]]:
 
 
 def _team_name(players: list[str]) -> str:
-    """ "Ann & Cid"."""
-    return join_names(players, "&")
+    """ "Ann & Cid": a name, shown as it is in every language (a plain str, not a Said)."""
+    return str(join_names(players, "&"))
 
 
 def _is_int(value: Any) -> bool:
@@ -272,19 +292,23 @@ def _below(card: str, onto: str, rule: str) -> Verdict:
     details = {"card": card, "onto": onto}
     c, o = _label(card), _label(onto)
     if _value(onto) == 1:
-        return Verdict(False, f"Nothing goes below a 1, so the {c} cannot go on the {o}.",
+        return Verdict(False, message("rainbow_rummy", "Nothing goes below a 1, so the {card} "
+                                      "cannot go on the {onto}.", card=c, onto=o),
                        rule, details)
     needed = _rank_word(_value(onto) - 1)
     if _value(card) != _value(onto) - 1:
-        return Verdict(False, f"The {c} is not one rank lower than the {o}: only a {needed} "
-                              f"of another suit goes there.", rule, details)
+        return Verdict(False, message("rainbow_rummy", "The {card} is not one rank lower than "
+                                      "the {onto}: only a {needed} of another suit goes there.",
+                                      card=c, onto=o, needed=needed), rule, details)
     if _suit(card) == _suit(onto):
         # The seed states the different-suit rule again for Galaxies (RR-6).
         same_rule = "RR-6" if _value(onto) == GALAXY else rule
-        return Verdict(False, f"The {c} may not go on the {o}: the two cards must be of "
-                              f"different suits.", same_rule, details)
-    return Verdict(True, f"The {c} may go on the {o}: it is one rank lower and of a "
-                         f"different suit.", rule, details)
+        return Verdict(False, message("rainbow_rummy", "The {card} may not go on the {onto}: "
+                                      "the two cards must be of different suits.", card=c,
+                                      onto=o), same_rule, details)
+    return Verdict(True, message("rainbow_rummy", "The {card} may go on the {onto}: it is one "
+                                 "rank lower and of a different suit.", card=c, onto=o),
+                   rule, details)
 
 
 def can_build(card: str, onto: str | None, settings: Any = None) -> Verdict:
@@ -304,13 +328,14 @@ def can_build(card: str, onto: str | None, settings: Any = None) -> Verdict:
     details = {"card": card, "onto": None, "empty_space": True}
     c = _label(card)
     if _value(card) != GALAXY:
-        return Verdict(False, f"Only a Galaxy may fill an empty space, not the {c}.", "RR-6",
-                       details)
+        return Verdict(False, message("rainbow_rummy", "Only a Galaxy may fill an empty space, "
+                                      "not the {card}.", card=c), "RR-6", details)
     if s["empty_space"] == "move":
-        return Verdict(False, "By your house rules an empty space is filled only by moving a "
-                              "column headed by a Galaxy, not from hand.", "RR-A5", details)
-    return Verdict(True, f"The {c} may fill the empty space: only a Galaxy may.", "RR-6",
-                   details)
+        return Verdict(False, N_("By your house rules an empty space is filled only by moving "
+                                 "a column headed by a Galaxy, not from hand."), "RR-A5",
+                       details)
+    return Verdict(True, message("rainbow_rummy", "The {card} may fill the empty space: only a "
+                                 "Galaxy may.", card=c), "RR-6", details)
 
 
 def can_play_on_bar(card: str, top: str | None) -> Verdict:
@@ -326,24 +351,28 @@ def can_play_on_bar(card: str, top: str | None) -> Verdict:
     if top is None:
         details = {"card": card, "top": None, "needs": f"1{suit}"}
         if _value(card) == 1:
-            return Verdict(True, f"The {c} starts the {suit} pile on the bar.", "RR-8", details)
-        return Verdict(False, f"The {suit} pile on the bar starts with its 1, not with the "
-                              f"{c}.", "RR-8", details)
+            return Verdict(True, message("rainbow_rummy", "The {card} starts the {suit} pile on "
+                                         "the bar.", card=c, suit=suit), "RR-8", details)
+        return Verdict(False, message("rainbow_rummy", "The {suit} pile on the bar starts with "
+                                      "its 1, not with the {card}.", suit=suit, card=c),
+                       "RR-8", details)
     top = _card(top)
     t = _label(top)
     needs = None if _value(top) == GALAXY else _rank_of(_value(top) + 1) + _suit(top)
     details = {"card": card, "top": top, "needs": needs}
     if _suit(top) != suit:
-        return Verdict(False, f"The bar builds up in the same suit: the {c} cannot go on the "
-                              f"{t}.", "RR-8", details)
+        return Verdict(False, message("rainbow_rummy", "The bar builds up in the same suit: the "
+                                      "{card} cannot go on the {top}.", card=c, top=t),
+                       "RR-8", details)
     if needs is None:
-        return Verdict(False, f"The {suit} pile is finished: nothing goes on its Galaxy.",
-                       "RR-8", details)
+        return Verdict(False, message("rainbow_rummy", "The {suit} pile is finished: nothing "
+                                      "goes on its Galaxy.", suit=suit), "RR-8", details)
     if card != needs:
-        return Verdict(False, f"Only the {_label(needs)} goes on the {t}, not the {c}.",
+        return Verdict(False, message("rainbow_rummy", "Only the {needs} goes on the {top}, not "
+                                      "the {card}.", needs=_label(needs), top=t, card=c),
                        "RR-8", details)
-    return Verdict(True, f"The {c} goes on the {t}: the bar builds up in the same suit.",
-                   "RR-8", details)
+    return Verdict(True, message("rainbow_rummy", "The {card} goes on the {top}: the bar "
+                                 "builds up in the same suit.", card=c, top=t), "RR-8", details)
 
 
 def _rank_of(value: int) -> str:
@@ -351,13 +380,17 @@ def _rank_of(value: int) -> str:
     return {8: "M", 9: "S", 10: "G"}.get(value, str(value))
 
 
-def _column(column: Any, what: str = "column") -> tuple[int, list[str]]:
+def _column(column: Any, what: str | None = None) -> tuple[int, list[str]]:
     """Parse a column: (face-down cards 0 or 1, face-up cards from top to bottom).
+
+    ``what`` names the column in the refusals (a Said; default "column").
 
     ValueError for bad notation or a column that cannot occur in play: a face-down card
     anywhere but first, or face-up cards that are not each one rank lower than the card
     above and of another suit (every way a card joins a column keeps that order).
     """
+    if what is None:
+        what = message("rainbow_rummy", "column")
     if column is None:
         return 0, []
     if isinstance(column, str):
@@ -365,26 +398,30 @@ def _column(column: Any, what: str = "column") -> tuple[int, list[str]]:
     elif isinstance(column, Sequence):
         items = list(column)
     else:
-        raise ValueError(f"Write the {what} as a list of cards from top to bottom, with ? "
-                         f"first for a face-down card.")
+        raise ValueError(message("rainbow_rummy", "Write the {what} as a list of cards from "
+                                 "top to bottom, with ? first for a face-down card.", what=what))
     down, cards = 0, []
     for item in items:
         if isinstance(item, str) and item.strip().lower() in _DOWN_MARKS:
             if cards or down:
-                raise ValueError(f"The {what} can have only one face-down card, and it lies "
-                                 f"at the top, under the face-up cards.")
+                raise ValueError(message("rainbow_rummy", "The {what} can have only one "
+                                         "face-down card, and it lies at the top, under the "
+                                         "face-up cards.", what=what))
             down = 1
         else:
             cards.append(_card(item))
     if down and not cards:
-        raise ValueError(f"The {what} has a face-down card with nothing on it: that card is "
-                         f"turned face up, so enter it as a face-up card.")
+        raise ValueError(message("rainbow_rummy", "The {what} has a face-down card with "
+                                 "nothing on it: that card is turned face up, so enter it as a "
+                                 "face-up card.", what=what))
     for upper, lower in pairwise(cards):
         if _value(lower) != _value(upper) - 1 or _suit(lower) == _suit(upper):
-            raise ValueError(f"That {what} cannot occur: the {_label(lower)} cannot lie below "
-                             f"the {_label(upper)}.")
+            raise ValueError(message("rainbow_rummy", "That {what} cannot occur: the {lower} "
+                                     "cannot lie below the {upper}.", what=what,
+                                     lower=_label(lower), upper=_label(upper)))
     if len(set(cards)) != len(cards):
-        raise ValueError(f"The {what} holds the same card twice.")
+        raise ValueError(message("rainbow_rummy", "The {what} holds the same card twice.",
+                                 what=what))
     return down, cards
 
 
@@ -400,25 +437,31 @@ def can_slip(card: str, column: Any) -> Verdict:
     details = {"card": card, "top": cards[0] if cards else None, "down": down}
     c = _label(card)
     if not cards:
-        return Verdict(False, "There is no card to slip behind: the space is empty, and only "
-                              "a Galaxy may fill it.", "RR-6", details)
+        return Verdict(False, N_("There is no card to slip behind: the space is empty, and "
+                                 "only a Galaxy may fill it."), "RR-6", details)
     top = cards[0]
     t = _label(top)
     if down:
-        return Verdict(False, f"The column still has its face-down card: cards may be slipped "
-                              f"behind the {t} only once that card has been turned over.",
+        return Verdict(False, message("rainbow_rummy", "The column still has its face-down "
+                                      "card: cards may be slipped behind the {top} only once "
+                                      "that card has been turned over.", top=t),
                        "RR-7", details)
     if _value(top) == GALAXY:
-        return Verdict(False, f"Nothing ranks above a Galaxy, so nothing slips behind the {t}.",
+        return Verdict(False, message("rainbow_rummy", "Nothing ranks above a Galaxy, so "
+                                      "nothing slips behind the {top}.", top=t),
                        "RR-7", details)
     if _value(card) != _value(top) + 1:
-        return Verdict(False, f"Only a {_rank_word(_value(top) + 1)} of another suit slips "
-                              f"behind the {t}, not the {c}.", "RR-7", details)
+        return Verdict(False, message("rainbow_rummy", "Only a {rank} of another suit slips "
+                                      "behind the {top}, not the {card}.",
+                                      rank=_rank_word(_value(top) + 1), top=t, card=c),
+                       "RR-7", details)
     if _suit(card) == _suit(top):
-        return Verdict(False, f"The {c} may not slip behind the {t}: the two cards must be of "
-                              f"different suits.", "RR-7", details)
-    return Verdict(True, f"The {c} may slip behind the {t}: the column's down card is turned "
-                         f"and it is one rank higher, of a different suit.", "RR-7", details)
+        return Verdict(False, message("rainbow_rummy", "The {card} may not slip behind the "
+                                      "{top}: the two cards must be of different suits.",
+                                      card=c, top=t), "RR-7", details)
+    return Verdict(True, message("rainbow_rummy", "The {card} may slip behind the {top}: the "
+                                 "column's down card is turned and it is one rank higher, of a "
+                                 "different suit.", card=c, top=t), "RR-7", details)
 
 
 # ---------------------------------------------------------------------------------------
@@ -440,73 +483,78 @@ def can_move(column: Any, onto: Any, *, moving: str | None = None, same_board: b
     ValueError for bad notation, impossible columns or a ``moving`` card not in the column.
     """
     s = resolve_settings(settings)
-    down, cards = _column(column, "column moved")
-    _, onto_cards = _column(onto, "receiving column")
+    down, cards = _column(column, message("rainbow_rummy", "column moved"))
+    _, onto_cards = _column(onto, message("rainbow_rummy", "receiving column"))
     if set(cards) & set(onto_cards):
-        raise ValueError("The two columns hold the same card.")
+        raise ValueError(N_("The two columns hold the same card."))
     if stage is not None and stage not in STAGES:
-        raise ValueError("The stage is before, between or after (the turn's two cards).")
+        raise ValueError(N_("The stage is before, between or after (the turn's two cards)."))
     if not cards:
-        raise ValueError("The column moved has no face-up card.")
+        raise ValueError(N_("The column moved has no face-up card."))
     start = 0 if moving is None else cards.index(_known(_card(moving), cards))
     moved = cards[start:]
     details = {"moving": moved, "top": moved[0],
                "onto": onto_cards[-1] if onto_cards else None,
                "exposes_down_card": False, "leaves_empty": False}
     if not own_board:
-        return Verdict(False, "A player moves columns only on their own board.", "RR-5",
+        return Verdict(False, N_("A player moves columns only on their own board."), "RR-5",
                        details)
     if not same_board:
-        return Verdict(False, "Cards never move to another player's board, not even the "
-                              "partner's.", "RR-5", details)
+        return Verdict(False, N_("Cards never move to another player's board, not even the "
+                                 "partner's."), "RR-5", details)
     timing = _stage_problem(s, stage)
     if timing:
         return Verdict(False, timing, "RR-A4", details)
     if start:
         if len(moved) == 1:
-            text = (f"A single card may not be detached from a column unless it is the only "
-                    f"card in it, so the {_label(moved[0])} stays.")
+            text = message("rainbow_rummy", "A single card may not be detached from a column "
+                           "unless it is the only card in it, so the {card} stays.",
+                           card=_label(moved[0]))
         else:
-            text = (f"Only a whole face-up column moves: pick it up by its top card, the "
-                    f"{_label(cards[0])}.")
+            text = message("rainbow_rummy", "Only a whole face-up column moves: pick it up by "
+                           "its top card, the {card}.", card=_label(cards[0]))
         return Verdict(False, text, "RR-5", details)
     top = moved[0]
     if onto_cards:
         verdict = _below(top, onto_cards[-1], "RR-5")
         ok, text, rule = verdict.ok, verdict.reason, verdict.rule
         if ok:
-            text = (f"The column headed by the {_label(top)} may move onto the "
-                    f"{_label(onto_cards[-1])}: one rank lower and of a different suit.")
+            text = message("rainbow_rummy", "The column headed by the {card} may move onto the "
+                           "{onto}: one rank lower and of a different suit.", card=_label(top),
+                           onto=_label(onto_cards[-1]))
     elif _value(top) != GALAXY:
         ok, rule = False, "RR-6"
-        text = f"Only a Galaxy may fill an empty space, and this column starts with the " \
-               f"{_label(top)}."
+        text = message("rainbow_rummy", "Only a Galaxy may fill an empty space, and this column "
+                       "starts with the {card}.", card=_label(top))
     elif s["empty_space"] == "hand":
         ok, rule = False, "RR-A5"
-        text = ("By your house rules an empty space is filled only with a Galaxy from hand, "
-                "not by moving a column.")
+        text = N_("By your house rules an empty space is filled only with a Galaxy from hand, "
+                  "not by moving a column.")
     else:
         ok, rule = True, "RR-6"
-        text = f"The column headed by the {_label(top)} may fill the empty space."
+        text = message("rainbow_rummy", "The column headed by the {card} may fill the empty "
+                       "space.", card=_label(top))
     if ok:
         details.update(exposes_down_card=bool(down), leaves_empty=not down)
         if down:
-            text += " The face-down card it uncovers is turned face up."
+            text = message("rainbow_rummy", "{move} The face-down card it uncovers is turned "
+                           "face up.", move=text)
     return Verdict(ok, text, rule, details)
 
 
 def _known(card: str, cards: list[str]) -> str:
     if card not in cards:
-        raise ValueError(f"The {_label(card)} is not a face-up card of that column.")
+        raise ValueError(message("rainbow_rummy", "The {card} is not a face-up card of that "
+                                 "column.", card=_label(card)))
     return card
 
 
 def _stage_problem(s: Mapping[str, Any], stage: str | None) -> str | None:
     """Why building may not happen at this point of the turn (RR-A4), or None."""
     if stage == "after":
-        return "The second card ends the turn, so columns are moved before it."
+        return N_("The second card ends the turn, so columns are moved before it.")
     if stage == "before" and s["building"] == "between":
-        return "Columns are moved after the turn's first card is played, before the second."
+        return N_("Columns are moved after the turn's first card is played, before the second.")
     return None
 
 
@@ -517,8 +565,8 @@ def _destination(place: Any) -> str:
     """ "team", "opponents" or "bar" for a destination word; ValueError for anything else."""
     if isinstance(place, str) and place.strip().lower() in _DESTINATION_WORDS:
         return _DESTINATION_WORDS[place.strip().lower()]
-    raise ValueError(f"{place!r} is not a destination: use team (your own or your partner's "
-                     f"board), opponents or bar.")
+    raise ValueError(message("rainbow_rummy", "{place!r} is not a destination: use team (your "
+                             "own or your partner's board), opponents or bar.", place=place))
 
 
 def check_turn(destinations: Sequence[str], *, first_turn: bool = False,
@@ -534,15 +582,18 @@ def check_turn(destinations: Sequence[str], *, first_turn: bool = False,
     """
     s = resolve_settings(settings)
     if isinstance(destinations, str) or not isinstance(destinations, Sequence):
-        raise ValueError("List where the turn's cards went, in order: team, opponents or bar.")
+        raise ValueError(N_("List where the turn's cards went, in order: team, opponents or "
+                            "bar."))
     places = [_destination(place) for place in destinations]
     if not isinstance(first_turn, bool):
-        raise ValueError("Say whether this is the player's first turn (yes or no).")
+        raise ValueError(N_("Say whether this is the player's first turn (yes or no)."))
     if cards_in_hand is not None and (not _is_int(cards_in_hand)
                                       or not 1 <= cards_in_hand <= HAND_SIZE):
-        raise ValueError(f"Cards in hand is a whole number from 1 to {HAND_SIZE}.")
+        raise ValueError(message("rainbow_rummy", "Cards in hand is a whole number from 1 to "
+                                 "{most}.", most=HAND_SIZE))
     if first_turn and cards_in_hand not in (None, HAND_SIZE):
-        raise ValueError(f"On their first turn a player holds all {HAND_SIZE} cards.")
+        raise ValueError(message("rainbow_rummy", "On their first turn a player holds all "
+                                 "{count} cards.", count=HAND_SIZE))
     empties = None if cards_in_hand is None else len(places) == cards_in_hand
     details: dict[str, Any] = {"destinations": places, "first_turn": first_turn,
                                "cards_in_hand": cards_in_hand, "empties_hand": empties,
@@ -559,39 +610,40 @@ def _turn_problem(s: Mapping[str, Any], places: list[str], first_turn: bool,
                   cards_in_hand: int | None, empties: bool) -> tuple[str, str] | None:
     """Why these destinations break the turn rules, as (sentence, rule), or None."""
     if len(places) > 2:
-        return "A player plays at most two cards a turn.", "RR-9"
+        return N_("A player plays at most two cards a turn."), "RR-9"
     if cards_in_hand is not None and len(places) > cards_in_hand:
-        return "You cannot play more cards than you hold.", "RR-9"
+        return N_("You cannot play more cards than you hold."), "RR-9"
     if not places:
         return None
     if first_turn:
         if places[0] != "team":
-            return ((f"On your first turn the first card goes on your own team board, not on "
-                     f"{_PLACES[places[0]]}."), "RR-9")
+            return (message("rainbow_rummy", "On your first turn the first card goes on your "
+                            "own team board, not on {place}.", place=_PLACES[places[0]]),
+                    "RR-9")
         if len(places) == 2 and places[1] == "team":
-            return (("On your first turn the second card goes on an opponent's board or the "
-                     "bar, not on your own team board."), "RR-9")
+            return (N_("On your first turn the second card goes on an opponent's board or the "
+                       "bar, not on your own team board."), "RR-9")
         return None
     if empties and places[-1] != "team" and not s["last_card_elsewhere"]:
-        return (("Your last card may go only on your own team board, where it takes you out: "
-                 "keep it, and play continues."), "RR-A2")
+        return (N_("Your last card may go only on your own team board, where it takes you "
+                   "out: keep it, and play continues."), "RR-A2")
     if len(places) == 2:
         first, second = places
         if first == second == "bar":
-            return "The two cards of a turn may not both go on the bar.", "RR-9"
+            return N_("The two cards of a turn may not both go on the bar."), "RR-9"
         if first == second == "opponents":
-            return (("The two cards of a turn may not both go on the same team board, here the "
-                     "opponents'."), "RR-9")
+            return (N_("The two cards of a turn may not both go on the same team board, here "
+                       "the opponents'."), "RR-9")
         if first == second == "team":
             if not empties:
-                return (("The two cards of a turn may not both go on the same team board, here "
-                         "your own."), "RR-9")
+                return (N_("The two cards of a turn may not both go on the same team board, "
+                           "here your own."), "RR-9")
             if not s["going_out_exempt"]:
-                return (("Even when going out, the two cards of a turn may not both go on your "
-                         "own team board: play one now and go out later."), "RR-A3")
+                return (N_("Even when going out, the two cards of a turn may not both go on "
+                           "your own team board: play one now and go out later."), "RR-A3")
         if second == "team" and not empties and not s["second_card_team"]:
-            return (("The second card goes on an opponent's board or the bar; only a last card, "
-                     "going out, goes on your own team board."), "RR-A9")
+            return (N_("The second card goes on an opponent's board or the bar; only a last "
+                       "card, going out, goes on your own team board."), "RR-A9")
     return None
 
 
@@ -599,24 +651,30 @@ def _turn_ok(s: Mapping[str, Any], places: list[str], first_turn: bool, going_ou
              empties: bool) -> tuple[str, str]:
     """The sentence and rule for a legal turn."""
     if not places:
-        return (("No card played: that ends the turn, which is right only when no card can be "
-                 "played."), "RR-9")
-    where = " and ".join(f"one on {_PLACES[p]}" for p in places)
+        return (N_("No card played: that ends the turn, which is right only when no card can "
+                   "be played."), "RR-9")
     if len(places) == 1:
-        where = f"one card on {_PLACES[places[0]]}"
+        where = message("rainbow_rummy", "one card on {place}", place=_PLACES[places[0]])
+    else:   # two places: _turn_problem refuses more
+        where = message("rainbow_rummy", "one on {first} and one on {second}",
+                        first=_PLACES[places[0]], second=_PLACES[places[1]])
     if going_out:
         rule = "RR-A3" if places == ["team", "team"] else "RR-10"
-        return (f"Legal, and you go out: {where}, the last on your own team board, which "
-                f"ends the hand."), rule
+        return message("rainbow_rummy", "Legal, and you go out: {where}, the last on your own "
+                       "team board, which ends the hand.", where=where), rule
     if empties:
-        return ((f"Legal by your house rules: {where}; your hand is empty but you did not go "
-                 f"out, so play continues."), "RR-A2")
+        return (message("rainbow_rummy", "Legal by your house rules: {where}; your hand is "
+                        "empty but you did not go out, so play continues.", where=where),
+                "RR-A2")
     if len(places) == 1:
-        return (f"Legal: {where} (one card only when no second card can be played).", "RR-9")
+        return (message("rainbow_rummy", "Legal: {where} (one card only when no second card "
+                        "can be played).", where=where), "RR-9")
     if not first_turn and places[1] == "team":
-        return f"Legal by your house rules: {where}.", "RR-A9"
-    turn = "first turn" if first_turn else "turn"
-    return f"Legal {turn}: {where}.", "RR-9"
+        return message("rainbow_rummy", "Legal by your house rules: {where}.",
+                       where=where), "RR-A9"
+    if first_turn:
+        return message("rainbow_rummy", "Legal first turn: {where}.", where=where), "RR-9"
+    return message("rainbow_rummy", "Legal turn: {where}.", where=where), "RR-9"
 
 
 def check_going_out(destination: str, earlier: str | None = None, *,
@@ -637,16 +695,16 @@ def check_going_out(destination: str, earlier: str | None = None, *,
     details = {"destination": place, "earlier": before, "goes_out": turn.details["going_out"],
                "may_play": turn.ok, "play_reason": turn.reason, "play_rule": turn.rule}
     if details["goes_out"]:
-        return Verdict(True, "You go out: your last card goes on your own team board, which "
-                             "ends the hand.", turn.rule, details)
+        return Verdict(True, N_("You go out: your last card goes on your own team board, "
+                                "which ends the hand."), turn.rule, details)
     if place == "team":
         return Verdict(False, turn.reason, turn.rule, details)
     if turn.ok:
-        text = ("Not a go-out: a last card ends the hand only on your own team board; by your "
-                "house rules you may still play it there, and play continues.")
+        text = N_("Not a go-out: a last card ends the hand only on your own team board; by "
+                  "your house rules you may still play it there, and play continues.")
     else:
-        text = ("Not a go-out: a last card ends the hand only on your own team board, so you "
-                "keep it and play continues.")
+        text = N_("Not a go-out: a last card ends the hand only on your own team board, so you "
+                  "keep it and play continues.")
     return Verdict(False, text, "RR-10", details)
 
 
@@ -668,28 +726,33 @@ def cut_for_deal(cuts: Mapping[Any, str] | Sequence[str]) -> Verdict:
     elif isinstance(cuts, Sequence) and not isinstance(cuts, str):
         items = list(enumerate(cuts))
     else:
-        raise ValueError("Give each player's cut card, as a dictionary or a list.")
+        raise ValueError(N_("Give each player's cut card, as a dictionary or a list."))
     if len(items) < 2:
-        raise ValueError("A cut for deal needs at least two cards.")
+        raise ValueError(N_("A cut for deal needs at least two cards."))
     cards = [(who, _card(card)) for who, card in items]
     seen: set[str] = set()
     for _, card in cards:
         if card in seen:
-            raise ValueError(f"The {_label(card)} was cut twice, but the deck has only one.")
+            raise ValueError(message("rainbow_rummy", "The {card} was cut twice, but the deck "
+                                     "has only one.", card=_label(card)))
         seen.add(card)
     ranking = sorted(cards, key=lambda item: (CUT_SUITS.index(_suit(item[1])),
                                               -_value(item[1])))
     dealer, card = ranking[0]
     suit = _suit(card)
     tied = [(who, c) for who, c in cards if _suit(c) == suit]
-    name = dealer if isinstance(dealer, str) else f"The player with the {_label(card)}"
+    name = (dealer if isinstance(dealer, str)
+            else message("rainbow_rummy", "The player with the {card}", card=_label(card)))
     if len(tied) == 1:
-        text = (f"{name} deals: the {_label(card)} is of {suit}, the highest suit cut "
-                f"(E > J > M > N > S > V).")
+        text = message("rainbow_rummy", "{name} deals: the {card} is of {suit}, the highest "
+                       "suit cut (E > J > M > N > S > V).", name=name, card=_label(card),
+                       suit=suit)
     else:
-        others = join_names(f"the {_label(c)}" for _, c in tied if c != card)
-        text = (f"{name} deals: {suit} is the highest suit cut, and the {_label(card)} "
-                f"outranks {others}.")
+        others = listing([message("rainbow_rummy", "the {card}", card=_label(c))
+                          for _, c in tied if c != card], _AND)
+        text = message("rainbow_rummy", "{name} deals: {suit} is the highest suit cut, and the "
+                       "{card} outranks {others}.", name=name, suit=suit, card=_label(card),
+                       others=others)
     details = {"dealer": dealer, "card": card, "suit": suit,
                "tied_on_suit": [who for who, _ in tied], "ranking": [who for who, _ in ranking]}
     return Verdict(True, text, "RR-2", details)
@@ -706,31 +769,39 @@ def _part(player: str, data: Mapping[str, Any], part: str, went_out: bool,
     limit = _LIMITS[part]
     listed, total = data.get(part), data.get(points_key)
     if listed is not None and total is not None:
-        raise RuleError(f"Enter {player}'s {what} as cards or as points, not both.", "RR-11")
+        raise RuleError(message("rainbow_rummy", "Enter {player}'s {what} as cards or as points, "
+                                "not both.", player=player, what=what), rule="RR-11")
     if listed is None and total is None:
         if part == "hand" and went_out:
             return [], 0
-        raise RuleError(f"Enter {player}'s {what}, as cards or as a point total.", "RR-11")
+        raise RuleError(message("rainbow_rummy", "Enter {player}'s {what}, as cards or as a "
+                                "point total.", player=player, what=what), rule="RR-11")
     if total is not None:
         if not _is_int(total) or not 0 <= total <= 10 * limit:
-            raise RuleError(f"{player}'s points for {what} must be a whole number from 0 to "
-                            f"{10 * limit}.", "RR-3")
+            raise RuleError(message("rainbow_rummy", "{player}'s points for {what} must be a "
+                                    "whole number from 0 to {most}.", player=player, what=what,
+                                    most=10 * limit), rule="RR-3")
         return None, total
     if not isinstance(listed, (list, tuple, str)):
-        raise RuleError(f"Enter {player}'s {what} as a list of cards.", "RR-11")
+        raise RuleError(message("rainbow_rummy", "Enter {player}'s {what} as a list of cards.",
+                                player=player, what=what), rule="RR-11")
     try:
         cards = parse_cards(listed, DECK)
     except ValueError as error:
-        raise RuleError(str(error), "RR-A8") from None
+        raise RuleError(said_of(error), rule="RR-A8") from None
     if len(cards) > limit:
-        most = (f"a player holds at most {HAND_SIZE}" if part == "hand"
-                else f"a board has only {STACKS}")
-        raise RuleError(f"{player} has {len(cards)} {what}, but {most}.", "RR-3")
+        most = (message("rainbow_rummy", "a player holds at most {count}", count=HAND_SIZE)
+                if part == "hand"
+                else message("rainbow_rummy", "a board has only {count}", count=STACKS))
+        raise RuleError(message("rainbow_rummy", "{player} has {count} {what}, but {most}.",
+                                player=player, count=len(cards), what=what, most=most), rule="RR-3")
     for card in cards:
         if card in seen:
-            where = "twice" if seen[card] == player else f"for {seen[card]} and {player}"
-            raise RuleError(f"The {_label(card)} is entered {where}, but the deck has only "
-                            f"one.", "RR-A8")
+            where = (message("rainbow_rummy", "twice") if seen[card] == player
+                     else message("rainbow_rummy", "for {first} and {second}", first=seen[card],
+                                  second=player))
+            raise RuleError(message("rainbow_rummy", "The {card} is entered {where}, but the deck "
+                                    "has only one.", card=_label(card), where=where), rule="RR-A8")
         seen[card] = player
     return cards, sum(card_points(card) for card in cards)
 
@@ -738,31 +809,37 @@ def _part(player: str, data: Mapping[str, Any], part: str, went_out: bool,
 def _entry(s: Mapping[str, Any], seats: list[str], went_out: Any, cards: Any) -> dict:
     """Validate a hand's entry and return what the state keeps (RuleError if illegal)."""
     if went_out is not None and (not isinstance(went_out, str) or went_out not in seats):
-        raise RuleError(f"{went_out!r} is not playing at this table: name the player who went "
-                        f"out, or nobody if the hand was blocked.", "RR-10")
+        raise RuleError(message("rainbow_rummy", "{player!r} is not playing at this table: "
+                                "name the player who went out, or nobody if the hand was "
+                                "blocked.", player=went_out), rule="RR-10")
     if not isinstance(cards, Mapping):
-        raise RuleError("Enter the cards left for all four players.", "RR-11")
+        raise RuleError(N_("Enter the cards left for all four players."), rule="RR-11")
     for name in cards:
         if name not in seats:
-            raise RuleError(f"{name!r} is not playing at this table.", "RR-1")
+            raise RuleError(message("rainbow_rummy", "{player!r} is not playing at this table.",
+                                    player=name), rule="RR-1")
     missing = [name for name in seats if name not in cards]
     if missing:
-        raise RuleError(f"Enter the cards left for {join_names(missing)} too.", "RR-11")
+        raise RuleError(message("rainbow_rummy", "Enter the cards left for {players} too.",
+                                players=listing(missing, _AND)), rule="RR-11")
     seen: dict[str, str] = {}
     players = {}
     for name in seats:
         data = cards[name]
         if not isinstance(data, Mapping):
-            raise RuleError(f"Enter {name}'s cards in hand and face down.", "RR-11")
+            raise RuleError(message("rainbow_rummy", "Enter {player}'s cards in hand and face "
+                                    "down.", player=name), rule="RR-11")
         unknown = sorted(str(key) for key in data if key not in _ENTRY_KEYS)
         if unknown:
-            raise RuleError(f"{unknown[0]!r} is not part of a hand entry: enter hand and down "
-                            f"cards, or hand_points and down_points.", "RR-11")
+            raise RuleError(message("rainbow_rummy", "{key!r} is not part of a hand entry: enter "
+                                    "hand and down cards, or hand_points and down_points.",
+                                    key=unknown[0]), rule="RR-11")
         out = name == went_out
         hand, hand_points = _part(name, data, "hand", out, seen)
         down, down_points = _part(name, data, "down", out, seen)
         if out and hand_points:
-            raise RuleError(f"{name} went out, so {name} has no cards left in hand.", "RR-10")
+            raise RuleError(message("rainbow_rummy", "{player} went out, so {player} has no "
+                                    "cards left in hand.", player=name), rule="RR-10")
         players[name] = {"hand": hand, "down": down, "hand_points": hand_points,
                          "down_points": down_points}
     if not s["last_card_elsewhere"]:
@@ -771,12 +848,14 @@ def _entry(s: Mapping[str, Any], seats: list[str], went_out: Any, cards: Any) ->
         for name in seats:
             if name != went_out and players[name]["hand_points"] == 0:
                 if went_out is None:
-                    text = (f"{name} has no cards left in hand, so {name} went out: name "
-                            f"{name} as the player who went out.")
+                    text = message("rainbow_rummy", "{player} has no cards left in hand, so "
+                                   "{player} went out: name {player} as the player who went "
+                                   "out.", player=name)
                 else:
-                    text = (f"{name} has no cards left in hand, but {went_out} went out: "
-                            f"going out ends the hand, so only one player can.")
-                raise RuleError(text, "RR-A2")
+                    text = message("rainbow_rummy", "{player} has no cards left in hand, but "
+                                   "{out} went out: going out ends the hand, so only one "
+                                   "player can.", player=name, out=went_out)
+                raise RuleError(text, rule="RR-A2")
     return {"went_out": went_out, "cards": players}
 
 
@@ -818,14 +897,19 @@ def _breakdown(s: Mapping[str, Any], seats: list[str], entry: dict) -> dict:
 def _hand_text(result: dict, names: Mapping[str, str]) -> str:
     """One line for the sheet: who went out, the team totals and who scores."""
     went_out = result["went_out"]
-    opening = f"{went_out} went out." if went_out else "Blocked: nobody could go out."
+    opening = (message("rainbow_rummy", "{player} went out.", player=went_out) if went_out
+               else message("rainbow_rummy", "Blocked: nobody could go out."))
     raw = result["raw"]
-    teams = f"{names['A']} {number(raw['A'])}, {names['B']} {number(raw['B'])}"
+    teams = message("rainbow_rummy", "{team_a} {points_a}, {team_b} {points_b}",
+                    team_a=names["A"], points_a=number(raw["A"]), team_b=names["B"],
+                    points_b=number(raw["B"]))
     if result["scorer"] is None:
-        return f"{opening} {teams}: a tie, so nobody scores."
+        return message("rainbow_rummy", "{opening} {teams}: a tie, so nobody scores.",
+                       opening=opening, teams=teams)
     scorer = result["scorer"]
-    return (f"{opening} {teams}: {names[scorer]} score the difference, "
-            f"{number(result['difference'])}.")
+    return message("rainbow_rummy", "{opening} {teams}: {team} score the difference, "
+                   "{difference}.", opening=opening, teams=teams, team=names[scorer],
+                   difference=number(result["difference"]))
 
 
 def score_hand(seats: Any, went_out: str | None, cards: Mapping[str, Any],
@@ -850,7 +934,7 @@ def score_hand(seats: Any, went_out: str | None, cards: Mapping[str, Any],
     try:
         entry = _entry(s, names, went_out, cards)
     except RuleError as error:
-        return Verdict(False, str(error), error.rule, {})
+        return Verdict(False, said_of(error), error.rule, {})
     result = _breakdown(s, names, entry)
     team_names = {team: _team_name(players) for team, players in _team_players(names).items()}
     return Verdict(True, _hand_text(result, team_names), result["rule"], result)
@@ -863,7 +947,7 @@ def new(settings: dict | None, seats: list[str]) -> dict:
     """Start a game: validated house rules (ValueError if bad) and exactly 4 named seats in
     clockwise order; team A is seats 0 and 2, team B seats 1 and 3."""
     if settings is not None and not isinstance(settings, Mapping):
-        raise ValueError("Settings must be a dictionary of house rules.")
+        raise ValueError(N_("Settings must be a dictionary of house rules."))
     resolved = check_settings(SETTINGS, settings, NAME)
     names = check_seats(seats, PLAYERS, PLAYERS, NAME)
     return {"game": SLUG, "settings": resolved, "seats": names, "cut": None, "hands": []}
@@ -871,12 +955,13 @@ def new(settings: dict | None, seats: list[str]) -> dict:
 
 def _check_state(state: Any) -> None:
     if not isinstance(state, dict) or state.get("game") != SLUG:
-        raise ValueError("This is not a Rainbow Rummy 333 game.")
+        raise ValueError(N_("This is not a Rainbow Rummy 333 game."))
 
 
-def _player(seats: list[str], name: Any, rule: str, role: str) -> str:
+def _dealer(seats: list[str], name: Any) -> str:
     if not isinstance(name, str) or name not in seats:
-        raise RuleError(f"{name!r} is not playing at this table: name the {role}.", rule)
+        raise RuleError(message("rainbow_rummy", "{player!r} is not playing at this table: name "
+                                "the dealer.", player=name), rule="RR-2")
     return name
 
 
@@ -884,22 +969,22 @@ def _cut_entry(state: dict, action: Mapping[str, Any]) -> dict:
     """Validate a cut action and return what the state keeps (RuleError if illegal)."""
     seats = state["seats"]
     if state["hands"]:
-        raise RuleError("The cut for deal comes before the first hand; after that the deal "
-                        "rotates.", "RR-2")
+        raise RuleError(N_("The cut for deal comes before the first hand; after that the deal "
+                           "rotates."), rule="RR-2")
     if state["cut"] is not None:
-        raise RuleError(f"The cut is already recorded: {state['cut']['dealer']} deals the "
-                        f"first hand.", "RR-2")
+        raise RuleError(message("rainbow_rummy", "The cut is already recorded: {dealer} deals "
+                                "the first hand.", dealer=state["cut"]["dealer"]), rule="RR-2")
     cards, dealer = action.get("cards"), action.get("dealer")
     if (cards is None) == (dealer is None):
-        raise RuleError("Enter either each player's cut card or the dealer.", "RR-2")
+        raise RuleError(N_("Enter either each player's cut card or the dealer."), rule="RR-2")
     if dealer is not None:
-        return {"cards": None, "dealer": _player(seats, dealer, "RR-2", "dealer")}
+        return {"cards": None, "dealer": _dealer(seats, dealer)}
     if not isinstance(cards, Mapping) or set(cards) != set(seats):
-        raise RuleError("Enter the card each of the four players cut.", "RR-2")
+        raise RuleError(N_("Enter the card each of the four players cut."), rule="RR-2")
     try:
         verdict = cut_for_deal({name: cards[name] for name in seats})
     except ValueError as error:
-        raise RuleError(str(error), "RR-2") from None
+        raise RuleError(said_of(error), rule="RR-2") from None
     return {"cards": {name: parse_card(cards[name], DECK) for name in seats},
             "dealer": verdict.details["dealer"]}
 
@@ -931,9 +1016,12 @@ def _fold(state: dict) -> dict:
             break
     over_reason = result_ = None
     if winner:
-        over_reason = {"text": f"{names[winner]} reached {number(totals[winner])} (target "
-                               f"{number(s['target'])}).", "rule": "RR-11"}
-        result_ = {"text": f"{names[winner]} win with {number(totals[winner])}.",
+        over_reason = {"text": message("rainbow_rummy", "{team} reached {total} (target "
+                                       "{target}).", team=names[winner],
+                                       total=number(totals[winner]),
+                                       target=number(s["target"])), "rule": "RR-11"}
+        result_ = {"text": message("rainbow_rummy", "{team} win with {total}.",
+                                   team=names[winner], total=number(totals[winner])),
                    "rule": "RR-11"}
     dealer = None if winner else (first + len(state["hands"])) % PLAYERS
     return {"names": names, "players": players, "totals": totals, "rows": rows,
@@ -949,8 +1037,8 @@ def apply(state: dict, action: dict) -> dict:
     _check_state(state)
     sheet = _fold(state)
     if sheet["over_reason"] is not None:
-        raise RuleError(f"The game is over: {sheet['result']['text']} Start a rematch to "
-                        f"play again.", "RR-11")
+        raise RuleError(message("rainbow_rummy", "The game is over: {result} Start a rematch "
+                                "to play again.", result=sheet["result"]["text"]), rule="RR-11")
     kind = action.get("kind") if isinstance(action, Mapping) else None
     fresh = copy.deepcopy(state)
     if kind == "hand":
@@ -959,10 +1047,11 @@ def apply(state: dict, action: dict) -> dict:
     elif kind == "cut":
         fresh["cut"] = _cut_entry(state, action)
     else:
-        named = isinstance(kind, str) and kind
-        what = (f"'{kind}' is not a Rainbow Rummy action" if named
-                else "That is not a Rainbow Rummy action")
-        raise RuleError(f"{what}: enter a hand, or the cut for deal.", "RR-11")
+        if isinstance(kind, str) and kind:
+            raise RuleError(message("rainbow_rummy", "'{kind}' is not a Rainbow Rummy action: "
+                                    "enter a hand, or the cut for deal.", kind=kind), rule="RR-11")
+        raise RuleError(N_("That is not a Rainbow Rummy action: enter a hand, or the cut for "
+                           "deal."), rule="RR-11")
     return fresh
 
 
@@ -1007,8 +1096,9 @@ def summary(state: dict) -> dict:
         "dealer": None if dealer is None else seats[dealer],
         "cutter": None if dealer is None else seats[(dealer - 1) % PLAYERS],
         "first_player": None if dealer is None else seats[(dealer + 1) % PLAYERS],
-        "end_rule": {"text": f"The first team to reach {number(s['target'])} or more wins; "
-                             f"only one team scores a hand.", "rule": "RR-11"},
+        "end_rule": {"text": message("rainbow_rummy", "The first team to reach {target} or "
+                                     "more wins; only one team scores a hand.",
+                                     target=number(s["target"])), "rule": "RR-11"},
         "over_reason": sheet["over_reason"],
         "result": sheet["result"],
         "deck_points": DECK_POINTS,

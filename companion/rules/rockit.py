@@ -51,8 +51,8 @@ from typing import Any
 from .cards import format_card, parse_cards
 from .game import Game, Setting, check_seats, check_settings
 from .rockit_solver import N_RANKS, N_SUITS, Placed, solve
-from .said import N_, listing, message, said_of
-from .text import join_names, plural
+from .said import N_, Said, joined, listing, message, said_of
+from .text import number
 from .verdict import RuleError, Verdict
 
 __all__ = [
@@ -92,50 +92,51 @@ _RANK = {rank: i for i, rank in enumerate(RANKS)}
 _SUIT = {suit: i for i, suit in enumerate(SUITS)}
 
 RULES: dict[str, str] = {
-    "RID-1": "Two players use one deck with 2 jokers (54 cards); up to five players use two "
-             "decks with 4 jokers (108 cards).",
-    "RID-2": "Each player picks 14 cards face down and the rest is the draw pile; the "
-             "winner of a game starts the next one.",
-    "RID-3": "A trick is a set (3 or 4 cards of one rank, all of different suits, even "
-             "with two decks) or a run (3 or more cards in a row of one suit; the Ace is "
-             "high or low, and K-A-2 is a run).",
-    "RID-4": "To come in, a player lays one new trick from hand, without jokers, worth at "
-             "least 30: Ace 1, 2 to 10 their number, J, Q and K 10, and any set 30.",
-    "RID-5": "On a turn a player either plays (only after coming in; before that only the "
-             "come-in) or draws one card; passing without drawing is not allowed.",
-    "RID-6": "After coming in a player may lay new tricks, add to tricks (runs at either "
-             "end, sets up to 4, a run split into parts of 3 or more) and rearrange the "
-             "board, never taking a card back into the hand.",
-    "RID-7": "A turn ends with \"RockIt\", and then every trick on the board must be valid, "
-             "with 3 or more cards.",
-    "RID-8": "A joker stands for one card; a joker on the board may be taken only by "
-             "putting that exact card from hand in its place and using the joker at once "
-             "in a new trick of hand cards.",
-    "RID-9": "A player who has played every card, with every trick on the board valid, "
-             "wins the game; games won are the only score.",
-    "RID-A1": "Any set, of 3 or of 4 cards, counts 30 for coming in.",
-    "RID-A2": "A come-in needs at least 30 points, not exactly 30.",
-    "RID-A3": "A run may pass from K to A once: it never holds a rank twice, so it has at "
-              "most 13 cards (Q-K-A-2-3 is a run).",
-    "RID-A4": "Coming in is the whole turn: no further plays in that turn.",
-    "RID-A5": "A joker's card is declared when it is laid; in a 3-card set either missing "
-              "suit may replace it; a joker on the board keeps its card when moved; every "
-              "trick needs at least one card that is not a joker.",
-    "RID-A6": "\"RockIt\" is refused until the board is valid; the player may put the board "
-              "back as it was at the start of the turn.",
-    "RID-A7": "When the draw pile is empty a player who does not play passes; if everyone "
-              "passes in turn, the fewest cards in hand wins (ties: the fewest points).",
-    "RID-A8": "The Ace counts 1 point even when it is played high (Q-K-A is 21).",
+    "RID-1": N_("Two players use one deck with 2 jokers (54 cards); up to five players use two "
+                "decks with 4 jokers (108 cards)."),
+    "RID-2": N_("Each player picks 14 cards face down and the rest is the draw pile; the "
+                "winner of a game starts the next one."),
+    "RID-3": N_("A trick is a set (3 or 4 cards of one rank, all of different suits, even "
+                "with two decks) or a run (3 or more cards in a row of one suit; the Ace is "
+                "high or low, and K-A-2 is a run)."),
+    "RID-4": N_("To come in, a player lays one new trick from hand, without jokers, worth at "
+                "least 30: Ace 1, 2 to 10 their number, J, Q and K 10, and any set 30."),
+    "RID-5": N_("On a turn a player either plays (only after coming in; before that only the "
+                "come-in) or draws one card; passing without drawing is not allowed."),
+    "RID-6": N_("After coming in a player may lay new tricks, add to tricks (runs at either "
+                "end, sets up to 4, a run split into parts of 3 or more) and rearrange the "
+                "board, never taking a card back into the hand."),
+    "RID-7": N_("A turn ends with \"RockIt\", and then every trick on the board must be valid, "
+                "with 3 or more cards."),
+    "RID-8": N_("A joker stands for one card; a joker on the board may be taken only by "
+                "putting that exact card from hand in its place and using the joker at once "
+                "in a new trick of hand cards."),
+    "RID-9": N_("A player who has played every card, with every trick on the board valid, "
+                "wins the game; games won are the only score."),
+    "RID-A1": N_("Any set, of 3 or of 4 cards, counts 30 for coming in."),
+    "RID-A2": N_("A come-in needs at least 30 points, not exactly 30."),
+    "RID-A3": N_("A run may pass from K to A once: it never holds a rank twice, so it has at "
+                 "most 13 cards (Q-K-A-2-3 is a run)."),
+    "RID-A4": N_("Coming in is the whole turn: no further plays in that turn."),
+    "RID-A5": N_("A joker's card is declared when it is laid; in a 3-card set either missing "
+                 "suit may replace it; a joker on the board keeps its card when moved; every "
+                 "trick needs at least one card that is not a joker."),
+    "RID-A6": N_("\"RockIt\" is refused until the board is valid; the player may put the board "
+                 "back as it was at the start of the turn."),
+    "RID-A7": N_("When the draw pile is empty a player who does not play passes; if everyone "
+                 "passes in turn, the fewest cards in hand wins (ties: the fewest points)."),
+    "RID-A8": N_("The Ace counts 1 point even when it is played high (Q-K-A is 21)."),
 }
 
 SETTINGS: tuple[Setting, ...] = (
-    Setting("decks", "Decks", "int", None, 1, 2,
-            help="1 deck with 2 jokers is for 2 players only; 2 decks with 4 jokers for up "
-                 "to 5. Leave it blank for 1 deck with 2 players and 2 decks with more.",
+    Setting("decks", N_("Decks"), "int", None, 1, 2,
+            help=N_("1 deck with 2 jokers is for 2 players only; 2 decks with 4 jokers for "
+                    "up to 5. Leave it blank for 1 deck with 2 players and 2 decks with "
+                    "more."),
             rule="RID-1"),
-    Setting("target", "Games to win the match", "int", None, 1, 99,
-            help="The match ends when a player has won this many games. Leave it blank to "
-                 "play on until the table finishes the match.",
+    Setting("target", N_("Games to win the match"), "int", None, 1, 99,
+            help=N_("The match ends when a player has won this many games. Leave it blank "
+                    "to play on until the table finishes the match."),
             rule="RID-9"),
 )
 
@@ -160,8 +161,51 @@ def _show(cards: Iterable[str]) -> str:
     return " ".join(format_card(card) for card in cards)
 
 
-def _times(count: int) -> str:
-    return {1: "once", 2: "twice"}.get(count, f"{count} times")
+def _times(count: int) -> Said:
+    if count == 1:
+        return message("rockit", "once")
+    if count == 2:
+        return message("rockit", "twice")
+    return message("rockit", "{count} times", count=count)
+
+
+# Counted nouns ("1 card", "3 cards", as text.plural says them), each a Said so that a
+# translation counts them its own way.
+
+def _n_cards(count: int) -> Said:
+    if count == 1:
+        return message("rockit", "1 card")
+    return message("rockit", "{n} cards", n=number(count))
+
+
+def _n_jokers(count: int) -> Said:
+    if count == 1:
+        return message("rockit", "1 joker")
+    return message("rockit", "{n} jokers", n=number(count))
+
+
+def _n_tricks(count: int) -> Said:
+    if count == 1:
+        return message("rockit", "1 trick")
+    return message("rockit", "{n} tricks", n=number(count))
+
+
+def _n_games(count: int) -> Said:
+    if count == 1:
+        return message("rockit", "1 game")
+    return message("rockit", "{n} games", n=number(count))
+
+
+def _names(names: list[str]) -> Said:
+    """"Ann", "Ann and Bob", "Ann, Bob and Cy" (text.join_names), or "nobody"."""
+    if not names:
+        return message("rockit", "nobody")
+    return listing(names, message("rules", "and"))
+
+
+def _either(cards: Iterable[str]) -> Said:
+    """"3♦", "Q♠ or Q♦", "Q♠, Q♥ or Q♦": cards in notation, joined with "or"."""
+    return listing([format_card(card) for card in cards], message("rules", "or"))
 
 
 def card_points(card: str) -> int:
@@ -178,26 +222,32 @@ def _limits(decks: int | None) -> tuple[int, int]:
     if decks is None:
         decks = 2
     if decks not in (1, 2) or isinstance(decks, bool):
-        raise ValueError(f"RockIt is played with 1 or 2 decks, not {decks!r}.")
+        raise ValueError(message("rockit", "RockIt is played with 1 or 2 decks, not "
+                                           "{decks!r}.", decks=decks))
     return decks, 2 * decks
 
 
-def _deck_problem(cards: list[str], decks: int | None) -> str | None:
+def _deck_problem(cards: list[str], decks: int | None) -> Said | None:
     """A sentence if ``cards`` hold more copies of a card or more jokers than the decks
     have (RID-1), else None."""
     copies, jokers = _limits(decks)
     counts = Counter(cards)
     extra_jokers = counts.pop(JOKER, 0)
     if extra_jokers > jokers:
-        holder = "One deck has" if copies == 1 else "Two decks have"
-        return f"{holder} only {jokers} jokers, but there are {extra_jokers}."
+        if copies == 1:
+            return message("rockit", "One deck has only {jokers} jokers, but there are "
+                                     "{extra}.", jokers=jokers, extra=extra_jokers)
+        return message("rockit", "Two decks have only {jokers} jokers, but there are "
+                                 "{extra}.", jokers=jokers, extra=extra_jokers)
     for card, count in counts.items():
         if count > copies:
             if copies == 1:
-                return (f"One deck has only one {format_card(card)}, but it appears "
-                        f"{_times(count)}.")
-            return (f"Two decks have only 2 of each card, but {format_card(card)} appears "
-                    f"{_times(count)}.")
+                return message("rockit", "One deck has only one {card}, but it appears "
+                                         "{times}.", card=format_card(card),
+                               times=_times(count))
+            return message("rockit", "Two decks have only 2 of each card, but {card} "
+                                     "appears {times}.", card=format_card(card),
+                           times=_times(count))
     return None
 
 
@@ -210,8 +260,11 @@ def check_deck(cards: Any, decks: int | None = None) -> Verdict:
     details = {"cards": cards, "copies": copies, "jokers": jokers}
     if problem:
         return Verdict(False, problem, "RID-1", details)
-    return Verdict(True, f"These {plural(len(cards), 'card')} fit in "
-                         f"{'one deck' if copies == 1 else 'two decks'}.", "RID-1", details)
+    if copies == 1:
+        return Verdict(True, message("rockit", "These {cards} fit in one deck.",
+                                     cards=_n_cards(len(cards))), "RID-1", details)
+    return Verdict(True, message("rockit", "These {cards} fit in two decks.",
+                                 cards=_n_cards(len(cards))), "RID-1", details)
 
 
 # ---------------------------------------------------------------------------------------
@@ -252,29 +305,34 @@ def _analyse(cards: list[str], positional: bool = True) -> dict[str, Any]:
     result: dict[str, Any] = {"ok": False, "kinds": [], "options": [[] for _ in jokers],
                               "layout": None, "wraps": False}
 
-    def refuse(reason: str, rule: str) -> dict[str, Any]:
+    def refuse(reason: Said, rule: str) -> dict[str, Any]:
         result.update(reason=reason, rule=rule)
         return result
 
+    if not cards:
+        return refuse(message("rockit", "A trick needs at least 3 cards; there are none."),
+                      "RID-3")
     if len(cards) < 3:
-        count = "there are none" if not cards else f"this one has {len(cards)}"
-        return refuse(f"A trick needs at least 3 cards; {count}.", "RID-3")
+        return refuse(message("rockit", "A trick needs at least 3 cards; this one has "
+                                        "{count}.", count=len(cards)), "RID-3")
     if not naturals:
-        return refuse("Jokers alone do not make a trick: it needs at least one card that "
-                      "is not a joker.", "RID-A5")
+        return refuse(message("rockit", "Jokers alone do not make a trick: it needs at "
+                                        "least one card that is not a joker."), "RID-A5")
     ranks = [_rank_suit(card)[0] for card in naturals]
     suits = [_rank_suit(card)[1] for card in naturals]
     repeated = [card for card, count in Counter(naturals).items() if count > 1]
     options: list[set[str]] = [set() for _ in jokers]
-    problems: list[tuple[str, str]] = []
+    problems: list[tuple[Said, str]] = []
     if len(set(ranks)) == 1:                      # a set: one rank, different suits
         if repeated:
-            text = (f"A set needs cards of different suits, even with two decks: "
-                    f"{format_card(repeated[0])} appears "
-                    f"{_times(naturals.count(repeated[0]))}.")
+            text = message("rockit", "A set needs cards of different suits, even with two "
+                                     "decks: {card} appears {times}.",
+                           card=format_card(repeated[0]),
+                           times=_times(naturals.count(repeated[0])))
             problems.append((text, "RID-3"))
         elif len(cards) > 4:
-            text = f"A set has at most 4 cards, one of each suit; this one has {len(cards)}."
+            text = message("rockit", "A set has at most 4 cards, one of each suit; this one "
+                                     "has {count}.", count=len(cards))
             problems.append((text, "RID-3"))
         else:
             result["kinds"].append("set")
@@ -283,19 +341,26 @@ def _analyse(cards: list[str], positional: bool = True) -> dict[str, Any]:
                 option.update(missing)
     if (len(set(suits)) == 1 and len(set(ranks)) > 1) or len(naturals) == 1:
         if repeated:                               # a run: one suit, in a row
-            text = (f"A run cannot hold the same card twice: {format_card(repeated[0])} "
-                    f"appears {_times(naturals.count(repeated[0]))}.")
+            text = message("rockit", "A run cannot hold the same card twice: {card} "
+                                     "appears {times}.", card=format_card(repeated[0]),
+                           times=_times(naturals.count(repeated[0])))
             problems.append((text, "RID-A3"))
         elif len(cards) > N_RANKS:
-            text = (f"A run has at most 13 cards (it cannot reach a rank twice); this one "
-                    f"has {len(cards)}: split it.")
+            text = message("rockit", "A run has at most 13 cards (it cannot reach a rank "
+                                     "twice); this one has {count}: split it.",
+                           count=len(cards))
             problems.append((text, "RID-A3"))
         else:
             starts = _run_starts(ranks, len(cards))
             if not starts:
-                gaps = ", even with the jokers in the gaps" if jokers else ""
-                problems.append((f"These cards are not in a row{gaps}: {_show(naturals)}.",
-                                 "RID-3"))
+                if jokers:
+                    text = message("rockit", "These cards are not in a row, even with the "
+                                             "jokers in the gaps: {cards}.",
+                                   cards=_show(naturals))
+                else:
+                    text = message("rockit", "These cards are not in a row: {cards}.",
+                                   cards=_show(naturals))
+                problems.append((text, "RID-3"))
             else:
                 result["kinds"].append("run")
                 arcs = [[_card(start + i, suits[0]) for i in range(len(cards))]
@@ -317,8 +382,8 @@ def _analyse(cards: list[str], positional: bool = True) -> dict[str, Any]:
     if not result["kinds"]:
         if problems:
             return refuse(*problems[0])
-        return refuse("This is neither a set (one rank, different suits) nor a run (one "
-                      "suit, in a row).", "RID-3")
+        return refuse(message("rockit", "This is neither a set (one rank, different suits) "
+                                        "nor a run (one suit, in a row)."), "RID-3")
     if "set" in result["kinds"] and "run" in result["kinds"]:
         result["layout"] = None                   # 5H JK JK: a set or a run
         result["wraps"] = False
@@ -333,10 +398,10 @@ def _order_key(card: str) -> tuple[int, int]:
     return rank, suit
 
 
-def _joker_label(options: list[str]) -> str:
+def _joker_label(options: list[str]) -> Said:
     if not options:
-        return "Joker"
-    return f"Joker ({join_names([format_card(c) for c in options], 'or')})"
+        return message("rockit", "Joker")
+    return message("rockit", "Joker ({cards})", cards=_either(options))
 
 
 def _declarations(declared: Any) -> list[str]:
@@ -376,8 +441,8 @@ def _read(cards: list[str], declared: list[str]) -> dict[str, Any]:
         return refuse(N_("A joker's card was declared, but this trick has no joker."))
     if len(declared) > len(jokers):
         return refuse(message("rockit", "{declared} declared, but this trick has {jokers}.",
-                              declared=plural(len(declared), "joker"),
-                              jokers=plural(len(jokers), "joker")))
+                              declared=_n_jokers(len(declared)),
+                              jokers=_n_jokers(len(jokers))))
     rest = len(jokers) - len(declared)
     naturals = [card for card in cards if card != JOKER]
     named = _analyse(sorted(naturals + list(declared), key=_order_key) + [JOKER] * rest,
@@ -442,7 +507,7 @@ def parse_trick(text: Any) -> tuple[list[str], list[str]]:
     return cards, declared
 
 
-def _describe(cards: list[str], reading: dict[str, Any]) -> str:
+def _describe(cards: list[str], reading: dict[str, Any]) -> Said:
     """A sentence for a valid trick: "A valid run: A♦ 2♦ Joker (3♦) 4♦." """
     kinds = reading["kinds"]
     layout = reading["layout"]
@@ -453,9 +518,14 @@ def _describe(cards: list[str], reading: dict[str, Any]) -> str:
         options = iter(reading["options"])
         shown = [_joker_label(next(options)) if c == JOKER else format_card(c)
                  for c in cards]
-    kind = "set or run" if len(kinds) == 2 else kinds[0]
-    through = " through the Ace" if reading["wraps"] else ""
-    return f"A valid {kind}{through}: {' '.join(shown)}."
+    shown = joined(shown)
+    if len(kinds) == 2:
+        return message("rockit", "A valid set or run: {cards}.", cards=shown)
+    if kinds[0] == "set":
+        return message("rockit", "A valid set: {cards}.", cards=shown)
+    if reading["wraps"]:
+        return message("rockit", "A valid run through the Ace: {cards}.", cards=shown)
+    return message("rockit", "A valid run: {cards}.", cards=shown)
 
 
 def _joker_details(cards: list[str], reading: dict[str, Any]) -> list[dict[str, Any]]:
@@ -522,19 +592,29 @@ def joker_identity(trick: Any, decks: int | None = None, declared: Any = None) -
     if not verdict:
         return Verdict(False, verdict.reason, verdict.rule, details)
     if not jokers:
-        return Verdict(True, "There is no joker in this trick.", "RID-8", details)
+        return Verdict(True, message("rockit", "There is no joker in this trick."), "RID-8",
+                       details)
     parts = []
     for joker in jokers:
+        place = joker["index"] + 1
+        first = not parts                   # the sentence starts with a capital letter
         if joker["card"]:
-            parts.append(f"the joker in place {joker['index'] + 1} is "
-                         f"{format_card(joker['card'])}")
+            card = format_card(joker["card"])
+            parts.append(message("rockit", "The joker in place {place} is {card}",
+                                 place=place, card=card) if first else
+                         message("rockit", "the joker in place {place} is {card}",
+                                 place=place, card=card))
         else:
-            choices = join_names([format_card(c) for c in joker["options"]], "or")
-            parts.append(f"the joker in place {joker['index'] + 1} may be {choices} "
-                         f"(the player declares which)")
-    text = "; ".join(parts)
+            choices = _either(joker["options"])
+            parts.append(message("rockit", "The joker in place {place} may be {cards} (the "
+                                           "player declares which)",
+                                 place=place, cards=choices) if first else
+                         message("rockit", "the joker in place {place} may be {cards} (the "
+                                           "player declares which)",
+                                 place=place, cards=choices))
     rule = "RID-8" if all(j["card"] for j in jokers) else "RID-A5"
-    return Verdict(True, text[0].upper() + text[1:] + ".", rule, details)
+    return Verdict(True, message("rockit", "{clauses}.", clauses=joined(parts, "; ")), rule,
+                   details)
 
 
 def check_come_in(cards: Any, decks: int | None = None) -> Verdict:
@@ -552,20 +632,28 @@ def check_come_in(cards: Any, decks: int | None = None) -> Verdict:
         points = COME_IN_POINTS if kind == "set" else sum(card_points(c) for c in cards)
     details = {"cards": cards, "points": points, "needed": COME_IN_POINTS, "kind": kind}
     if JOKER in cards:
-        return Verdict(False, "Jokers are not allowed in the come-in trick.", "RID-4",
-                       details)
+        return Verdict(False, message("rockit", "Jokers are not allowed in the come-in "
+                                                "trick."), "RID-4", details)
     if not trick:
-        return Verdict(False, f"That is not a valid trick, so it cannot come in: "
-                              f"{_lower_first(trick.reason)}", trick.rule, details)
+        return Verdict(False, message("rockit", "That is not a valid trick, so it cannot come "
+                                                "in: {reason}",
+                                      reason=_lower_first(trick.reason)), trick.rule, details)
     if points < COME_IN_POINTS:
-        return Verdict(False, f"This {kind} is worth {points} points; coming in needs at "
-                              f"least {COME_IN_POINTS}.", "RID-4", details)
+        if kind == "set":
+            text = message("rockit", "This set is worth {points} points; coming in needs at "
+                                     "least {needed}.", points=points, needed=COME_IN_POINTS)
+        else:
+            text = message("rockit", "This run is worth {points} points; coming in needs at "
+                                     "least {needed}.", points=points, needed=COME_IN_POINTS)
+        return Verdict(False, text, "RID-4", details)
     if kind == "set":
         rule = "RID-A1" if len(cards) == 4 else "RID-4"
-        return Verdict(True, f"Comes in: any set counts {COME_IN_POINTS}.", rule, details)
+        return Verdict(True, message("rockit", "Comes in: any set counts {points}.",
+                                     points=COME_IN_POINTS), rule, details)
     rule = "RID-A2" if points > COME_IN_POINTS else "RID-4"
-    return Verdict(True, f"Comes in: this run is worth {points} points (at least "
-                         f"{COME_IN_POINTS} needed).", rule, details)
+    return Verdict(True, message("rockit", "Comes in: this run is worth {points} points (at "
+                                           "least {needed} needed).",
+                                 points=points, needed=COME_IN_POINTS), rule, details)
 
 
 # ---------------------------------------------------------------------------------------
@@ -573,7 +661,7 @@ def check_come_in(cards: Any, decks: int | None = None) -> Verdict:
 
 def _tricks(tricks: Any) -> list[list[str]]:
     if isinstance(tricks, (str, bytes, Mapping)) or not isinstance(tricks, Iterable):
-        raise ValueError("The board must be a list of tricks, each a list of cards.")
+        raise ValueError(N_("The board must be a list of tricks, each a list of cards."))
     return [_cards(trick) for trick in tricks]
 
 
@@ -607,7 +695,7 @@ def arrange(cards: Any, decks: int | None = None,
     cards = _cards(cards)
     problem = _deck_problem(cards, decks)
     if problem:
-        raise RuleError(problem, "RID-1")
+        raise RuleError(problem, rule="RID-1")
     cnt = [[0] * N_SUITS for _ in range(N_RANKS)]
     jokers = 0
     for card in cards:
@@ -663,20 +751,97 @@ def check_board(tricks: Any, decks: int | None = None, declared: Any = None) -> 
     if problem:
         return Verdict(False, problem, "RID-1", details)
     if len(bad) == 1:
-        return Verdict(False, f"Trick {bad[0]['index'] + 1} is not valid: "
-                              f"{_lower_first(bad[0]['reason'])}", "RID-7", details)
+        return Verdict(False, message("rockit", "Trick {number} is not valid: {reason}",
+                                      number=bad[0]["index"] + 1,
+                                      reason=_lower_first(bad[0]["reason"])), "RID-7", details)
     if bad:
-        numbers = join_names([str(b["index"] + 1) for b in bad])
-        return Verdict(False, f"Tricks {numbers} are not valid; the first: "
-                              f"{_lower_first(bad[0]['reason'])}", "RID-7", details)
-    return Verdict(True, f"The board is valid: {plural(len(board), 'trick')}, "
-                         f"{plural(len(every), 'card')}.", "RID-7", details)
+        numbers = _names([str(b["index"] + 1) for b in bad])
+        return Verdict(False, message("rockit", "Tricks {numbers} are not valid; the first: "
+                                                "{reason}", numbers=numbers,
+                                      reason=_lower_first(bad[0]["reason"])), "RID-7", details)
+    return Verdict(True, message("rockit", "The board is valid: {tricks}, {cards}.",
+                                 tricks=_n_tricks(len(board)), cards=_n_cards(len(every))),
+                   "RID-7", details)
+
+
+#: The sentences a verdict quotes after a colon ("Trick 2 is not valid: a set needs…"), by
+#: their English template: each with its lower-case start written out, so that a
+#: translation finds it too (see :func:`_lower_first`).
+_LOWERED = {
+    "A trick needs at least 3 cards; there are none.":
+        lambda: message("rockit", "a trick needs at least 3 cards; there are none."),
+    "A trick needs at least 3 cards; this one has {count}.":
+        lambda count: message("rockit", "a trick needs at least 3 cards; this one has "
+                                        "{count}.", count=count),
+    "Jokers alone do not make a trick: it needs at least one card that is not a joker.":
+        lambda: message("rockit", "jokers alone do not make a trick: it needs at least one "
+                                  "card that is not a joker."),
+    "A set needs cards of different suits, even with two decks: {card} appears {times}.":
+        lambda card, times: message("rockit", "a set needs cards of different suits, even "
+                                              "with two decks: {card} appears {times}.",
+                                    card=card, times=times),
+    "A set has at most 4 cards, one of each suit; this one has {count}.":
+        lambda count: message("rockit", "a set has at most 4 cards, one of each suit; this "
+                                        "one has {count}.", count=count),
+    "A run cannot hold the same card twice: {card} appears {times}.":
+        lambda card, times: message("rockit", "a run cannot hold the same card twice: {card} "
+                                              "appears {times}.", card=card, times=times),
+    "A run has at most 13 cards (it cannot reach a rank twice); this one has {count}: "
+    "split it.":
+        lambda count: message("rockit", "a run has at most 13 cards (it cannot reach a rank "
+                                        "twice); this one has {count}: split it.",
+                              count=count),
+    "These cards are not in a row, even with the jokers in the gaps: {cards}.":
+        lambda cards: message("rockit", "these cards are not in a row, even with the jokers "
+                                        "in the gaps: {cards}.", cards=cards),
+    "These cards are not in a row: {cards}.":
+        lambda cards: message("rockit", "these cards are not in a row: {cards}.",
+                              cards=cards),
+    "This is neither a set (one rank, different suits) nor a run (one suit, in a row).":
+        lambda: message("rockit", "this is neither a set (one rank, different suits) nor a "
+                                  "run (one suit, in a row)."),
+    "One deck has only {jokers} jokers, but there are {extra}.":
+        lambda jokers, extra: message("rockit", "one deck has only {jokers} jokers, but "
+                                                "there are {extra}.",
+                                      jokers=jokers, extra=extra),
+    "Two decks have only {jokers} jokers, but there are {extra}.":
+        lambda jokers, extra: message("rockit", "two decks have only {jokers} jokers, but "
+                                                "there are {extra}.",
+                                      jokers=jokers, extra=extra),
+    "One deck has only one {card}, but it appears {times}.":
+        lambda card, times: message("rockit", "one deck has only one {card}, but it appears "
+                                              "{times}.", card=card, times=times),
+    "Two decks have only 2 of each card, but {card} appears {times}.":
+        lambda card, times: message("rockit", "two decks have only 2 of each card, but "
+                                              "{card} appears {times}.",
+                                    card=card, times=times),
+    "A joker is declared as the card it stands for, not as a joker.":
+        lambda: message("rockit", "a joker is declared as the card it stands for, not as a "
+                                  "joker."),
+    "A joker's card was declared, but this trick has no joker.":
+        lambda: message("rockit", "a joker's card was declared, but this trick has no "
+                                  "joker."),
+    "With the joker as {cards} the trick is not valid: {reason}":
+        lambda cards, reason: message("rockit", "with the joker as {cards} the trick is not "
+                                                "valid: {reason}", cards=cards, reason=reason),
+    "With the jokers as {cards} the trick is not valid: {reason}":
+        lambda cards, reason: message("rockit", "with the jokers as {cards} the trick is not "
+                                                "valid: {reason}", cards=cards, reason=reason),
+}
 
 
 def _lower_first(sentence: str) -> str:
-    """"A trick needs…" -> "a trick needs…" to follow a colon; "7♥ appears…" stays."""
+    """"A trick needs…" -> "a trick needs…" to follow a colon; "7♥ appears…" stays.
+
+    A Said of :data:`_LOWERED` becomes its lower-case twin (a Said too, translated like
+    the original); any other sentence is lowered as text."""
     if len(sentence) > 1 and sentence[0].isupper() and (sentence[1].islower()
                                                          or sentence[1] == " "):
+        template = getattr(sentence, "template", None) or str(sentence)
+        twin = _LOWERED.get(template)
+        if twin is not None and (template == str(sentence) or isinstance(sentence, Said)):
+            values = sentence.values if isinstance(sentence, Said) else {}
+            return twin(**values)
         return sentence[0].lower() + sentence[1:]
     return sentence
 
@@ -699,16 +864,19 @@ def review_board(tricks: Any, decks: int | None = None,
     try:
         split = arrange(cards, decks, budget)
     except TimeoutError:
-        return Verdict(False, f"{verdict.reason} Whether these cards can be laid out "
-                              f"validly was not decided in time.", "RID-A6", details)
+        return Verdict(False, message("rockit", "{reason} Whether these cards can be laid out "
+                                                "validly was not decided in time.",
+                                      reason=verdict.reason), "RID-A6", details)
     details["arrangeable"] = split is not None
     details["arrangement"] = split
     if split is None:
-        return Verdict(False, f"{verdict.reason} No layout of these cards is valid: put the "
-                              f"board back as it was at the start of the turn.", "RID-A6",
-                       details)
-    return Verdict(False, f"{verdict.reason} The same cards can be laid out validly, as "
-                          f"{plural(len(split), 'trick')}.", "RID-7", details)
+        return Verdict(False, message("rockit", "{reason} No layout of these cards is valid: "
+                                                "put the board back as it was at the start "
+                                                "of the turn.", reason=verdict.reason),
+                       "RID-A6", details)
+    return Verdict(False, message("rockit", "{reason} The same cards can be laid out validly, "
+                                            "as {tricks}.", reason=verdict.reason,
+                                  tricks=_n_tricks(len(split))), "RID-7", details)
 
 
 def _with_jokers(split: list[list[str]] | None, decks: int | None) -> list[dict] | None:
@@ -719,26 +887,39 @@ def _with_jokers(split: list[list[str]] | None, decks: int | None) -> list[dict]
             for trick in split]
 
 
-def _layout_words(found: bool, total: int, hand: int, loose: int, laid: bool) -> tuple[str, str]:
+def _layout_words(found: bool, total: int, hand: int, loose: int,
+                  laid: bool) -> tuple[Said, str]:
     """The sentence and rule of a layout check with cards not yet in a trick."""
     one = hand == 1
-    cards = "card" if one else f"{hand} cards"
     if hand and found:
-        return (f"Your {cards} can join the board: all {total} cards fit in valid tricks, one "
-                f"way shown below.", "RID-6")
+        if one:
+            return (message("rockit", "Your card can join the board: all {total} cards fit "
+                                      "in valid tricks, one way shown below.", total=total),
+                    "RID-6")
+        return (message("rockit", "Your {count} cards can join the board: all {total} cards "
+                                  "fit in valid tricks, one way shown below.",
+                        count=hand, total=total), "RID-6")
     if hand:
-        keep = "Keep it in hand." if one else "Keep them in hand, or lay fewer."
-        return (f"Your {cards} {'cannot' if one else 'cannot all'} join the board: no layout "
-                f"of these {total} cards is valid. {keep}", "RID-7")
-    left = ""
+        if one:
+            return (message("rockit", "Your card cannot join the board: no layout of these "
+                                      "{total} cards is valid. Keep it in hand.", total=total),
+                    "RID-7")
+        return (message("rockit", "Your {count} cards cannot all join the board: no layout "
+                                  "of these {total} cards is valid. Keep them in hand, or lay "
+                                  "fewer.", count=hand, total=total), "RID-7")
+    left = None
     if laid:
-        left = ("1 card is not in a trick yet. " if loose == 1
-                else f"{loose} cards are not in a trick yet. ")
+        left = (message("rockit", "1 card is not in a trick yet.") if loose == 1
+                else message("rockit", "{count} cards are not in a trick yet.", count=loose))
     if found:
-        return (f"{left}All {total} cards can be laid out in valid tricks, one way shown "
-                f"below.", "RID-7" if left else "RID-3")
-    return (f"{left}No layout of these {total} cards is valid: put the board back as it was "
-            f"at the start of the turn.", "RID-A6")
+        text = message("rockit", "All {total} cards can be laid out in valid tricks, one way "
+                                 "shown below.", total=total)
+        rule = "RID-7" if left else "RID-3"
+    else:
+        text = message("rockit", "No layout of these {total} cards is valid: put the board "
+                                 "back as it was at the start of the turn.", total=total)
+        rule = "RID-A6"
+    return (joined([left, text]) if left else text), rule
 
 
 def review_layout(tricks: Any = (), loose: Any = (), hand: Any = (), decks: int | None = None,
@@ -771,7 +952,7 @@ def review_layout(tricks: Any = (), loose: Any = (), hand: Any = (), decks: int 
     loose, hand = _cards(loose), _cards(hand)
     every = [card for trick in laid for card in trick] + loose + hand
     if not every:
-        raise ValueError("There are no cards to check.")
+        raise ValueError(N_("There are no cards to check."))
     result: dict[str, Any] = {"ok": None, "reason": "", "rule": "", "rockit": False,
                               "tricks": [], "arrangement": None, "laid": len(laid),
                               "cards": len(every), "hand": len(hand), "loose": len(loose)}
@@ -793,8 +974,9 @@ def review_layout(tricks: Any = (), loose: Any = (), hand: Any = (), decks: int 
         split = arrange(every, decks, budget)
     except TimeoutError:
         result.update(ok=None, rule="RID-7",
-                      reason=f"Whether these {len(every)} cards can be laid out in valid "
-                             f"tricks was not decided in time.")
+                      reason=message("rockit", "Whether these {count} cards can be laid out "
+                                               "in valid tricks was not decided in time.",
+                                     count=len(every)))
         return result
     # Loose cards beside tricks laid out: the board is not finished (RID-7) even when they
     # fit; cards from hand ask only whether they can join.
@@ -829,27 +1011,30 @@ def check_steal(trick: Any, replacement: str, new_trick: Any, hand: Any,
                                "new_trick": new_cards, "index": index, "stands_for": None}
     jokers = [i for i, card in enumerate(cards) if card == JOKER]
     if not jokers:
-        return Verdict(False, "There is no joker in that trick to take.", "RID-8", details)
+        return Verdict(False, message("rockit", "There is no joker in that trick to take."),
+                       "RID-8", details)
     board = check_trick(cards, decks)
     if not board:
-        return Verdict(False, f"The trick holding the joker is not valid: "
-                              f"{_lower_first(board.reason)}",
+        return Verdict(False, message("rockit", "The trick holding the joker is not valid: "
+                                                "{reason}", reason=_lower_first(board.reason)),
                        board.rule, details)
     if replacement == JOKER:
-        return Verdict(False, "A joker is taken by putting the card it stands for in its "
-                              "place, not another joker.", "RID-8", details)
+        return Verdict(False, message("rockit", "A joker is taken by putting the card it "
+                                                "stands for in its place, not another joker."),
+                       "RID-8", details)
     named = _declarations(declared)
     if named:                                   # the declaration decides (RID-A5)
         board = check_trick(cards, decks, named)
         if not board:
             if len(named) == 1 and JOKER not in named:
-                return Verdict(False, f"That joker cannot stand for {format_card(named[0])} "
-                                      f"in this trick.", "RID-A5", details)
+                return Verdict(False, message("rockit", "That joker cannot stand for {card} "
+                                                        "in this trick.",
+                                              card=format_card(named[0])), "RID-A5", details)
             return Verdict(False, board.reason, board.rule, details)
     options = {j["index"]: j["options"] for j in board.details["jokers"]}
     if index is not None and index not in jokers:
-        return Verdict(False, f"There is no joker in place {index + 1} of that trick.",
-                       "RID-8", details)
+        return Verdict(False, message("rockit", "There is no joker in place {place} of that "
+                                                "trick.", place=index + 1), "RID-8", details)
     if len(named) == 1 and index is not None:   # the joker taken is the declared one
         options[index] = named
     if index is None:
@@ -858,27 +1043,32 @@ def check_steal(trick: Any, replacement: str, new_trick: Any, hand: Any,
     fits = options[index]
     details["stands_for"] = fits[0] if len(fits) == 1 else list(fits)
     if replacement not in fits:
-        said = join_names([format_card(c) for c in fits], "or")
+        said = _either(fits)
         if replacement in cards:
-            reason = (f"{format_card(replacement)} is already in that trick: the joker "
-                      f"stands for {said}.")
+            reason = message("rockit", "{card} is already in that trick: the joker stands for "
+                                       "{cards}.", card=format_card(replacement), cards=said)
+        elif len(fits) == 1:
+            reason = message("rockit", "The joker stands for {cards}, so only that card can "
+                                       "take its place.", cards=said)
         else:
-            which = "that card" if len(fits) == 1 else "one of those"
-            reason = f"The joker stands for {said}, so only {which} can take its place."
+            reason = message("rockit", "The joker stands for {cards}, so only one of those can "
+                                       "take its place.", cards=said)
         return Verdict(False, reason, "RID-A5" if len(fits) > 1 else "RID-8", details)
     after = cards[:index] + [replacement] + cards[index + 1:]
     if not check_trick(after, decks):
-        return Verdict(False, f"With {format_card(replacement)} in the joker's place the "
-                              f"trick is no longer valid.", "RID-8", details)
+        return Verdict(False, message("rockit", "With {card} in the joker's place the trick "
+                                                "is no longer valid.",
+                                      card=format_card(replacement)), "RID-8", details)
     details["trick_after"] = after
     pool = Counter(hand_cards)
     if pool[replacement] < 1:
-        return Verdict(False, f"The replacement, {format_card(replacement)}, must come from "
-                              f"your hand.", "RID-8", details)
+        return Verdict(False, message("rockit", "The replacement, {card}, must come from "
+                                                "your hand.", card=format_card(replacement)),
+                       "RID-8", details)
     pool[replacement] -= 1
     if JOKER not in new_cards:
-        return Verdict(False, "The joker taken must be used at once, in the new trick.",
-                       "RID-8", details)
+        return Verdict(False, message("rockit", "The joker taken must be used at once, in the "
+                                                "new trick."), "RID-8", details)
     rest = list(new_cards)
     rest.remove(JOKER)
     missing = []
@@ -888,18 +1078,23 @@ def check_steal(trick: Any, replacement: str, new_trick: Any, hand: Any,
         else:
             missing.append(card)
     if missing:
-        verb = "is" if len(missing) == 1 else "are"
-        return Verdict(False, f"The new trick must be only cards from your hand plus the "
-                              f"joker: {join_names(format_card(c) for c in missing)} {verb} "
-                              f"not from your hand.", "RID-8", details)
+        shown = _names([format_card(c) for c in missing])
+        if len(missing) == 1:
+            reason = message("rockit", "The new trick must be only cards from your hand plus "
+                                       "the joker: {cards} is not from your hand.", cards=shown)
+        else:
+            reason = message("rockit", "The new trick must be only cards from your hand plus "
+                                       "the joker: {cards} are not from your hand.",
+                             cards=shown)
+        return Verdict(False, reason, "RID-8", details)
     fresh = check_trick(new_cards, decks)
     if not fresh:
-        return Verdict(False, f"The new trick with the joker is not valid: "
-                              f"{_lower_first(fresh.reason)}",
+        return Verdict(False, message("rockit", "The new trick with the joker is not valid: "
+                                                "{reason}", reason=_lower_first(fresh.reason)),
                        fresh.rule, details)
-    return Verdict(True, f"Legal: {format_card(replacement)} takes the joker's place and "
-                         f"the joker goes into a new trick from your hand.", "RID-8",
-                   details)
+    return Verdict(True, message("rockit", "Legal: {card} takes the joker's place and the "
+                                           "joker goes into a new trick from your hand.",
+                                 card=format_card(replacement)), "RID-8", details)
 
 
 # ---------------------------------------------------------------------------------------
@@ -995,8 +1190,8 @@ def _table_settings(settings: Mapping[str, Any] | None, players: int) -> dict[st
     if resolved["decks"] is None:
         resolved["decks"] = 1 if players == 2 else 2
     if resolved["decks"] == 1 and players > 2:
-        raise ValueError(f"One deck is for 2 players only: with {players} players use 2 "
-                         f"decks.")
+        raise ValueError(message("rockit", "One deck is for 2 players only: with {players} "
+                                           "players use 2 decks.", players=players))
     return resolved
 
 
@@ -1010,15 +1205,16 @@ def new(settings: dict | None, seats: list[str]) -> dict:
 
 def _check_state(state: Any) -> None:
     if not isinstance(state, dict) or state.get("game") != SLUG:
-        raise ValueError("This is not a RockIt to Destiny game.")
+        raise ValueError(N_("This is not a RockIt to Destiny game."))
 
 
 def _player(state: dict, name: Any, rule: str) -> str:
     if isinstance(name, str) and name in state["seats"]:
         return name
     if not isinstance(name, str) or not name:
-        raise RuleError("Name the player.", rule)
-    raise RuleError(f"'{name}' is not playing at this table.", rule)
+        raise RuleError(N_("Name the player."), rule)
+    raise RuleError(message("rockit", "'{name}' is not playing at this table.", name=name),
+                    rule)
 
 
 def _fold(state: dict) -> dict:
@@ -1044,10 +1240,13 @@ def _fold(state: dict) -> dict:
                           "come_in": current["come_in"]})
             current = {"game": current["game"] + 1, "starter": winner, "come_in": []}
             if target is not None and totals[winner] >= target:
-                over_reason = {"text": f"{winner} has won {plural(target, 'game')}, the "
-                                       f"target.", "rule": "RID-9"}
+                over_reason = {"text": message("rockit", "{winner} has won {games}, the "
+                                                         "target.",
+                                               winner=winner, games=_n_games(target)),
+                               "rule": "RID-9"}
         elif entry["kind"] == "finish":
-            over_reason = {"text": "The table finished the match.", "rule": "RID-9"}
+            over_reason = {"text": message("rockit", "The table finished the match."),
+                           "rule": "RID-9"}
     return {"totals": totals, "games": games, "current": current, "over_reason": over_reason}
 
 
@@ -1063,17 +1262,20 @@ def check_play(state: dict, player: str) -> Verdict:
     _check_state(state)
     sheet = _fold(state)
     if sheet["over_reason"] is not None:
-        return Verdict(False, "The match is over.", "RID-9", {"came_in": False, "game": None})
+        return Verdict(False, message("rockit", "The match is over."), "RID-9",
+                       {"came_in": False, "game": None})
     current = sheet["current"]
     details = {"came_in": False, "game": current["game"]}
     if not isinstance(player, str) or player not in state["seats"]:
-        return Verdict(False, f"'{player}' is not playing at this table.", "RID-5", details)
+        return Verdict(False, message("rockit", "'{name}' is not playing at this table.",
+                                      name=player), "RID-5", details)
     if any(entry["player"] == player for entry in current["come_in"]):
         details["came_in"] = True
-        return Verdict(True, f"{player} has come in, so {player} may play on the board.",
-                       "RID-6", details)
-    return Verdict(False, f"{player} has not come in yet: the only play is a come-in trick "
-                          f"of at least 30 from hand, or else draw a card.", "RID-4", details)
+        return Verdict(True, message("rockit", "{player} has come in, so {player} may play on "
+                                               "the board.", player=player), "RID-6", details)
+    return Verdict(False, message("rockit", "{player} has not come in yet: the only play is a "
+                                            "come-in trick of at least 30 from hand, or else "
+                                            "draw a card.", player=player), "RID-4", details)
 
 
 def _blocked_hands(state: dict, player: str, hands: Any) -> dict[str, Any]:
@@ -1082,16 +1284,16 @@ def _blocked_hands(state: dict, player: str, hands: Any) -> dict[str, Any]:
     points, when the cards were given). Returned as stored in the log."""
     if not isinstance(hands, Mapping) or not hands:
         raise RuleError(N_("Give each player's cards in hand: a number, or the cards."),
-                        "RID-A7")
+                        rule="RID-A7")
     for name in hands:
         _player(state, name, "RID-A7")
     if player not in hands:
         raise RuleError(message("rockit", "Count {player}'s cards in hand too: the fewest "
-                                          "cards wins.", player=player), "RID-A7")
+                                          "cards wins.", player=player), rule="RID-A7")
     try:
         verdict = blocked_winners(hands, state["settings"]["decks"])
     except ValueError as error:
-        raise RuleError(said_of(error), "RID-A7") from None
+        raise RuleError(said_of(error), rule="RID-A7") from None
     if verdict.rule == "RID-1":
         raise RuleError(verdict.reason, verdict.rule)
     winners = verdict.details["winners"]
@@ -1101,13 +1303,13 @@ def _blocked_hands(state: dict, player: str, hands: Any) -> dict[str, Any]:
         if counts[player] > counts[best]:
             raise RuleError(message("rockit", "{player} holds {cards}, but {best} holds "
                                               "{fewest}: the fewest cards in hand wins.",
-                                    player=player, cards=plural(counts[player], "card"),
-                                    best=best, fewest=plural(counts[best], "card")), "RID-A7")
+                                    player=player, cards=_n_cards(counts[player]),
+                                    best=best, fewest=_n_cards(counts[best])), rule="RID-A7")
         raise RuleError(message("rockit", "{player} and {best} both hold {cards}, and {best} "
                                           "has fewer points ({fewest} against {points}): "
                                           "{best} wins.",
-                                player=player, best=best, cards=plural(counts[best], "card"),
-                                fewest=points[best], points=points[player]), "RID-A7")
+                                player=player, best=best, cards=_n_cards(counts[best]),
+                                fewest=points[best], points=points[player]), rule="RID-A7")
     return {name: (held if isinstance(held, int) else _cards(held))
             for name, held in hands.items()}
 
@@ -1126,8 +1328,9 @@ def apply(state: dict, action: dict) -> dict:
     sheet = _fold(state)
     if sheet["over_reason"] is not None:
         winners = _best(sheet["totals"], state["seats"])
-        raise RuleError(f"The match is over: {join_names(winners)} won. Start a rematch "
-                        f"to play again.", "RID-9")
+        raise RuleError(message("rockit", "The match is over: {winners} won. Start a "
+                                          "rematch to play again.", winners=_names(winners)),
+                        rule="RID-9")
     kind = action.get("kind") if isinstance(action, dict) else None
     current = sheet["current"]
     came_in = {entry["player"] for entry in current["come_in"]}
@@ -1135,42 +1338,47 @@ def apply(state: dict, action: dict) -> dict:
     if kind == "come_in":
         player = _player(state, action.get("player"), "RID-4")
         if player in came_in:
-            raise RuleError(f"{player} has already come in this game.", "RID-4")
+            raise RuleError(message("rockit", "{player} has already come in this game.",
+                                    player=player), rule="RID-4")
         try:
             cards = _cards(action.get("cards"))
         except ValueError as error:
-            raise RuleError(str(error), "RID-4") from None
+            raise RuleError(said_of(error), rule="RID-4") from None
         verdict = check_come_in(cards, decks)
         if not verdict:
             raise RuleError(verdict.reason, verdict.rule)
         on_board = [card for entry in current["come_in"] for card in entry["cards"]]
         problem = _deck_problem(on_board + cards, decks)
         if problem:
-            raise RuleError(f"Those cards are already on the board: {problem}", "RID-1")
+            raise RuleError(message("rockit", "Those cards are already on the board: "
+                                              "{problem}", problem=problem), rule="RID-1")
         entry = {"kind": "come_in", "player": player, "cards": cards,
                  "points": verdict.details["points"], "trick": verdict.details["kind"]}
     elif kind == "win":
         player = _player(state, action.get("player"), "RID-9")
         how = action.get("how", "out")
         if how not in ("out", "blocked"):
-            raise RuleError("A game is won by going out, or by the fewest cards when "
-                            "everyone passed with the draw pile empty.", "RID-9")
+            raise RuleError(N_("A game is won by going out, or by the fewest cards when "
+                               "everyone passed with the draw pile empty."), rule="RID-9")
         if player not in came_in and how != "blocked":     # a blocked game: RID-A7
-            raise RuleError(f"{player} has not come in this game, so {player} cannot have "
-                            f"won it: a player must come in first.", "RID-4")
+            raise RuleError(message("rockit", "{player} has not come in this game, so "
+                                              "{player} cannot have won it: a player must "
+                                              "come in first.", player=player), rule="RID-4")
         entry = {"kind": "win", "player": player, "how": how}
         if how == "blocked" and action.get("hands") is not None:
             entry["hands"] = _blocked_hands(state, player, action["hands"])
     elif kind == "finish":
         if not sheet["games"]:
-            raise RuleError("No game has been won yet, so there is no match to finish.",
-                            "RID-9")
+            raise RuleError(N_("No game has been won yet, so there is no match to finish."),
+                            rule="RID-9")
         entry = {"kind": "finish"}
     else:
-        named = isinstance(kind, str) and kind
-        what = f"'{kind}' is not a RockIt action" if named \
-            else "That is not a RockIt action"
-        raise RuleError(f"{what}: enter a come-in, a win or the end of the match.", "RID-5")
+        if isinstance(kind, str) and kind:
+            raise RuleError(message("rockit", "'{kind}' is not a RockIt action: enter a "
+                                              "come-in, a win or the end of the match.",
+                                    kind=kind), rule="RID-5")
+        raise RuleError(N_("That is not a RockIt action: enter a come-in, a win or the end of "
+                           "the match."), rule="RID-5")
     fresh = copy.deepcopy(state)
     fresh["log"].append(entry)
     return fresh
@@ -1211,15 +1419,21 @@ def summary(state: dict) -> dict:
     winners = leaders if over else []
     result = None
     if over:
-        wins = plural(totals[winners[0]], "game") if winners else "no games"
-        text = (f"{winners[0]} wins the match with {wins} won." if len(winners) == 1
-                else f"{join_names(winners)} share the match with {wins} won each.")
+        wins = (_n_games(totals[winners[0]]) if winners
+                else message("rockit", "no games"))
+        if len(winners) == 1:
+            text = message("rockit", "{winner} wins the match with {games} won.",
+                           winner=winners[0], games=wins)
+        else:
+            text = message("rockit", "{winners} share the match with {games} won each.",
+                           winners=_names(winners), games=wins)
         result = {"text": text, "rule": "RID-9"}
     target = s["target"]
-    end_text = (f"The first player to win {plural(target, 'game')} wins the match."
+    end_text = (message("rockit", "The first player to win {games} wins the match.",
+                        games=_n_games(target))
                 if target is not None else
-                "No target: the table plays games until it finishes the match; the most "
-                "games won wins.")
+                message("rockit", "No target: the table plays games until it finishes the "
+                                  "match; the most games won wins."))
     copies = s["decks"]
     starter = None if current is None else current["starter"]
     games = sheet["games"]

@@ -39,9 +39,9 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from .cards import ROOK_COLOURS, format_card, parse_card, parse_cards, split_card
+from .cards import ROOK_COLOURS, parse_card, parse_cards, split_card
 from .game import Game, Setting, check_seats, check_settings, describe_settings
-from .said import N_, message
+from .said import N_, Said, joined, listing, message
 from .text import join_names, number
 from .verdict import RuleError, Verdict
 
@@ -51,7 +51,9 @@ __all__ = [
     "SETTINGS",
     "TEAMS",
     "VARIANTS",
+    "COLOUR_NAMES",
     "apply",
+    "card_label",
     "check_bid",
     "check_bidding",
     "check_discard",
@@ -75,58 +77,65 @@ MAX_PLAYERS = 6
 TEAMS = ("A", "B")
 ROOK = "ROOK"
 COLOURS = ROOK_COLOURS
+#: The colours' names as words of a sentence ("Black is trump"): Saids, so they translate.
+COLOUR_NAMES: dict[str, Said] = {
+    "B": message("rook", "Black"),
+    "R": message("rook", "Red"),
+    "Y": message("rook", "Yellow"),
+    "G": message("rook", "Green"),
+}
 
 RULES: dict[str, str] = {
-    "RK-1": "The deck: the family game uses two Rook decks without the cards below 5 (two 4s "
-            "kept for 6 players); the other variants use one deck of 5–14, with or without "
-            "the 1s, and the Rook bird.",
-    "RK-1b": "Only cards the deck has: two of each in the family game (the 4s only with 6 "
-             "players, and then just two, of different colours), one of each and one Rook "
-             "bird in a single deck.",
-    "RK-2": "4 or 6 players form two teams seated alternately: team A in seats 1, 3, 5 and "
-            "team B in seats 2, 4, 6.",
-    "RK-3": "The deal passes clockwise: after every hand the next player deals.",
-    "RK-4": "Bids lie on the grid from the minimum bid in steps of the bid step up to the "
-            "highest bid, and every raise must be higher than the current bid.",
-    "RK-5": "The bidder takes the widow and discards as many cards; the wrong number of "
-            "cards, or trump when the house rules forbid it and the bidder is not forced, "
-            "is an automatic set.",
-    "RK-6": "The highest trump wins the trick, otherwise the highest card of the colour led; "
-            "the Rook bird is always trump and ranks as the variant says (lowest trump in the "
-            "family game). Players must follow the colour led if they can; on a trump lead "
-            "the Rook bird is trump too.",
-    "RK-7": "The points both teams took, counters plus any last-trick bonus and the discard, "
-            "add up to the variant's total per hand (250 in the family game); every counter "
-            "and bonus being a multiple of 5, so is each team's share (RK-7b).",
-    "RK-8": "The other team always scores what it took; the bidders score what they took if "
-            "it reaches their bid, otherwise they lose exactly their bid.",
-    "RK-9": "The first team to reach the target wins; if both reach it on the same hand, "
-            "the house rule decides (bidder goes in the family game, the higher total in "
-            "Kentucky Discard).",
-    "R-A1": "In the 140-point game the Rook ranks as 10½, between the 10 and the 11 of "
-            "trump, and is worth 20 points.",
-    "R-A2": "A bad discard is an automatic set: the bidders lose their bid; if the hand was "
-            "played the other team keeps what it took, if it was caught before play they "
-            "score 0 and the deal passes.",
-    "R-A3": "Trump, Rooks included, may be discarded only when the bidder holds more trump "
-            "than the hand size after discarding, and then only that many.",
-    "R-A4": "Taking exactly the bid makes it.",
-    "R-A5": "Shooting the moon counts only when the house rules say so: taking every point "
-            "scores double, or a declared moon (bidding the whole hand) wins the game when "
-            "made and loses it when missed.",
-    "R-A6": "When identical cards of a double deck tie for the best card of a trick, the "
-            "first one played wins (house rule: the last one).",
-    "R-A7": "If everyone passes, the next dealer deals again (house rule: the dealer must "
-            "bid the minimum).",
-    "R-A8": "Scores may go below zero.",
+    "RK-1": N_("The deck: the family game uses two Rook decks without the cards below 5 (two 4s "
+               "kept for 6 players); the other variants use one deck of 5–14, with or without "
+               "the 1s, and the Rook bird."),
+    "RK-1b": N_("Only cards the deck has: two of each in the family game (the 4s only with 6 "
+                "players, and then just two, of different colours), one of each and one Rook "
+                "bird in a single deck."),
+    "RK-2": N_("4 or 6 players form two teams seated alternately: team A in seats 1, 3, 5 and "
+               "team B in seats 2, 4, 6."),
+    "RK-3": N_("The deal passes clockwise: after every hand the next player deals."),
+    "RK-4": N_("Bids lie on the grid from the minimum bid in steps of the bid step up to the "
+               "highest bid, and every raise must be higher than the current bid."),
+    "RK-5": N_("The bidder takes the widow and discards as many cards; the wrong number of "
+               "cards, or trump when the house rules forbid it and the bidder is not forced, is "
+               "an automatic set."),
+    "RK-6": N_("The highest trump wins the trick, otherwise the highest card of the colour led; "
+               "the Rook bird is always trump and ranks as the variant says (lowest trump in the "
+               "family game). Players must follow the colour led if they can; on a trump lead "
+               "the Rook bird is trump too."),
+    "RK-7": N_("The points both teams took, counters plus any last-trick bonus and the discard, "
+               "add up to the variant's total per hand (250 in the family game); every counter "
+               "and bonus being a multiple of 5, so is each team's share (RK-7b)."),
+    "RK-8": N_("The other team always scores what it took; the bidders score what they took if "
+               "it reaches their bid, otherwise they lose exactly their bid."),
+    "RK-9": N_("The first team to reach the target wins; if both reach it on the same hand, the "
+               "house rule decides (bidder goes in the family game, the higher total in Kentucky "
+               "Discard)."),
+    "R-A1": N_("In the 140-point game the Rook ranks as 10½, between the 10 and the 11 of trump, "
+               "and is worth 20 points."),
+    "R-A2": N_("A bad discard is an automatic set: the bidders lose their bid; if the hand was "
+               "played the other team keeps what it took, if it was caught before play they "
+               "score 0 and the deal passes."),
+    "R-A3": N_("Trump, Rooks included, may be discarded only when the bidder holds more trump "
+               "than the hand size after discarding, and then only that many."),
+    "R-A4": N_("Taking exactly the bid makes it."),
+    "R-A5": N_("Shooting the moon counts only when the house rules say so: taking every point "
+               "scores double, or a declared moon (bidding the whole hand) wins the game when "
+               "made and loses it when missed."),
+    "R-A6": N_("When identical cards of a double deck tie for the best card of a trick, the "
+               "first one played wins (house rule: the last one)."),
+    "R-A7": N_("If everyone passes, the next dealer deals again (house rule: the dealer must bid "
+               "the minimum)."),
+    "R-A8": N_("Scores may go below zero."),
 }
 
 _VARIANT_CHOICES = (
-    ("family", "Family game, double deck (250 a hand)"),
-    ("kentucky", "Kentucky Discard, official (120 a hand)"),
-    ("ones_180", "1s high (180 a hand)"),
-    ("ones_200", "1s high, last trick 20 (200 a hand)"),
-    ("game_140", "140-point game, Rook 10½"),
+    ("family", N_("Family game, double deck (250 a hand)")),
+    ("kentucky", N_("Kentucky Discard, official (120 a hand)")),
+    ("ones_180", N_("1s high (180 a hand)")),
+    ("ones_200", N_("1s high, last trick 20 (200 a hand)")),
+    ("game_140", N_("140-point game, Rook 10½")),
 )
 
 #: Every value each preset sets (RULES.md §2.3). ``max_bid`` None means "the whole hand".
@@ -165,72 +174,72 @@ VARIANTS: dict[str, dict[str, Any]] = {
 VARIANTS = {name: MappingProxyType(values) for name, values in VARIANTS.items()}  # read-only
 
 _BOTH_OVER = (
-    ("bidder_goes", "Bidder goes"),
-    ("higher_total", "Higher total wins"),
-    ("made_bid", "Only a made bid wins the game"),
+    ("bidder_goes", N_("Bidder goes")),
+    ("higher_total", N_("Higher total wins")),
+    ("made_bid", N_("Only a made bid wins the game")),
 )
 _MOON = (
-    ("off", "Off"),
-    ("double", "Taking every point scores double"),
-    ("declared", "Declared moon wins or loses the game"),
+    ("off", N_("Off")),
+    ("double", N_("Taking every point scores double")),
+    ("declared", N_("Declared moon wins or loses the game")),
 )
 _ROOK_RANK = (
-    ("low", "Lowest trump"),
-    ("high", "Highest trump"),
-    ("ten_half", "10½: between the 10 and the 11 of trump"),
+    ("low", N_("Lowest trump")),
+    ("high", N_("Highest trump")),
+    ("ten_half", N_("10½: between the 10 and the 11 of trump")),
 )
 _ALL_PASS = (
-    ("redeal", "The next dealer deals again"),
-    ("dealer_bids", "The dealer must bid the minimum"),
+    ("redeal", N_("The next dealer deals again")),
+    ("dealer_bids", N_("The dealer must bid the minimum")),
 )
 _IDENTICAL = (
-    ("first", "The first one played wins"),
-    ("last", "The last one played wins"),
+    ("first", N_("The first one played wins")),
+    ("last", N_("The last one played wins")),
 )
 
 SETTINGS: tuple[Setting, ...] = (
-    Setting("variant", "Variant", "choice", "family", choices=_VARIANT_CHOICES,
-            help="The rules your table plays; every value below defaults to this variant's.",
+    Setting("variant", N_("Variant"), "choice", "family", choices=_VARIANT_CHOICES,
+            help=N_("The rules your table plays; every value below defaults to this variant's."),
             rule="RK-1"),
-    Setting("target", "Game target", "int", None, 1, 100_000,
-            help="The first team to reach this total wins; leave empty for the variant's.",
+    Setting("target", N_("Game target"), "int", None, 1, 100_000,
+            help=N_("The first team to reach this total wins; leave empty for the variant's."),
             rule="RK-9"),
-    Setting("both_over", "Both teams over the target", "choice", None, choices=_BOTH_OVER,
-            help="Who wins when both teams reach the target on the same hand.",
+    Setting("both_over", N_("Both teams over the target"), "choice", None, choices=_BOTH_OVER,
+            help=N_("Who wins when both teams reach the target on the same hand."),
             rule="RK-9"),
-    Setting("min_bid", "Minimum bid", "int", None, 1, 10_000,
-            help="The lowest opening bid; leave empty for the variant's.", rule="RK-4"),
-    Setting("max_bid", "Highest bid", "int", None, 1, 10_000,
-            help="The highest bid allowed; leave empty for the whole hand's points.",
+    Setting("min_bid", N_("Minimum bid"), "int", None, 1, 10_000,
+            help=N_("The lowest opening bid; leave empty for the variant's."), rule="RK-4"),
+    Setting("max_bid", N_("Highest bid"), "int", None, 1, 10_000,
+            help=N_("The highest bid allowed; leave empty for the whole hand's points."),
             rule="RK-4"),
-    Setting("bid_step", "Bid step", "int", None, 1, 1_000,
-            help="Bids go up from the minimum in steps of this many points.", rule="RK-4"),
-    Setting("moon", "Shooting the moon", "choice", None, choices=_MOON,
-            help="Whether taking every point (or bidding it) counts for more.", rule="R-A5"),
-    Setting("rook_rank", "Rook bird ranks", "choice", None, choices=_ROOK_RANK,
-            help="Where the Rook bird ranks among the trumps.", rule="RK-6"),
-    Setting("rook_any_time", "Rook bird may be played at any time", "bool", None,
-            help="Even by a player who could follow the colour led (Kentucky Discard).",
+    Setting("bid_step", N_("Bid step"), "int", None, 1, 1_000,
+            help=N_("Bids go up from the minimum in steps of this many points."), rule="RK-4"),
+    Setting("moon", N_("Shooting the moon"), "choice", None, choices=_MOON,
+            help=N_("Whether taking every point (or bidding it) counts for more."), rule="R-A5"),
+    Setting("rook_rank", N_("Rook bird ranks"), "choice", None, choices=_ROOK_RANK,
+            help=N_("Where the Rook bird ranks among the trumps."), rule="RK-6"),
+    Setting("rook_any_time", N_("Rook bird may be played at any time"), "bool", None,
+            help=N_("Even by a player who could follow the colour led (Kentucky Discard)."),
             rule="RK-6"),
-    Setting("rook_points", "Rook bird points", "int", None, 0, 1_000,
-            help="What each Rook bird is worth.", rule="RK-7"),
-    Setting("ones", "1s in the deck", "bool", None,
-            help="Play with the 1s, the highest card of each colour.", rule="RK-1"),
-    Setting("one_points", "Points for each 1", "int", None, 0, 1_000,
-            help="What each 1 is worth when the 1s are in the deck.", rule="RK-7"),
-    Setting("last_trick", "Last-trick bonus", "int", None, 0, 1_000,
-            help="Extra points for the team taking the last trick.", rule="RK-7"),
-    Setting("decks", "Rook decks", "int", None, 1, 2,
-            help="One deck, or two decks with every card twice (the family game).",
+    Setting("rook_points", N_("Rook bird points"), "int", None, 0, 1_000,
+            help=N_("What each Rook bird is worth."), rule="RK-7"),
+    Setting("ones", N_("1s in the deck"), "bool", None,
+            help=N_("Play with the 1s, the highest card of each colour."), rule="RK-1"),
+    Setting("one_points", N_("Points for each 1"), "int", None, 0, 1_000,
+            help=N_("What each 1 is worth when the 1s are in the deck."), rule="RK-7"),
+    Setting("last_trick", N_("Last-trick bonus"), "int", None, 0, 1_000,
+            help=N_("Extra points for the team taking the last trick."), rule="RK-7"),
+    Setting("decks", N_("Rook decks"), "int", None, 1, 2,
+            help=N_("One deck, or two decks with every card twice (the family game)."),
             rule="RK-1"),
-    Setting("nest", "Widow size", "int", None, 1, 12,
-            help="Cards in the widow (nest), and so in the bidder's discard.", rule="RK-5"),
-    Setting("trump_discard", "Trump may be discarded", "bool", None,
-            help="Whether the bidder may discard trump when not forced to.", rule="RK-5"),
-    Setting("all_pass", "Everyone passes", "choice", None, choices=_ALL_PASS,
-            help="What happens when nobody bids.", rule="R-A7"),
-    Setting("identical", "Identical cards in a trick", "choice", None, choices=_IDENTICAL,
-            help="With two decks, which of two identical best cards takes the trick.",
+    Setting("nest", N_("Widow size"), "int", None, 1, 12,
+            help=N_("Cards in the widow (nest), and so in the bidder's discard."), rule="RK-5"),
+    Setting("trump_discard", N_("Trump may be discarded"), "bool", None,
+            help=N_("Whether the bidder may discard trump when not forced to."), rule="RK-5"),
+    Setting("all_pass", N_("Everyone passes"), "choice", None, choices=_ALL_PASS,
+            help=N_("What happens when nobody bids."), rule="R-A7"),
+    Setting("identical", N_("Identical cards in a trick"), "choice", None, choices=_IDENTICAL,
+            help=N_("With two decks, which of two identical best cards takes the trick."),
             rule="R-A6"),
 )
 
@@ -254,11 +263,12 @@ def resolve_settings(variant: Any = "family") -> dict[str, Any]:
     elif variant is None:
         settings = {}
     else:
-        raise ValueError("A Rook variant is a variant name or a dictionary of house rules.")
+        raise ValueError(N_("A Rook variant is a variant name or a dictionary of house rules."))
     name = settings.get("variant")
     if name is not None and (not isinstance(name, str) or name not in VARIANTS):
-        raise ValueError(f"{name!r} is not a Rook variant: use "
-                         f"{join_names(VARIANTS, 'or')}.")
+        either = message("rook", "or")
+        raise ValueError(message("rook", "{name!r} is not a Rook variant: use {variants}.",
+                                 name=name, variants=listing(VARIANTS, either)))
     checked = check_settings(SETTINGS, settings, NAME)
     preset = VARIANTS[checked["variant"]]
     resolved = {key: (preset[key] if checked[key] is None and key in preset else checked[key])
@@ -273,18 +283,20 @@ def resolve_settings(variant: Any = "family") -> dict[str, Any]:
 def _check_fit(s: dict[str, Any], total: int) -> None:
     """Refuse settings that do not work together (ValueError)."""
     if total < 1:
-        raise ValueError("A hand must be worth some points: give the counters a value.")
+        raise ValueError(N_("A hand must be worth some points: give the counters a value."))
     if not s["ones"] and s["one_points"]:
-        raise ValueError("The 1s are not in the deck, so they cannot be worth points.")
+        raise ValueError(N_("The 1s are not in the deck, so they cannot be worth points."))
     if s["max_bid"] > total:
-        raise ValueError(f"The highest bid ({number(s['max_bid'])}) is more than a hand is "
-                         f"worth ({number(total)}).")
+        raise ValueError(message("rook", "The highest bid ({high}) is more than a hand is "
+                                         "worth ({total}).",
+                                 high=number(s["max_bid"]), total=number(total)))
     if s["min_bid"] > s["max_bid"]:
-        raise ValueError(f"The minimum bid ({number(s['min_bid'])}) is above the highest bid "
-                         f"({number(s['max_bid'])}).")
+        raise ValueError(message("rook", "The minimum bid ({low}) is above the highest bid "
+                                         "({high}).",
+                                 low=number(s["min_bid"]), high=number(s["max_bid"])))
     if s["moon"] == "declared" and s["max_bid"] < total:
-        raise ValueError(f"A declared moon bids the whole hand, so the highest bid must be "
-                         f"{number(total)}.")
+        raise ValueError(message("rook", "A declared moon bids the whole hand, so the highest "
+                                         "bid must be {total}.", total=number(total)))
 
 
 def _hand_total(s: Mapping[str, Any]) -> int:
@@ -302,7 +314,7 @@ def hand_total(variant: Any = "family") -> int:
 def _table_settings(settings: Any) -> dict[str, Any]:
     """A table's settings: a dict (or None) resolved against its variant; ValueError else."""
     if settings is not None and not isinstance(settings, Mapping):
-        raise ValueError("Settings must be a dictionary of house rules.")
+        raise ValueError(N_("Settings must be a dictionary of house rules."))
     return resolve_settings(settings or {})
 
 
@@ -313,7 +325,7 @@ def _describe(settings: Mapping[str, Any] | None) -> list[dict[str, str]]:
     except ValueError:
         return describe_settings(SETTINGS, settings or {})
     described = describe_settings(SETTINGS, resolved)
-    described.insert(1, {"name": "hand_total", "label": "Points per hand",
+    described.insert(1, {"name": "hand_total", "label": N_("Points per hand"),
                          "value": number(_hand_total(resolved)), "rule": "RK-7"})
     return described
 
@@ -368,35 +380,45 @@ def _bid_verdict(s: Mapping[str, Any], bid: Any, current: Any = None) -> Verdict
                                "step": step, "current": current,
                                "moon": False, "lowest": None}
     if current is not None and not _is_int(current):
-        raise ValueError("The current bid must be a whole number or None.")
+        raise ValueError(N_("The current bid must be a whole number or None."))
     top = low + (high - low) // step * step
     if current is None or current < low:
         lowest = low
     else:
         lowest = low + ((current - low) // step + 1) * step
     details["lowest"] = lowest if lowest <= top else None
-    grid = f"bids go from {number(low)} to {number(high)} in steps of {number(step)}"
+    grid = {"low": number(low), "high": number(high), "step": number(step)}
     if not _is_int(bid):
-        return Verdict(False, f"A bid is a whole number: {grid}.", "RK-4", details)
+        return Verdict(False, message("rook", "A bid is a whole number: bids go from {low} to "
+                                              "{high} in steps of {step}.", **grid),
+                       "RK-4", details)
     if bid < low:
-        return Verdict(False, f"{number(bid)} is too low: bids start at {number(low)}.",
-                       "RK-4", details)
+        return Verdict(False, message("rook", "{bid} is too low: bids start at {low}.",
+                                      bid=number(bid), low=number(low)), "RK-4", details)
     if bid > high:
-        return Verdict(False, f"{number(bid)} is too high: the highest bid is {number(high)}.",
-                       "RK-4", details)
+        return Verdict(False, message("rook", "{bid} is too high: the highest bid is {high}.",
+                                      bid=number(bid), high=number(high)), "RK-4", details)
     if (bid - low) % step:
-        return Verdict(False, f"{number(bid)} is not a bid: {grid}.", "RK-4", details)
+        return Verdict(False, message("rook", "{bid} is not a bid: bids go from {low} to "
+                                              "{high} in steps of {step}.",
+                                      bid=number(bid), **grid), "RK-4", details)
     if current is not None and bid <= current:
-        raise_to = (f"the lowest raise is {number(lowest)}" if lowest <= top
-                    else "nobody can bid higher")
-        return Verdict(False, f"{number(bid)} is not a raise: it must be higher than the "
-                              f"current bid of {number(current)}, and {raise_to}.",
-                       "RK-4", details)
+        if lowest <= top:
+            text = message("rook", "{bid} is not a raise: it must be higher than the current "
+                                   "bid of {current}, and the lowest raise is {lowest}.",
+                           bid=number(bid), current=number(current), lowest=number(lowest))
+        else:
+            text = message("rook", "{bid} is not a raise: it must be higher than the current "
+                                   "bid of {current}, and nobody can bid higher.",
+                           bid=number(bid), current=number(current))
+        return Verdict(False, text, "RK-4", details)
     details["moon"] = s["moon"] == "declared" and bid == _hand_total(s)
     if details["moon"]:
-        return Verdict(True, f"{number(bid)} is a legal bid: it declares the moon, every "
-                             f"point of the hand.", "R-A5", details)
-    return Verdict(True, f"{number(bid)} is a legal bid.", "RK-4", details)
+        return Verdict(True, message("rook", "{bid} is a legal bid: it declares the moon, every "
+                                             "point of the hand.", bid=number(bid)),
+                       "R-A5", details)
+    return Verdict(True, message("rook", "{bid} is a legal bid.", bid=number(bid)), "RK-4",
+                   details)
 
 
 def check_bid(variant: Any, bid: Any, current: int | None = None) -> Verdict:
@@ -431,7 +453,7 @@ def _calls(calls: Any) -> list[int | None]:
         elif isinstance(item, str) and _BID_CALL.fullmatch(item.strip()):
             made.append(int(item.strip()))
         else:
-            raise ValueError(message(SLUG, "{call!r} is not a call: say a bid (a number) or "
+            raise ValueError(message("rook", "{call!r} is not a call: say a bid (a number) or "
                                            "pass.", call=item))
     return made
 
@@ -495,20 +517,20 @@ def check_bidding(variant: Any, calls: Any, players: int | None = None) -> Verdi
     settle(len(made))
     if details["all_passed"]:
         if s["all_pass"] == "dealer_bids":
-            return Verdict(True, message(SLUG, "Everyone passed: the dealer must bid the "
+            return Verdict(True, message("rook", "Everyone passed: the dealer must bid the "
                                                "minimum, {bid}.", bid=number(s["min_bid"])),
                            "R-A7", details)
         return Verdict(True, N_("Everyone passed: the next dealer deals again."), "R-A7",
                        details)
     if high is None:
-        return Verdict(True, message(SLUG, "No bid yet: the opening bid is {bid} or more, in "
+        return Verdict(True, message("rook", "No bid yet: the opening bid is {bid} or more, in "
                                            "steps of {step}.", bid=number(s["min_bid"]),
                                      step=number(s["bid_step"])), "RK-4", details)
     if details["lowest"] is None:
-        return Verdict(True, message(SLUG, "The high bid is {high}, the highest there is: "
+        return Verdict(True, message("rook", "The high bid is {high}, the highest there is: "
                                            "nobody can bid over it.", high=number(high)),
                        "RK-4", details)
-    return Verdict(True, message(SLUG, "The high bid is {high}: the next bid must be {bid} or "
+    return Verdict(True, message("rook", "The high bid is {high}: the next bid must be {bid} or "
                                        "more, in steps of {step}; or pass.",
                                  high=number(high), bid=number(details["lowest"]),
                                  step=number(s["bid_step"])), "RK-4", details)
@@ -535,55 +557,65 @@ def _score(s: Mapping[str, Any], bid: Any, bidder_points: Any, other_points: Any
     if not bid_verdict:
         return Verdict(False, bid_verdict.reason, bid_verdict.rule, details)
     if not isinstance(discard_ok, bool):
-        return Verdict(False, "Say whether the bidder's discard was legal (yes or no).",
+        return Verdict(False, N_("Say whether the bidder's discard was legal (yes or no)."),
                        "RK-5", details)
     if not isinstance(played, bool):
-        return Verdict(False, "Say whether the hand was played (yes or no).", "R-A2",
+        return Verdict(False, N_("Say whether the hand was played (yes or no)."), "R-A2",
                        details)
     declared = s["moon"] == "declared" and bid == total
     missed = "missed" if declared else None
-    lost = " The declared moon is missed, which loses the game." if declared else ""
+
+    def lost(text: Said) -> Said:
+        """The sentence, and that a missed declared moon loses the game (R-A5)."""
+        if not declared:
+            return text
+        return joined([text, message("rook", "The declared moon is missed, which loses the "
+                                             "game.")])
     if not played:
         if discard_ok:
-            return Verdict(False, "A hand that was not played can only be a bad discard "
-                                  "caught before play.", "R-A2", details)
+            return Verdict(False, N_("A hand that was not played can only be a bad discard "
+                                     "caught before play."), "R-A2", details)
         if any(p not in (None, 0) for p in (bidder_points, other_points)):
-            return Verdict(False, "A hand caught before play has no points to enter.",
+            return Verdict(False, N_("A hand caught before play has no points to enter."),
                            "R-A2", details)
         details.update(made=False, bidder=-bid, other=0, moon=missed,
                        rules={"bidder": "R-A2", "other": "R-A2"})
-        return Verdict(True, f"Automatic set, caught before play: the bidders lose their bid "
-                             f"of {number(bid)} and the other team scores 0.{lost}", "R-A2",
-                       details)
+        return Verdict(True, lost(message("rook", "Automatic set, caught before play: the "
+                                                  "bidders lose their bid of {bid} and the "
+                                                  "other team scores 0.", bid=number(bid))),
+                       "R-A2", details)
     for points in (bidder_points, other_points):
         if not _is_int(points) or points < 0:
-            return Verdict(False, "Points taken are whole numbers of 0 or more.", "RK-7",
+            return Verdict(False, N_("Points taken are whole numbers of 0 or more."), "RK-7",
                            details)
     grid = details["grid"] = _points_grid(s)
     off = [points for points in (bidder_points, other_points) if on_grid and points % grid]
     if off:
         # RK-7b: every counter and bonus is a multiple of the grid (5), so is each share.
         if len(off) == 1:
-            text = message(SLUG, "{points} is not a multiple of {grid}: every counter and "
+            text = message("rook", "{points} is not a multiple of {grid}: every counter and "
                                  "bonus is, so each team's points are too. Please recount.",
                            points=number(off[0]), grid=grid)
         else:
-            text = message(SLUG, "{first} and {second} are not multiples of {grid}: every "
+            text = message("rook", "{first} and {second} are not multiples of {grid}: every "
                                  "counter and bonus is, so each team's points are too. "
                                  "Please recount.",
                            first=number(off[0]), second=number(off[1]), grid=grid)
         return Verdict(False, text, "RK-7", details)
     if bidder_points + other_points != total:
-        return Verdict(False, f"The points add up to {number(bidder_points + other_points)}, "
-                              f"but a hand has {number(total)}: please recount.", "RK-7",
-                       details)
+        return Verdict(False, message("rook", "The points add up to {points}, but a hand has "
+                                              "{total}: please recount.",
+                                      points=number(bidder_points + other_points),
+                                      total=number(total)), "RK-7", details)
     other = other_points
     if not discard_ok:
         details.update(made=False, bidder=-bid, other=other, moon=missed,
                        rules={"bidder": "R-A2", "other": "R-A2"})
-        return Verdict(True, f"Automatic set for a bad discard: the bidders lose their bid "
-                             f"of {number(bid)}; the other team keeps the "
-                             f"{number(other)} it took.{lost}", "R-A2", details)
+        return Verdict(True, lost(message("rook", "Automatic set for a bad discard: the "
+                                                  "bidders lose their bid of {bid}; the other "
+                                                  "team keeps the {other} it took.",
+                                          bid=number(bid), other=number(other))),
+                       "R-A2", details)
     made = bidder_points >= bid
     if declared:
         details["moon"] = "made" if made else "missed"
@@ -591,31 +623,39 @@ def _score(s: Mapping[str, Any], bid: Any, bidder_points: Any, other_points: Any
         details.update(made=made, bidder=change, other=other,
                        rules={"bidder": "R-A5", "other": "RK-8"})
         if made:
-            text = (f"Declared moon made: the bidders took all {number(total)} points and win "
-                    f"the game.")
+            text = message("rook", "Declared moon made: the bidders took all {total} points "
+                                   "and win the game.", total=number(total))
         else:
-            text = (f"Declared moon missed: the bidders took {number(bidder_points)} of "
-                    f"{number(total)}, lose {number(bid)} and lose the game.")
+            text = message("rook", "Declared moon missed: the bidders took {points} of {total}, "
+                                   "lose {bid} and lose the game.",
+                           points=number(bidder_points), total=number(total), bid=number(bid))
         return Verdict(True, text, "R-A5", details)
     if made and s["moon"] == "double" and bidder_points == total:
         details.update(made=True, bidder=2 * total, other=other, moon="double",
                        rules={"bidder": "R-A5", "other": "RK-8"})
-        return Verdict(True, f"Shot the moon: the bidders took all {number(total)} points "
-                             f"and score double, {number(2 * total)}.", "R-A5", details)
+        return Verdict(True, message("rook", "Shot the moon: the bidders took all {total} "
+                                             "points and score double, {double}.",
+                                     total=number(total), double=number(2 * total)),
+                       "R-A5", details)
     if made:
         rule = "R-A4" if bidder_points == bid else "RK-8"
         details.update(made=True, bidder=bidder_points, other=other,
                        rules={"bidder": rule, "other": "RK-8"})
-        exactly = "exactly" if bidder_points == bid else "more than"
-        return Verdict(True, f"Made: the bidders took {number(bidder_points)}, {exactly} "
-                             f"their bid of {number(bid)}, and score "
-                             f"{number(bidder_points)}; the other team scores "
-                             f"{number(other)}.", rule, details)
+        values = {"points": number(bidder_points), "bid": number(bid), "other": number(other)}
+        if bidder_points == bid:
+            text = message("rook", "Made: the bidders took {points}, exactly their bid of {bid}, "
+                                   "and score {points}; the other team scores {other}.", **values)
+        else:
+            text = message("rook", "Made: the bidders took {points}, more than their bid of "
+                                   "{bid}, and score {points}; the other team scores {other}.",
+                           **values)
+        return Verdict(True, text, rule, details)
     details.update(made=False, bidder=-bid, other=other,
                    rules={"bidder": "RK-8", "other": "RK-8"})
-    return Verdict(True, f"Set: the bidders took {number(bidder_points)}, less than their "
-                         f"bid of {number(bid)}, and lose {number(bid)}; the other team "
-                         f"scores {number(other)}.", "RK-8", details)
+    return Verdict(True, message("rook", "Set: the bidders took {points}, less than their bid "
+                                         "of {bid}, and lose {bid}; the other team scores "
+                                         "{other}.", points=number(bidder_points),
+                                 bid=number(bid), other=number(other)), "RK-8", details)
 
 
 def score_hand(variant: Any, bid: Any, bidder_points: Any, other_points: Any,
@@ -648,8 +688,16 @@ def _colour(text: Any) -> str:
         for letter, name in COLOURS.items():
             if word == name.upper():
                 return letter
-    raise ValueError(f"{text!r} is not a Rook colour: use B, R, Y or G "
-                     f"(black, red, yellow or green).")
+    raise ValueError(message("rook", "{text!r} is not a Rook colour: use B, R, Y or G "
+                                     "(black, red, yellow or green).", text=text))
+
+
+def card_label(card: str) -> Said:
+    """A Rook card for people, as a Said so its colour translates: "14 Red", "Rook bird"."""
+    card = parse_card(card, "rook")
+    if card == ROOK:
+        return message("rook", "Rook bird")
+    return message("rook", "{number} {colour}", number=card[:-1], colour=COLOUR_NAMES[card[-1]])
 
 
 def _check_players(players: Any, unknown: bool = True) -> None:
@@ -678,24 +726,29 @@ def _deck_problem(s: Mapping[str, Any], cards: list[str],
         rank, _ = split_card(card, "rook")
         if card != ROOK and int(rank) not in numbers:
             if int(rank) == 4 and s["decks"] == 2:
-                return message(SLUG, "There is no {card} with 4 players: the two 4s are "
+                return message("rook", "There is no {card} with 4 players: the two 4s are "
                                      "only dealt when 6 play.",
-                               card=format_card(card, "rook"))
+                               card=card_label(card))
             low = "4" if s["decks"] == 2 else "5"
-            ones = " and the 1s" if s["ones"] else ""
-            return (f"There is no {format_card(card, 'rook')} in this deck: it has "
-                    f"{low}–14{ones} in each colour and the Rook bird.")
+            if s["ones"]:
+                return message("rook", "There is no {card} in this deck: it has {low}–14 and the "
+                                       "1s in each colour and the Rook bird.",
+                               card=card_label(card), low=low)
+            return message("rook", "There is no {card} in this deck: it has {low}–14 in each "
+                                   "colour and the Rook bird.", card=card_label(card), low=low)
     fours = [card for card in cards if card != ROOK and card[:-1] == "4"]
     if len(fours) > 2:
         return N_("The 6-player deck has only two 4s.")
     if len(fours) == 2 and fours[0] == fours[1]:
-        return message(SLUG, "There is only one {card}: the two 4s of the 6-player deck are "
-                             "of different colours.", card=format_card(fours[0], "rook"))
+        return message("rook", "There is only one {card}: the two 4s of the 6-player deck are "
+                             "of different colours.", card=card_label(fours[0]))
     for card in set(cards):
         if cards.count(card) > s["decks"]:
-            copies = "one" if s["decks"] == 1 else "two"
-            verb = "is" if s["decks"] == 1 else "are"
-            return f"There {verb} only {copies} {format_card(card, 'rook')} in this deck."
+            if s["decks"] == 1:
+                return message("rook", "There is only one {card} in this deck.",
+                               card=card_label(card))
+            return message("rook", "There are only two {card} in this deck.",
+                           card=card_label(card))
     return None
 
 
@@ -733,6 +786,39 @@ def _trump_order(s: Mapping[str, Any], trump: str, players: int | None = None) -
     return [card for _, card in sorted(cards, key=lambda item: -item[0])]
 
 
+#: Why the Rook bird won a trick, by how it ranks (literal message() calls, so `pybabel
+#: extract` finds each template).
+_ROOK_WINS = {
+    "low": lambda: message("rook", "The Rook bird wins: it is the only trump played (the Rook "
+                                   "bird is the lowest trump)."),
+    "high": lambda: message("rook", "The Rook bird wins: it is the highest trump."),
+    "ten_half": lambda: message("rook", "The Rook bird wins: the Rook bird ranks 10½, between "
+                                        "the 10 and the 11 of trump, above every other trump "
+                                        "played."),
+}
+#: Why a trump won: (led or played, what the Rook bird in the trick is noted as).
+_TRUMP_WINS = {
+    ("led", ""): lambda **v: message("rook", "The {card} wins: it is the highest trump led "
+                                             "({colour} is trump).", **v),
+    ("played", ""): lambda **v: message("rook", "The {card} wins: it is the highest trump "
+                                                "played ({colour} is trump).", **v),
+    ("led", "low"): lambda **v: message("rook", "The {card} wins: it is the highest trump led "
+                                                "({colour} is trump; the Rook bird is the "
+                                                "lowest trump).", **v),
+    ("played", "low"): lambda **v: message("rook", "The {card} wins: it is the highest trump "
+                                                   "played ({colour} is trump; the Rook bird "
+                                                   "is the lowest trump).", **v),
+    ("led", "ten_half"): lambda **v: message("rook", "The {card} wins: it is the highest trump "
+                                                     "led ({colour} is trump; the Rook bird "
+                                                     "ranks 10½, between the 10 and the 11).",
+                                             **v),
+    ("played", "ten_half"): lambda **v: message("rook", "The {card} wins: it is the highest "
+                                                        "trump played ({colour} is trump; the "
+                                                        "Rook bird ranks 10½, between the 10 "
+                                                        "and the 11).", **v),
+}
+
+
 def trick_winner(cards: str | Iterable[str], trump: str, variant: Any = "family",
                  players: int | None = None) -> Verdict:
     """Who won this trick? (RK-6, RULES.md §2.4, R-A6)
@@ -756,13 +842,13 @@ def trick_winner(cards: str | Iterable[str], trump: str, variant: Any = "family"
                                "trumped": None, "tied": False, "players": players,
                                "trump_order": _trump_order(s, trump, players)}
     if not played:
-        return Verdict(False, "Enter the cards of the trick, the led card first.", "RK-6",
+        return Verdict(False, N_("Enter the cards of the trick, the led card first."), "RK-6",
                        details)
     if len(played) > MAX_PLAYERS:
-        return Verdict(False, f"A trick has at most {MAX_PLAYERS} cards, one from each "
-                              f"player.", "RK-6", details)
+        return Verdict(False, message("rook", "A trick has at most {cards} cards, one from each "
+                                              "player.", cards=MAX_PLAYERS), "RK-6", details)
     if players is not None and len(played) > players:
-        return Verdict(False, message(SLUG, "A trick has one card from each player: at most "
+        return Verdict(False, message("rook", "A trick has one card from each player: at most "
                                             "{players} at this table, not {cards}.",
                                       players=players, cards=len(played)), "RK-6", details)
     problem = _deck_problem(s, played, players)
@@ -783,35 +869,24 @@ def trick_winner(cards: str | Iterable[str], trump: str, variant: Any = "family"
     tops = [i for i in contenders if strength(played[i]) == best]
     winner = tops[0] if s["identical"] == "first" else tops[-1]
     card = played[winner]
-    label = format_card(card, "rook")
+    label = card_label(card)
     details.update(winner=winner, card=card, led=led, trumped=trumped, tied=len(tops) > 1)
-    trump_name = COLOURS[trump]
-    rook_note = ""
     if card == ROOK:
-        reason = {
-            "low": "it is the only trump played (the Rook bird is the lowest trump)",
-            "high": "it is the highest trump",
-            "ten_half": "the Rook bird ranks 10½, between the 10 and the 11 of trump, above "
-                        "every other trump played",
-        }[s["rook_rank"]]
-        text = f"The Rook bird wins: {reason}."
+        text = _ROOK_WINS[s["rook_rank"]]()
     elif trumped:
-        if ROOK in played:
-            rook_note = {
-                "low": "; the Rook bird is the lowest trump",
-                "high": "",
-                "ten_half": "; the Rook bird ranks 10½, between the 10 and the 11",
-            }[s["rook_rank"]]
-        where = "led" if winner == 0 else "played"
-        text = (f"The {label} wins: it is the highest trump {where} ({trump_name} is "
-                f"trump{rook_note}).")
+        note = s["rook_rank"] if ROOK in played and s["rook_rank"] != "high" else ""
+        text = _TRUMP_WINS["led" if winner == 0 else "played", note](
+            card=label, colour=COLOUR_NAMES[trump])
     else:
-        text = (f"The {label} wins: it is the highest card of {COLOURS[led]}, the colour "
-                f"led, and no trump was played.")
+        text = message("rook", "The {card} wins: it is the highest card of {colour}, the "
+                               "colour led, and no trump was played.",
+                       card=label, colour=COLOUR_NAMES[led])
     rule = "R-A1" if card == ROOK and s["rook_rank"] == "ten_half" else "RK-6"
     if len(tops) > 1:
-        which = "first" if s["identical"] == "first" else "last"
-        text += f" Of the identical cards played, the {which} one wins."
+        which = (message("rook", "Of the identical cards played, the first one wins.")
+                 if s["identical"] == "first" else
+                 message("rook", "Of the identical cards played, the last one wins."))
+        text = joined([text, which])
         rule = "R-A6"
     return Verdict(True, text, rule, details)
 
@@ -852,7 +927,7 @@ def check_follow(variant: Any, trump: str, led: str, played: str,
         return trump if c == ROOK else c[-1]
 
     free = bool(s["rook_any_time"])
-    name, label = COLOURS[led_colour], format_card(card, "rook")
+    name, label = COLOUR_NAMES[led_colour], card_label(card)
     details: dict[str, Any] = {"led": led_colour, "trump": trump, "played": card,
                                "followed": False, "renege": False, "could_follow": [],
                                "known": True, "rook_any_time": free}
@@ -861,10 +936,10 @@ def check_follow(variant: Any, trump: str, led: str, played: str,
         if card == ROOK:
             return Verdict(True, N_("Legal: the Rook bird is trump, so it follows a trump "
                                     "lead."), "RK-6", details)
-        return Verdict(True, message(SLUG, "Legal: the {card} follows {colour}, the colour "
+        return Verdict(True, message("rook", "Legal: the {card} follows {colour}, the colour "
                                            "led.", card=label, colour=name), "RK-6", details)
     if card == ROOK and free:
-        return Verdict(True, message(SLUG, "Legal: under these house rules the Rook bird may "
+        return Verdict(True, message("rook", "Legal: under these house rules the Rook bird may "
                                            "be played at any time, even holding {colour}.",
                                      colour=name), "RK-6", details)
     could = [c for c in kept if colour_of(c) == led_colour]
@@ -872,24 +947,24 @@ def check_follow(variant: Any, trump: str, led: str, played: str,
     if could:
         details["renege"] = True
         if led_colour == trump and all(c == ROOK for c in could):
-            text = message(SLUG, "Renege: trump ({colour}) was led and they held the Rook "
+            text = message("rook", "Renege: trump ({colour}) was led and they held the Rook "
                                  "bird, which is trump: they had to play it.", colour=name)
         elif led_colour == trump:
-            text = message(SLUG, "Renege: trump ({colour}) was led and they held the {card}: "
+            text = message("rook", "Renege: trump ({colour}) was led and they held the {card}: "
                                  "they had to play trump.", colour=name,
-                           card=format_card(could[0], "rook"))
+                           card=card_label(could[0]))
         else:
-            text = message(SLUG, "Renege: {colour} was led and they held the {card}: they "
+            text = message("rook", "Renege: {colour} was led and they held the {card}: they "
                                  "had to follow {colour}.", colour=name,
-                           card=format_card(could[0], "rook"))
+                           card=card_label(could[0]))
         return Verdict(False, text, "RK-6", details)
     if not kept:
         details["known"] = False
-        return Verdict(True, message(SLUG, "The {card} does not follow {colour}: that is legal "
+        return Verdict(True, message("rook", "The {card} does not follow {colour}: that is legal "
                                            "only if they held no {colour}. Add the cards they "
                                            "still held to check.", card=label, colour=name),
                        "RK-6", details)
-    return Verdict(True, message(SLUG, "Legal: none of the cards they held is {colour}, so "
+    return Verdict(True, message("rook", "Legal: none of the cards they held is {colour}, so "
                                        "they could play any card.", colour=name),
                    "RK-6", details)
 
@@ -955,7 +1030,7 @@ def check_discard_counts(variant: Any, cards: int, trump_discarded: int, trump_h
         if not _is_int(value) or value < 0:
             raise ValueError(N_("Count the cards: whole numbers of 0 or more."))
     if trump_discarded > cards:
-        raise ValueError(message(SLUG, "Only {cards} cards were discarded, so not {trump} "
+        raise ValueError(message("rook", "Only {cards} cards were discarded, so not {trump} "
                                        "trump.", cards=cards, trump=trump_discarded))
     return _discard_verdict(s, cards, trump_discarded, trump_held, players, hand_size)
 
@@ -968,19 +1043,20 @@ def _discard_verdict(s: Mapping[str, Any], count: int, discarded: int, trump_hel
     elif not _is_int(hand_size) or hand_size < 1:
         raise ValueError(N_("The hand size is a whole number of 1 or more."))
     if not _is_int(trump_held) or trump_held < 0:
-        raise ValueError("The trump held is a whole number of 0 or more.")
+        raise ValueError(N_("The trump held is a whole number of 0 or more."))
     in_deck = _trump_in_deck(s, players)
     if trump_held > in_deck:
-        raise ValueError(message(SLUG, "Nobody can hold {held} trump: the deck has only "
+        raise ValueError(message("rook", "Nobody can hold {held} trump: the deck has only "
                                        "{deck}, the Rook birds included.",
                                  held=trump_held, deck=in_deck))
     if trump_held > hand_size + s["nest"]:
-        raise ValueError(message(SLUG, "With the widow the bidder holds {cards} cards, so not "
+        raise ValueError(message("rook", "With the widow the bidder holds {cards} cards, so not "
                                        "{held} trump.", cards=hand_size + s["nest"],
                                  held=trump_held))
     if discarded > trump_held:
-        raise ValueError(f"The discard holds {discarded} trump, more than the {trump_held} "
-                         f"the bidder held.")
+        raise ValueError(message("rook", "The discard holds {trump} trump, more than the "
+                                         "{held} the bidder held.",
+                                 trump=discarded, held=trump_held))
     forced = max(0, trump_held - hand_size)
     details = {"automatic_set": False, "cards": count, "nest": s["nest"],
                "trump_discarded": discarded, "trump_held": trump_held,
@@ -988,30 +1064,36 @@ def _discard_verdict(s: Mapping[str, Any], count: int, discarded: int, trump_hel
                "trump_may_go": s["trump_discard"]}
     if count != s["nest"]:
         details["automatic_set"] = True
-        return Verdict(False, f"Automatic set: the bidder must discard exactly "
-                              f"{s['nest']} cards, not {count}.", "RK-5", details)
+        return Verdict(False, message("rook", "Automatic set: the bidder must discard exactly "
+                                              "{nest} cards, not {cards}.",
+                                      nest=s["nest"], cards=count), "RK-5", details)
     if discarded < forced:
-        raise ValueError(message(SLUG, "Holding {held} trump for a {size}-card hand, at least "
+        raise ValueError(message("rook", "Holding {held} trump for a {size}-card hand, at least "
                                        "{forced} trump must be in the discard.",
                                  held=trump_held, size=hand_size, forced=forced))
     if discarded > forced and not s["trump_discard"]:
         details["automatic_set"] = True
         if forced:
-            text = (f"Automatic set: holding {trump_held} trump for a {hand_size}-card hand, "
-                    f"the bidder may discard only {forced} trump, not {discarded}.")
+            text = message("rook", "Automatic set: holding {held} trump for a {size}-card "
+                                   "hand, the bidder may discard only {forced} trump, not "
+                                   "{trump}.", held=trump_held, size=hand_size, forced=forced,
+                           trump=discarded)
             return Verdict(False, text, "R-A3", details)
-        text = (f"Automatic set: the bidder discarded trump while holding only "
-                f"{trump_held} trump, which fit in the {hand_size}-card hand.")
+        text = message("rook", "Automatic set: the bidder discarded trump while holding only "
+                               "{held} trump, which fit in the {size}-card hand.",
+                       held=trump_held, size=hand_size)
         return Verdict(False, text, "RK-5", details)
     if forced and discarded:
-        return Verdict(True, f"The discard is legal: with {trump_held} trump for a "
-                             f"{hand_size}-card hand, {forced} trump had to go.", "R-A3",
-                       details)
+        return Verdict(True, message("rook", "The discard is legal: with {held} trump for a "
+                                             "{size}-card hand, {forced} trump had to go.",
+                                     held=trump_held, size=hand_size, forced=forced),
+                       "R-A3", details)
     if discarded:
-        return Verdict(True, message(SLUG, "The discard is legal: {cards} cards; the house "
+        return Verdict(True, message("rook", "The discard is legal: {cards} cards; the house "
                                            "rules let the bidder discard trump.",
                                      cards=count), "RK-5", details)
-    return Verdict(True, f"The discard is legal: {count} cards.", "RK-5", details)
+    return Verdict(True, message("rook", "The discard is legal: {cards} cards.", cards=count),
+                   "RK-5", details)
 
 
 # ---------------------------------------------------------------------------------------
@@ -1023,13 +1105,14 @@ def new(settings: dict | None, seats: list[str]) -> dict:
     resolved = _table_settings(settings)
     names = check_seats(seats, MIN_PLAYERS, MAX_PLAYERS, NAME)
     if len(names) not in (4, 6):
-        raise ValueError(f"Rook is for 4 or 6 players (two equal teams), not {len(names)}.")
+        raise ValueError(message("rook", "Rook is for 4 or 6 players (two equal teams), not "
+                                         "{players}.", players=len(names)))
     return {"game": SLUG, "settings": resolved, "seats": names, "deals": []}
 
 
 def _check_state(state: Any) -> None:
     if not isinstance(state, dict) or state.get("game") != SLUG:
-        raise ValueError("This is not a Rook game.")
+        raise ValueError(N_("This is not a Rook game."))
 
 
 def _hand_entry(state: dict, action: dict) -> dict:
@@ -1037,10 +1120,10 @@ def _hand_entry(state: dict, action: dict) -> dict:
     s, seats = state["settings"], state["seats"]
     bidder = action.get("bidder")
     if not isinstance(bidder, str) or not bidder:
-        raise RuleError("Name the player who won the bid.", "RK-2")
+        raise RuleError(N_("Name the player who won the bid."), rule="RK-2")
     if bidder not in seats:
-        raise RuleError(f"'{bidder}' is not playing at this table: name the player who won "
-                        f"the bid.", "RK-2")
+        raise RuleError(message("rook", "'{bidder}' is not playing at this table: name the "
+                                        "player who won the bid.", bidder=bidder), rule="RK-2")
     team = team_of(seats.index(bidder))
     discard_ok = action.get("discard_ok")
     discard_ok = True if discard_ok is None else discard_ok
@@ -1051,16 +1134,17 @@ def _hand_entry(state: dict, action: dict) -> dict:
         try:
             trump = _colour(trump)
         except ValueError:
-            raise RuleError(f"{trump!r} is not a trump colour: use black, red, yellow or "
-                            f"green.", "RK-6") from None
+            raise RuleError(message("rook", "{trump!r} is not a trump colour: use black, red, "
+                                            "yellow or green.", trump=trump),
+                            rule="RK-6") from None
     points = action.get("points")
     if played is False and points is None:
         bidder_points = other_points = None
         points = None
     else:
         if not isinstance(points, dict) or set(points) != set(TEAMS):
-            raise RuleError("Enter the points each team took, for team A and team B.",
-                            "RK-7")
+            raise RuleError(N_("Enter the points each team took, for team A and team B."),
+                            rule="RK-7")
         bidder_points, other_points = points[team], points[_other(team)]
         points = {"A": points["A"], "B": points["B"]}
     verdict = _score(s, action.get("bid"), bidder_points, other_points, discard_ok, played)
@@ -1079,21 +1163,28 @@ def apply(state: dict, action: dict) -> dict:
     _check_state(state)
     sheet = _fold(state)
     if sheet["over_reason"] is not None:
-        raise RuleError(f"The game is over: {sheet['result']['text']} Start a rematch to "
-                        f"play again.", sheet["over_reason"]["rule"])
+        raise RuleError(message("rook", "The game is over: {result} Start a rematch to play "
+                                        "again.", result=sheet["result"]["text"]),
+                        rule=sheet["over_reason"]["rule"])
     kind = action.get("kind") if isinstance(action, dict) else None
     if kind == "hand":
         entry = _hand_entry(state, action)
     elif kind == "redeal":
         s = state["settings"]
         if s["all_pass"] == "dealer_bids":
-            raise RuleError(f"Everyone passed, so the dealer, {sheet['dealer']}, must bid "
-                            f"the minimum of {number(s['min_bid'])}.", "R-A7")
+            raise RuleError(message("rook", "Everyone passed, so the dealer, {dealer}, must "
+                                            "bid the minimum of {bid}.",
+                                    dealer=sheet["dealer"], bid=number(s["min_bid"])),
+                            rule="R-A7")
         entry = {"kind": "redeal"}
     else:
-        named = isinstance(kind, str) and kind
-        what = f"'{kind}' is not a Rook action" if named else "That is not a Rook action"
-        raise RuleError(f"{what}: enter a hand, or a redeal when everyone passed.", "RK-8")
+        if isinstance(kind, str) and kind:
+            text = message("rook", "'{kind}' is not a Rook action: enter a hand, or a redeal "
+                                   "when everyone passed.", kind=kind)
+        else:
+            text = N_("That is not a Rook action: enter a hand, or a redeal when everyone "
+                      "passed.")
+        raise RuleError(text, rule="RK-8")
     fresh = copy.deepcopy(state)
     fresh["deals"].append(entry)
     return fresh
@@ -1107,38 +1198,44 @@ def _end(s: Mapping[str, Any], totals: dict[str, int], bidding: str, verdict: Ve
     other = _other(bidding)
     if moon == "made":
         return {"winner": bidding, "rule": "R-A5",
-                "text": f"{names[bidding]} declared the moon and made it, which wins the game."}
+                "text": message("rook", "{team} declared the moon and made it, which wins the "
+                                        "game.", team=names[bidding])}
     if moon == "missed":
         return {"winner": other, "rule": "R-A5",
-                "text": f"{names[bidding]} declared the moon and missed it, which loses the "
-                        f"game."}
+                "text": message("rook", "{team} declared the moon and missed it, which loses "
+                                        "the game.", team=names[bidding])}
     reached = [team for team in TEAMS if totals[team] >= target]
     goal = number(target)
     if s["both_over"] == "made_bid":
         if verdict.details["made"] and bidding in reached:
             return {"winner": bidding, "rule": "RK-9",
-                    "text": f"{names[bidding]} made their bid and reached "
-                            f"{number(totals[bidding])} (target {goal}): only a made bid "
-                            f"wins the game."}
+                    "text": message("rook", "{team} made their bid and reached {total} "
+                                            "(target {goal}): only a made bid wins the game.",
+                                    team=names[bidding], total=number(totals[bidding]),
+                                    goal=goal)}
         return None
     if len(reached) == 1:
         team = reached[0]
         return {"winner": team, "rule": "RK-9",
-                "text": f"{names[team]} reached {number(totals[team])} (target {goal})."}
+                "text": message("rook", "{team} reached {total} (target {goal}).",
+                                team=names[team], total=number(totals[team]), goal=goal)}
     if not reached:
         return None
-    both = f"Both teams passed {goal} on the same hand"
     if s["both_over"] == "bidder_goes":
         return {"winner": bidding, "rule": "RK-9",
-                "text": f"{both}: bidder goes, so {names[bidding]} win."}
+                "text": message("rook", "Both teams passed {goal} on the same hand: bidder "
+                                        "goes, so {team} win.", goal=goal,
+                                team=names[bidding])}
     if totals["A"] == totals["B"]:
         return {"winner": bidding, "rule": "RK-9",
-                "text": f"{both} with equal totals: the tie goes to the bidders, "
-                        f"{names[bidding]}."}
+                "text": message("rook", "Both teams passed {goal} on the same hand with equal "
+                                        "totals: the tie goes to the bidders, {team}.",
+                                goal=goal, team=names[bidding])}
     team = max(TEAMS, key=lambda t: totals[t])
     return {"winner": team, "rule": "RK-9",
-            "text": f"{both}: the higher total wins, so {names[team]} win with "
-                    f"{number(totals[team])}."}
+            "text": message("rook", "Both teams passed {goal} on the same hand: the higher "
+                                    "total wins, so {team} win with {total}.", goal=goal,
+                            team=names[team], total=number(totals[team]))}
 
 
 def _fold(state: dict) -> dict:
@@ -1159,7 +1256,8 @@ def _fold(state: dict) -> dict:
         if entry["kind"] == "redeal":
             row.update(changes={"A": 0, "B": 0}, rules={"A": "R-A7", "B": "R-A7"},
                        running=dict(totals), rule="R-A7",
-                       text=f"Everyone passed on {dealer}'s deal: {row['next_dealer']} deals next.",
+                       text=message("rook", "Everyone passed on {dealer}'s deal: {next} deals "
+                                            "next.", dealer=dealer, next=row["next_dealer"]),
                        reason=RULES["R-A7"])
             rows.append(row)
             continue
@@ -1174,9 +1272,15 @@ def _fold(state: dict) -> dict:
         d = verdict.details
         changes = {bidding: d["bidder"], other: d["other"]}
         totals = {team: totals[team] + changes[team] for team in TEAMS}
-        made = "made it" if d["made"] else "was set"
-        text = (f"{entry['bidder']} bid {number(entry['bid'])} and {made}: "
-                f"{names['A']} {changes['A']:+,}, {names['B']} {changes['B']:+,}.")
+        values = {"bidder": entry["bidder"], "bid": number(entry["bid"]), "a": names["A"],
+                  "a_change": f"{changes['A']:+,}", "b": names["B"],
+                  "b_change": f"{changes['B']:+,}"}
+        if d["made"]:
+            text = message("rook", "{bidder} bid {bid} and made it: {a} {a_change}, {b} "
+                                   "{b_change}.", **values)
+        else:
+            text = message("rook", "{bidder} bid {bid} and was set: {a} {a_change}, {b} "
+                                   "{b_change}.", **values)
         row.update(hand=hand_no, bidder=entry["bidder"], team=bidding, bid=entry["bid"],
                    trump=entry["trump"], points=None if points is None else dict(points),
                    discard_ok=entry["discard_ok"], played=entry["played"], made=d["made"],
@@ -1193,7 +1297,8 @@ def _fold(state: dict) -> dict:
     result = None
     if outcome:
         winner = outcome["winner"]
-        result = {"text": f"{names[winner]} win with {number(totals[winner])}.",
+        result = {"text": message("rook", "{team} win with {total}.", team=names[winner],
+                                  total=number(totals[winner])),
                   "rule": outcome["rule"]}
     return {"names": names, "players": players, "totals": totals, "rows": rows,
             "over_reason": None if outcome is None else
@@ -1204,17 +1309,20 @@ def _fold(state: dict) -> dict:
 
 def _end_rule(s: Mapping[str, Any]) -> dict:
     goal = number(s["target"])
-    text = {
-        "bidder_goes": f"The first team to reach {goal} wins; if both reach it on the same "
-                       f"hand, the bidders win (bidder goes).",
-        "higher_total": f"The first team to reach {goal} wins; if both reach it on the same "
-                        f"hand, the higher total wins (a tie goes to the bidders).",
-        "made_bid": f"A team wins by making its bid with a total of {goal} or more; points "
-                    f"taken against the bid never end the game.",
-    }[s["both_over"]]
+    if s["both_over"] == "bidder_goes":
+        text = message("rook", "The first team to reach {goal} wins; if both reach it on the "
+                               "same hand, the bidders win (bidder goes).", goal=goal)
+    elif s["both_over"] == "higher_total":
+        text = message("rook", "The first team to reach {goal} wins; if both reach it on the "
+                               "same hand, the higher total wins (a tie goes to the bidders).",
+                       goal=goal)
+    else:
+        text = message("rook", "A team wins by making its bid with a total of {goal} or more; "
+                               "points taken against the bid never end the game.", goal=goal)
     rules = ["RK-9"]
     if s["moon"] == "declared":
-        text += " A declared moon wins the game when made and loses it when missed."
+        text = joined([text, message("rook", "A declared moon wins the game when made and "
+                                             "loses it when missed.")])
         rules.append("R-A5")
     return {"text": text, "rule": "RK-9", "rules": rules}
 

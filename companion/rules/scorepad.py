@@ -12,7 +12,8 @@ from types import MappingProxyType
 from typing import Any
 
 from .game import Game, Setting, check_seats, check_settings
-from .text import join_names, number, plural
+from .said import N_, Said, listing, message
+from .text import number
 from .verdict import RuleError
 
 __all__ = ["GAME", "RULES", "SETTINGS", "MAX_ROUND_SCORE", "new", "apply", "summary"]
@@ -22,29 +23,32 @@ NAME = "Score pad"
 MIN_PLAYERS = 2
 MAX_PLAYERS = 12
 MAX_ROUND_SCORE = 1_000_000
+#: The name in a sentence ("Score pad is for 2 to 12 players…"), looked up like the label.
+_NAME = Said(NAME, template=NAME)
 
 RULES: dict[str, str] = {
-    "SP-1": "Each round adds every player's entered score to their total; "
-            "a player left out of a round scores 0.",
-    "SP-2": "The game ends as soon as a player's total reaches the target score or more.",
-    "SP-3": "The game ends when the set number of rounds has been played.",
-    "SP-4": "The best total wins (the highest, or the lowest when lowest total wins); "
-            "players tied on the best total share the win.",
-    "SP-5": "The game can be finished by hand after at least one round; "
-            "it ends at once and the best total wins.",
-    "SP-6": "A round score is a whole number from -1,000,000 to 1,000,000; "
-            "negative scores are allowed.",
+    "SP-1": N_("Each round adds every player's entered score to their total; "
+               "a player left out of a round scores 0."),
+    "SP-2": N_("The game ends as soon as a player's total reaches the target score or more."),
+    "SP-3": N_("The game ends when the set number of rounds has been played."),
+    "SP-4": N_("The best total wins (the highest, or the lowest when lowest total wins); "
+               "players tied on the best total share the win."),
+    "SP-5": N_("The game can be finished by hand after at least one round; "
+               "it ends at once and the best total wins."),
+    "SP-6": N_("A round score is a whole number from -1,000,000 to 1,000,000; "
+               "negative scores are allowed."),
 }
 
 SETTINGS: tuple[Setting, ...] = (
-    Setting("target", "Target score", "int", None, 1, 1_000_000,
-            help="The game ends when someone's total reaches this score; leave empty for none.",
+    Setting("target", N_("Target score"), "int", None, 1, 1_000_000,
+            help=N_("The game ends when someone's total reaches this score; leave empty for "
+                    "none."),
             rule="SP-2"),
-    Setting("rounds", "Number of rounds", "int", None, 1, 1000,
-            help="The game ends after this many rounds; leave empty for no limit.",
+    Setting("rounds", N_("Number of rounds"), "int", None, 1, 1000,
+            help=N_("The game ends after this many rounds; leave empty for no limit."),
             rule="SP-3"),
-    Setting("low_wins", "Lowest total wins", "bool", False,
-            help="Tick this for games like golf or Hearts, where the lowest total wins.",
+    Setting("low_wins", N_("Lowest total wins"), "bool", False,
+            help=N_("Tick this for games like golf or Hearts, where the lowest total wins."),
             rule="SP-4"),
 )
 
@@ -53,8 +57,8 @@ def new(settings: dict | None, seats: list[str]) -> dict:
     """Start a score pad: validated settings (ValueError if bad) and 2–12 named seats."""
     return {
         "game": SLUG,
-        "settings": check_settings(SETTINGS, settings, NAME),
-        "seats": check_seats(seats, MIN_PLAYERS, MAX_PLAYERS, NAME),
+        "settings": check_settings(SETTINGS, settings, _NAME),
+        "seats": check_seats(seats, MIN_PLAYERS, MAX_PLAYERS, _NAME),
         "rounds": [],
         "finished": False,
     }
@@ -69,8 +73,9 @@ def apply(state: dict, action: dict) -> dict:
     _check_state(state)
     outcome = _outcome(state)
     if outcome is not None:
-        winners = join_names(_best(state, _totals(state)))
-        raise RuleError(f"The game is over: {winners} won. Start a rematch to play again.",
+        winners = _names(_best(state, _totals(state)))
+        raise RuleError(message("scorepad", "The game is over: {winners} won. Start a rematch "
+                                            "to play again.", winners=winners),
                         outcome["rule"])
     kind = action.get("kind") if isinstance(action, dict) else None
     if kind == "round":
@@ -79,12 +84,15 @@ def apply(state: dict, action: dict) -> dict:
         return fresh
     if kind == "finish":
         if not state["rounds"]:
-            raise RuleError("Play at least one round before finishing the game.", "SP-5")
+            raise RuleError(N_("Play at least one round before finishing the game."), rule="SP-5")
         fresh = _copy(state)
         fresh["finished"] = True
         return fresh
-    what = f"'{kind}' is not a score pad action" if kind else "That is not a score pad action"
-    raise RuleError(f"{what}: enter a round or finish the game.", "SP-1")
+    if kind:
+        raise RuleError(message("scorepad", "'{kind}' is not a score pad action: enter a round "
+                                            "or finish the game.", kind=kind), rule="SP-1")
+    raise RuleError(N_("That is not a score pad action: enter a round or finish the game."),
+                    rule="SP-1")
 
 
 def summary(state: dict) -> dict:
@@ -128,7 +136,7 @@ def summary(state: dict) -> dict:
 
 def _check_state(state: Any) -> None:
     if not isinstance(state, dict) or state.get("game") != SLUG:
-        raise ValueError("This is not a score pad.")
+        raise ValueError(N_("This is not a score pad."))
 
 
 def _copy(state: dict) -> dict:
@@ -147,16 +155,19 @@ def _round(state: dict, scores: Any) -> dict[str, int]:
     if scores is None:
         scores = {}
     if not isinstance(scores, dict):
-        raise RuleError("A round's scores must list players and their points.", "SP-1")
+        raise RuleError(N_("A round's scores must list players and their points."), rule="SP-1")
     for player, score in scores.items():
         if player not in state["seats"]:
-            raise RuleError(f"'{player}' is not playing at this table.", "SP-1")
+            raise RuleError(message("scorepad", "'{name}' is not playing at this table.",
+                                    name=player), rule="SP-1")
         if not isinstance(score, int) or isinstance(score, bool):
-            raise RuleError(f"{player}'s score must be a whole number.", "SP-6")
+            raise RuleError(message("scorepad", "{player}'s score must be a whole number.",
+                                    player=player), rule="SP-6")
         if abs(score) > MAX_ROUND_SCORE:
-            raise RuleError(
-                f"{player}'s score of {number(score)} is too large: a round score lies "
-                f"between -{number(MAX_ROUND_SCORE)} and {number(MAX_ROUND_SCORE)}.", "SP-6")
+            raise RuleError(message("scorepad", "{player}'s score of {score} is too large: a "
+                                                "round score lies between -{most} and {most}.",
+                                    player=player, score=number(score),
+                                    most=number(MAX_ROUND_SCORE)), rule="SP-6")
     return {player: scores.get(player, 0) for player in state["seats"]}
 
 
@@ -177,42 +188,72 @@ def _outcome(state: dict) -> dict | None:
     """Why the game is over, as ``{"text", "rule"}``, or None while it goes on."""
     settings, count = state["settings"], len(state["rounds"])
     if state["finished"]:
-        return {"text": f"The game was finished by hand after {plural(count, 'round')}.",
-                "rule": "SP-5"}
+        return {"text": message("scorepad", "The game was finished by hand after {rounds}.",
+                                rounds=_n_rounds(count)), "rule": "SP-5"}
     target = settings["target"]
     if target is not None:
         totals = _totals(state)
         reached = [player for player, total in totals.items() if total >= target]
         if len(reached) == 1:
             player = reached[0]
-            return {"text": f"{player} reached {number(totals[player])} "
-                            f"(target {number(target)}).", "rule": "SP-2"}
+            return {"text": message("scorepad", "{player} reached {total} (target {target}).",
+                                    player=player, total=number(totals[player]),
+                                    target=number(target)), "rule": "SP-2"}
         if reached:
-            who = join_names(f"{player} ({number(totals[player])})" for player in reached)
-            return {"text": f"{who} reached the target of {number(target)}.", "rule": "SP-2"}
+            who = _names([message("scorepad", "{player} ({total})", player=player,
+                                  total=number(totals[player])) for player in reached])
+            return {"text": message("scorepad", "{players} reached the target of {target}.",
+                                    players=who, target=number(target)), "rule": "SP-2"}
     limit = settings["rounds"]
     if limit is not None and count >= limit:
-        text = ("The one round has been played." if limit == 1
-                else f"All {plural(limit, 'round')} have been played.")
+        text = (message("scorepad", "The one round has been played.") if limit == 1
+                else message("scorepad", "All {rounds} have been played.",
+                             rounds=_n_rounds(limit)))
         return {"text": text, "rule": "SP-3"}
     return None
+
+
+def _n_rounds(count: int) -> Said:
+    """"1 round", "3 rounds" (as text.plural says them), translatable."""
+    if count == 1:
+        return message("scorepad", "1 round")
+    return message("scorepad", "{n} rounds", n=number(count))
+
+
+def _names(names: list[str]) -> Said:
+    """"Ann", "Ann and Bob", "Ann, Bob and Cy" (text.join_names), or "nobody"."""
+    if not names:
+        return message("scorepad", "nobody")
+    return listing(names, message("rules", "and"))
 
 
 def _end_rule(settings: dict) -> dict:
     """What ends the game, in one sentence, with the rule IDs involved."""
     target, limit = settings["target"], settings["rounds"]
-    best = "lowest" if settings["low_wins"] else "highest"
+    low = settings["low_wins"]
     if target is not None and limit is not None:
-        text = (f"Ends when someone reaches {number(target)} or after "
-                f"{plural(limit, 'round')}, whichever comes first; {best} total wins.")
+        values = {"target": number(target), "rounds": _n_rounds(limit)}
+        text = (message("scorepad", "Ends when someone reaches {target} or after {rounds}, "
+                                    "whichever comes first; lowest total wins.", **values)
+                if low else
+                message("scorepad", "Ends when someone reaches {target} or after {rounds}, "
+                                    "whichever comes first; highest total wins.", **values))
         return {"text": text, "rule": "SP-2", "rules": ["SP-2", "SP-3", "SP-4"]}
     if target is not None:
-        text = f"Ends when someone reaches {number(target)}; {best} total wins."
+        text = (message("scorepad", "Ends when someone reaches {target}; lowest total wins.",
+                        target=number(target))
+                if low else
+                message("scorepad", "Ends when someone reaches {target}; highest total wins.",
+                        target=number(target)))
         return {"text": text, "rule": "SP-2", "rules": ["SP-2", "SP-4"]}
     if limit is not None:
-        text = f"{best.capitalize()} total after {plural(limit, 'round')} wins."
+        text = (message("scorepad", "Lowest total after {rounds} wins.",
+                        rounds=_n_rounds(limit))
+                if low else
+                message("scorepad", "Highest total after {rounds} wins.",
+                        rounds=_n_rounds(limit)))
         return {"text": text, "rule": "SP-3", "rules": ["SP-3", "SP-4"]}
-    return {"text": "No end set: finish the game by hand.", "rule": "SP-5",
+    return {"text": message("scorepad", "No end set: finish the game by hand."), "rule": "SP-5",
             "rules": ["SP-5", "SP-4"]}
 
 
@@ -222,9 +263,11 @@ def _result(winners: list[str], totals: dict[str, int]) -> dict | None:
         return None
     score = number(totals[winners[0]])
     if len(winners) == 1:
-        text = f"{winners[0]} wins with {score}."
+        text = message("scorepad", "{winner} wins with {score}.", winner=winners[0],
+                       score=score)
     else:
-        text = f"{join_names(winners)} share the win with {score}."
+        text = message("scorepad", "{winners} share the win with {score}.",
+                       winners=_names(winners), score=score)
     return {"text": text, "rule": "SP-4"}
 
 

@@ -4,17 +4,24 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from .said import listing, message
+
 __all__ = ["join_names", "number", "plural"]
 
 
 def join_names(names: Iterable[str], word: str = "and") -> str:
-    """Join names for a sentence: "Ann", "Ann and Bob", "Ann, Bob and Cy" (or ``word``)."""
+    """Join names for a sentence: "Ann", "Ann and Bob", "Ann, Bob and Cy" (or ``word``).
+
+    The result is a Said (see said.py): "and", "or" and "nobody" are shown in the phone's
+    language, the names as they are."""
     names = list(names)
     if not names:
-        return "nobody"
+        return message("rules", "nobody")
     if len(names) == 1:
         return names[0]
-    return ", ".join(names[:-1]) + f" {word} " + names[-1]
+    conj = {"and": lambda: message("rules", "and"),
+            "or": lambda: message("rules", "or")}.get(word, lambda: word)()
+    return listing(names, conj)
 
 
 def number(value: int) -> str:

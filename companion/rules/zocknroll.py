@@ -42,6 +42,11 @@ functions: :func:`best_hand`, :func:`showdown`, :func:`final_result` (the contra
 :func:`check_white_dice` (one set of white dice per turn), :func:`rows`,
 :func:`row_label`, :func:`row_points`, :func:`dice_count`. Rule IDs are RULES.md §1's
 (:data:`RULES`); the choices made are written up in docs/RULES-NOTES.md.
+
+Every sentence a player reads (verdict reasons, refusals, the history lines of the log, the
+summary's texts, the rows' labels) is a :class:`~companion.rules.said.Said` made with
+``message("zocknroll", ...)`` (an ordinary English ``str`` that remembers its template, so
+the web can say it in the phone's language; docs/I18N.md), or a fixed text marked ``N_``.
 """
 
 from __future__ import annotations
@@ -54,8 +59,8 @@ from types import MappingProxyType
 from typing import Any
 
 from .game import Game, Setting, check_seats, check_settings
-from .said import N_, listing, message
-from .text import join_names, number
+from .said import N_, Said, joined, listing, message, said_of
+from .text import number
 from .verdict import RuleError, Verdict
 
 __all__ = [
@@ -134,35 +139,39 @@ RULES: dict[str, str] = {
 }
 
 # (key, label, points) top to bottom; the Winner row's points are the multiplier (None here).
-_BOARD_ROWS: dict[str, tuple[tuple[str, str, int | None], ...]] = {
+# A label is a Said: a word a player reads, on the boards and inside sentences.
+_BOARD_ROWS: dict[str, tuple[tuple[str, Said, int | None], ...]] = {
     "beginner": (
-        (WINNER, "Winner of Third Round", None),
-        ("yahtzee", "Yahtzee!", 12),
-        ("four_kind", "Four of a Kind", 9),
-        ("large_straight", "Large Straight", 6),
-        ("full_house", "Full House", 5),
-        ("three_kind", "Three of a Kind", 4),
-        ("two_pair", "Two Pair", 3),
-        ("pair", "Pair", 2),
-        (DROPPED, "Dropped Out First Round", 1),
+        (WINNER, message("zocknroll", "Winner of Third Round"), None),
+        ("yahtzee", message("zocknroll", "Yahtzee!"), 12),
+        ("four_kind", message("zocknroll", "Four of a Kind"), 9),
+        ("large_straight", message("zocknroll", "Large Straight"), 6),
+        ("full_house", message("zocknroll", "Full House"), 5),
+        ("three_kind", message("zocknroll", "Three of a Kind"), 4),
+        ("two_pair", message("zocknroll", "Two Pair"), 3),
+        ("pair", message("zocknroll", "Pair"), 2),
+        (DROPPED, message("zocknroll", "Dropped Out First Round"), 1),
     ),
     "advanced": (
-        (WINNER, "Winner of Third Round", None),
-        ("royal_pairs", "Royal Pairs", 12),
-        ("yahtzee", "Yahtzee!", 9),
-        ("large_full_house", "Large Full House", 6),
-        ("highway", "Highway", 6),
-        ("double_trips", "Double Trips", 6),
-        ("four_kind", "Four of a Kind", 5),
-        ("large_straight", "Large Straight", 5),
-        ("three_pairs", "Three Pairs", 4),
-        ("full_house", "Full House", 4),
-        ("three_kind", "Three of a Kind", 3),
-        ("short_straight", "Short Straight", 3),
-        ("two_pair", "Two Pair", 2),
-        (DROPPED, "Dropped Out First Round", 1),
+        (WINNER, message("zocknroll", "Winner of Third Round"), None),
+        ("royal_pairs", message("zocknroll", "Royal Pairs"), 12),
+        ("yahtzee", message("zocknroll", "Yahtzee!"), 9),
+        ("large_full_house", message("zocknroll", "Large Full House"), 6),
+        ("highway", message("zocknroll", "Highway"), 6),
+        ("double_trips", message("zocknroll", "Double Trips"), 6),
+        ("four_kind", message("zocknroll", "Four of a Kind"), 5),
+        ("large_straight", message("zocknroll", "Large Straight"), 5),
+        ("three_pairs", message("zocknroll", "Three Pairs"), 4),
+        ("full_house", message("zocknroll", "Full House"), 4),
+        ("three_kind", message("zocknroll", "Three of a Kind"), 3),
+        ("short_straight", message("zocknroll", "Short Straight"), 3),
+        ("two_pair", message("zocknroll", "Two Pair"), 2),
+        (DROPPED, message("zocknroll", "Dropped Out First Round"), 1),
     ),
 }
+#: The boards' names inside sentences ("the beginner board").
+_BOARD_WORDS = {"beginner": message("zocknroll", "beginner"),
+                "advanced": message("zocknroll", "advanced")}
 _ROWS = {board: tuple(key for key, _, _ in table) for board, table in _BOARD_ROWS.items()}
 _LABELS = {board: {key: label for key, label, _ in table}
            for board, table in _BOARD_ROWS.items()}
@@ -173,27 +182,27 @@ _INTERPRETED = frozenset({"royal_pairs", "large_full_house", "highway", "double_
                           "three_pairs", "short_straight"})
 
 SETTINGS: tuple[Setting, ...] = (
-    Setting("board", "Board", "choice", "beginner",
-            choices=(("beginner", "Beginner (2 own dice)"),
-                     ("advanced", "Advanced (3 own dice)")),
-            help="The beginner side of the boards with 2 dice each, or the advanced side "
-                 "with 3 dice each and more hands.",
+    Setting("board", N_("Board"), "choice", "beginner",
+            choices=(("beginner", N_("Beginner (2 own dice)")),
+                     ("advanced", N_("Advanced (3 own dice)"))),
+            help=N_("The beginner side of the boards with 2 dice each, or the advanced side "
+                    "with 3 dice each and more hands."),
             rule="ZNR-1"),
-    Setting("end_at", "Check in one row that ends the game", "int", 6, 6, 7,
-            help="The game ends after the turn in which someone makes this check in one "
-                 "row: the 6th as the rule sheet says, or the 7th, the last circle.",
+    Setting("end_at", N_("Check in one row that ends the game"), "int", 6, 6, 7,
+            help=N_("The game ends after the turn in which someone makes this check in one "
+                    "row: the 6th as the rule sheet says, or the 7th, the last circle."),
             rule="Z-A1"),
-    Setting("jorg_counts", "Jörg counts for Winner points", "bool", False,
-            help="With 3 players, each Winner of Third Round check is worth 4 points "
-                 "instead of 3.",
+    Setting("jorg_counts", N_("Jörg counts for Winner points"), "bool", False,
+            help=N_("With 3 players, each Winner of Third Round check is worth 4 points "
+                    "instead of 3."),
             rule="Z-A2"),
-    Setting("equal_points", "Different hands with equal points", "choice", "board",
-            choices=(("board", "The higher row wins"), ("tie", "They tie")),
-            help="In round 3, whether a hand higher on the board beats a different hand "
-                 "worth the same points, or the two tie.",
+    Setting("equal_points", N_("Different hands with equal points"), "choice", "board",
+            choices=(("board", N_("The higher row wins")), ("tie", N_("They tie"))),
+            help=N_("In round 3, whether a hand higher on the board beats a different hand "
+                    "worth the same points, or the two tie."),
             rule="Z-A3"),
-    Setting("best_forced", "A dropping player must check the best hand", "bool", True,
-            help="Untick to let a player who drops out check any row the dice make.",
+    Setting("best_forced", N_("A dropping player must check the best hand"), "bool", True,
+            help=N_("Untick to let a player who drops out check any row the dice make."),
             rule="Z-A5"),
 )
 
@@ -208,7 +217,8 @@ def _board(board: Any) -> str:
         board = (inner if isinstance(inner, Mapping) else board).get("board", "beginner")
     if isinstance(board, str) and board.strip().lower() in BOARDS:
         return board.strip().lower()
-    raise ValueError(f"{board!r} is not a Zock'n'Roll board: use beginner or advanced.")
+    raise ValueError(message("zocknroll", "{board!r} is not a Zock'n'Roll board: use beginner "
+                             "or advanced.", board=board))
 
 
 def rows(board: Any) -> list[str]:
@@ -217,7 +227,8 @@ def rows(board: Any) -> list[str]:
 
 
 def row_label(board: Any, row: str) -> str:
-    """The printed name of a row ("Large Full House"); ValueError for a row not on the board."""
+    """The printed name of a row ("Large Full House", a Said); ValueError for a row not on
+    the board."""
     board = _board(board)
     _check_row(board, row)
     return _LABELS[board][row]
@@ -234,34 +245,65 @@ def dice_count(board: Any, round_no: int) -> int:
     """How many dice a player has in a round: own dice plus 3, 4 or 5 white dice."""
     board = _board(board)
     if round_no not in WHITE_DICE or isinstance(round_no, bool):
-        raise ValueError(f"A turn has rounds 1, 2 and 3, not {round_no!r}.")
+        raise ValueError(message("zocknroll", "A turn has rounds 1, 2 and 3, not {round!r}.",
+                                 round=round_no))
     return OWN_DICE[board] + WHITE_DICE[round_no]
 
 
 def _check_row(board: str, row: Any) -> None:
     if not isinstance(row, str) or row not in _LABELS[board]:
         keys = ", ".join(_ROWS[board])
-        raise ValueError(f"{row!r} is not a row of the {board} board: use one of {keys}.")
+        raise ValueError(message("zocknroll", "{row!r} is not a row of the {board} board: use "
+                                 "one of {keys}.", row=row, board=_BOARD_WORDS[board],
+                                 keys=keys))
 
 
 def _dice(dice: Any, board: str) -> list[int]:
     """Validated dice (faces 1–6, as many as the board allows), sorted; else ValueError."""
     if isinstance(dice, (str, bytes)) or not isinstance(dice, Iterable) \
             or isinstance(dice, Mapping):
-        raise ValueError("Dice must be a list of numbers from 1 to 6.")
+        raise ValueError(N_("Dice must be a list of numbers from 1 to 6."))
     dice = list(dice)
     for die in dice:
         if not isinstance(die, int) or isinstance(die, bool) or not 1 <= die <= 6:
-            raise ValueError(f"A die shows a number from 1 to 6, not {die!r}.")
+            raise ValueError(message("zocknroll", "A die shows a number from 1 to 6, not "
+                                     "{die!r}.", die=die))
     low, high = OWN_DICE[board] + WHITE_DICE[1], OWN_DICE[board] + WHITE_DICE[3]
     if not low <= len(dice) <= high:
-        raise ValueError(f"On the {board} board a player has {low} to {high} dice "
-                         f"({OWN_DICE[board]} own and 3 to 5 white), not {len(dice)}.")
+        raise ValueError(message("zocknroll", "On the {board} board a player has {low} to "
+                                 "{high} dice ({own} own and 3 to 5 white), not {count}.",
+                                 board=_BOARD_WORDS[board], low=low, high=high,
+                                 own=OWN_DICE[board], count=len(dice)))
     return sorted(dice)
 
 
 def _show(dice: Iterable[int]) -> str:
     return ", ".join(str(die) for die in dice)
+
+
+def _said(text: str) -> Said:
+    """A fixed sentence (marked ``N_``) as a value of another sentence: a Said that the
+    web looks up in the catalogue as it is (only Said values are translated)."""
+    return text if isinstance(text, Said) else Said(text, template=text)
+
+
+def _names(names: Iterable[Any]) -> Said:
+    """Names (or Saids) for a sentence: "Ann", "Ann and Bob", "Ann, Bob and Cy"; "nobody"."""
+    names = list(names)
+    if not names:
+        return message("zocknroll", "nobody")
+    return listing(names, message("zocknroll", "and"))
+
+
+def _ordinal(n: int) -> Said:
+    """1st, 2nd, 3rd, 4th… (a Said: each suffix is its own template)."""
+    if 10 <= n % 100 <= 20 or n % 10 not in (1, 2, 3):
+        return message("zocknroll", "{n}th", n=n)
+    if n % 10 == 1:
+        return message("zocknroll", "{n}st", n=n)
+    if n % 10 == 2:
+        return message("zocknroll", "{n}nd", n=n)
+    return message("zocknroll", "{n}rd", n=n)
 
 
 # ---------------------------------------------------------------------------------------
@@ -377,16 +419,21 @@ def explain_hand(dice: Iterable[int], board: Any) -> Verdict:
                                "dice": dice, "board": board,
                                "present": [row for row, _ in found]}
     if not found:
-        return Verdict(False, f"{_show(dice)} make no hand on the {board} board: a player "
-                              f"who drops out in round 1 checks only Dropped Out First "
-                              f"Round.", "ZNR-2", details)
+        return Verdict(False, message("zocknroll", "{dice} make no hand on the {board} "
+                                      "board: a player who drops out in round 1 checks only "
+                                      "Dropped Out First Round.", dice=_show(dice),
+                                      board=_BOARD_WORDS[board]), "ZNR-2", details)
     row, used = found[0]
     label, points = _LABELS[board][row], _POINTS[board][row]
     details.update(row=row, label=label, points=points, dice_used=used)
-    reason = f"The best hand is {label} ({points} points), made by {_show(used)}."
+    reason = message("zocknroll", "The best hand is {row} ({points} points), made by {dice}.",
+                     row=label, points=points, dice=_show(used))
     if len(found) > 1:
-        lower = join_names([_LABELS[board][r] for r, _ in found[1:]])
-        reason += f" {lower} {'is' if len(found) == 2 else 'are'} also there but lower."
+        lower = _names([_LABELS[board][r] for r, _ in found[1:]])
+        also = (message("zocknroll", "{rows} is also there but lower.", rows=lower)
+                if len(found) == 2
+                else message("zocknroll", "{rows} are also there but lower.", rows=lower))
+        reason = joined([reason, also])
     rule = "Z-A4" if board == "advanced" and row in _INTERPRETED else "ZNR-4"
     return Verdict(True, reason, rule, details)
 
@@ -411,12 +458,13 @@ def showdown(hands: Mapping[str, Any], board: Any, equal_points: bool = False) -
     """
     board = _board(board)
     if not isinstance(hands, Mapping):
-        raise ValueError("The showdown needs each player's dice, by player.")
+        raise ValueError(N_("The showdown needs each player's dice, by player."))
     best_rows: dict[str, str | None] = {}
     for player, hand in hands.items():
         if hand is None or isinstance(hand, str):
             if hand is not None and hand not in _HAND_ROWS[board]:
-                raise ValueError(f"{hand!r} is not a hand row of the {board} board.")
+                raise ValueError(message("zocknroll", "{row!r} is not a hand row of the {board} "
+                                         "board.", row=hand, board=_BOARD_WORDS[board]))
             best_rows[player] = hand
         else:
             best_rows[player] = best_hand(hand, board)
@@ -431,21 +479,24 @@ def showdown(hands: Mapping[str, Any], board: Any, equal_points: bool = False) -
 def _final(marks: Mapping[str, Mapping[str, int]], board: str,
            n_players: int) -> dict[str, Any]:
     if not _is_int(n_players) or n_players < 1:
-        raise ValueError("The Winner multiplier (the number of players) must be a whole "
-                         "number of at least 1.")
+        raise ValueError(N_("The Winner multiplier (the number of players) must be a whole "
+                            "number of at least 1."))
     if not isinstance(marks, Mapping):
-        raise ValueError("Marks must map each player to their checks per row.")
+        raise ValueError(N_("Marks must map each player to their checks per row."))
     scores: dict[str, int] = {}
     wins: dict[str, int] = {}
     for player, checks in marks.items():
         if not isinstance(checks, Mapping):
-            raise ValueError(f"{player}'s marks must map rows to checks.")
+            raise ValueError(message("zocknroll", "{player}'s marks must map rows to checks.",
+                                     player=player))
         total = 0
         for row, count in checks.items():
             _check_row(board, row)
             if not _is_int(count) or not 0 <= count <= CIRCLES:
-                raise ValueError(f"{player}'s checks in {_LABELS[board][row]} must be a "
-                                 f"whole number from 0 to {CIRCLES}, not {count!r}.")
+                raise ValueError(message("zocknroll", "{player}'s checks in {row} must be a "
+                                         "whole number from 0 to {most}, not {count!r}.",
+                                         player=player, row=_LABELS[board][row],
+                                         most=CIRCLES, count=count))
             total += count * (n_players if row == WINNER else _POINTS[board][row])
         scores[player] = total
         wins[player] = checks.get(WINNER, 0)
@@ -487,44 +538,54 @@ def check_mark(board: Any, round_no: int, row: str, dice: Iterable[int] | None =
     rule = {1: "ZNR-2", 2: "ZNR-3", 3: "ZNR-4"}[round_no]
     if row == DROPPED:
         if round_no == 1:
-            return Verdict(True, "A player who drops out in round 1 checks Dropped Out First "
-                                 "Round.", "ZNR-2", details)
+            return Verdict(True, N_("A player who drops out in round 1 checks Dropped Out "
+                                    "First Round."), "ZNR-2", details)
         if round_no == 2:
-            return Verdict(False, "Dropping out in round 2 gives no check in Dropped Out "
-                                  "First Round: check only the hand.", "ZNR-3", details)
-        return Verdict(False, "Players still in at round 3 did not drop out: no check in "
-                              "Dropped Out First Round.", "ZNR-4", details)
+            return Verdict(False, N_("Dropping out in round 2 gives no check in Dropped Out "
+                                     "First Round: check only the hand."), "ZNR-3", details)
+        return Verdict(False, N_("Players still in at round 3 did not drop out: no check in "
+                                 "Dropped Out First Round."), "ZNR-4", details)
     if row == WINNER:
         if round_no == 3:
-            return Verdict(True, "Winner of Third Round goes to the only player holding the "
-                                 "best hand in round 3.", "ZNR-4", details)
-        return Verdict(False, f"Winner of Third Round is checked only in round 3, not in "
-                              f"round {round_no}.", "ZNR-4", details)
+            return Verdict(True, N_("Winner of Third Round goes to the only player holding "
+                                    "the best hand in round 3."), "ZNR-4", details)
+        return Verdict(False, message("zocknroll", "Winner of Third Round is checked only in "
+                                      "round 3, not in round {round}.", round=round_no),
+                       "ZNR-4", details)
     if dice is None:
-        return Verdict(True, f"{label} may be checked in round {round_no} by a player whose "
-                             f"dice make it.", rule, details)
+        return Verdict(True, message("zocknroll", "{row} may be checked in round {round} by a "
+                                     "player whose dice make it.", row=label, round=round_no),
+                       rule, details)
     dice = _dice(dice, board)
     found = _found(dice, board)
     present = [r for r, _ in found]
     best = present[0] if present else None
     details.update(best=best, present=present)
     if len(dice) != wanted:
-        return Verdict(False, f"In round {round_no} of the {board} game a player has {wanted} "
-                              f"dice ({OWN_DICE[board]} own and {WHITE_DICE[round_no]} "
-                              f"white), not {len(dice)}.", rule, details)
+        return Verdict(False, message("zocknroll", "In round {round} of the {board} game a "
+                                      "player has {wanted} dice ({own} own and {white} "
+                                      "white), not {count}.", round=round_no,
+                                      board=_BOARD_WORDS[board], wanted=wanted,
+                                      own=OWN_DICE[board], white=WHITE_DICE[round_no],
+                                      count=len(dice)), rule, details)
     if row not in present:
-        return Verdict(False, f"{_show(dice)} do not make {label}.", rule, details)
+        return Verdict(False, message("zocknroll", "{dice} do not make {row}.",
+                                      dice=_show(dice), row=label), rule, details)
     if row != best and (round_no == 3 or best_forced):
         best_label = _LABELS[board][best]
-        return Verdict(False, f"{_show(dice)} make {best_label}, which is higher than "
-                              f"{label}: the best hand is the row to check.",
+        return Verdict(False, message("zocknroll", "{dice} make {best}, which is higher than "
+                                      "{row}: the best hand is the row to check.",
+                                      dice=_show(dice), best=best_label, row=label),
                        "ZNR-4" if round_no == 3 else "Z-A5", details)
     if row != best:
-        return Verdict(True, f"{_show(dice)} make {label} ({_POINTS[board][row]} points); the "
-                             f"house rules allow it below the best hand, "
-                             f"{_LABELS[board][best]}.", "Z-A5", details)
-    return Verdict(True, f"{_show(dice)} make {label}: check it ({_POINTS[board][row]} "
-                         f"points).", rule, details)
+        return Verdict(True, message("zocknroll", "{dice} make {row} ({points} points); the "
+                                     "house rules allow it below the best hand, {best}.",
+                                     dice=_show(dice), row=label,
+                                     points=_POINTS[board][row], best=_LABELS[board][best]),
+                       "Z-A5", details)
+    return Verdict(True, message("zocknroll", "{dice} make {row}: check it ({points} points).",
+                                 dice=_show(dice), row=label, points=_POINTS[board][row]),
+                   rule, details)
 
 
 # ---------------------------------------------------------------------------------------
@@ -747,19 +808,14 @@ def new(settings: dict | None, seats: list[str]) -> dict:
     settings = check_settings(SETTINGS, settings, NAME)
     names = check_seats(seats, MIN_PLAYERS, MAX_PLAYERS, NAME)
     if len(names) == 3 and any(_jorg_key(name) for name in names):
-        raise ValueError("With 3 players the imaginary player Jörg joins the game: please "
-                         "give the player called Jörg another name.")
+        raise ValueError(N_("With 3 players the imaginary player Jörg joins the game: please "
+                            "give the player called Jörg another name."))
     return {"game": SLUG, "settings": settings, "seats": names, "log": []}
 
 
 def _check_state(state: Any) -> None:
     if not isinstance(state, dict) or state.get("game") != SLUG:
-        raise ValueError("This is not a Zock'n'Roll game.")
-
-
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+        raise ValueError(N_("This is not a Zock'n'Roll game."))
 
 
 def _multiplier(settings: Mapping[str, Any], seats: list[str]) -> int:
@@ -866,22 +922,23 @@ def _player(state: dict, name: Any, rule: str) -> str:
     if isinstance(name, str) and name in seats:
         return name
     if len(seats) == 3 and _jorg_key(name):
-        raise RuleError("Jörg never drops out and has no board: he only reveals his dice in "
-                        "round 3.", "ZNR-6")
+        raise RuleError(N_("Jörg never drops out and has no board: he only reveals his dice "
+                           "in round 3."), rule="ZNR-6")
     if not isinstance(name, str) or not name:
-        raise RuleError("Name the player.", rule)
-    raise RuleError(f"'{name}' is not playing at this table.", rule)
+        raise RuleError(N_("Name the player."), rule)
+    raise RuleError(message("zocknroll", "'{name}' is not playing at this table.", name=name),
+                    rule)
 
 
 def _round(value: Any, allowed: tuple[int, ...], rule: str) -> int:
     if not _is_int(value) or value not in allowed:
         if allowed == (1, 2) and value == 3 and _is_int(value):
-            raise RuleError("Nobody drops out in round 3: everyone still in reveals (enter "
-                            "the showdown).", "ZNR-4")
+            raise RuleError(N_("Nobody drops out in round 3: everyone still in reveals (enter "
+                               "the showdown)."), rule="ZNR-4")
         if allowed == (1, 2):
-            raise RuleError("A player drops out in round 1 or round 2; in round 3 everyone "
-                            "still in reveals (enter the showdown).", rule)
-        raise RuleError("Name the round: 1, 2 or 3.", rule)
+            raise RuleError(N_("A player drops out in round 1 or round 2; in round 3 everyone "
+                               "still in reveals (enter the showdown)."), rule)
+        raise RuleError(N_("Name the round: 1, 2 or 3."), rule)
     return value
 
 
@@ -890,12 +947,15 @@ def _action_dice(board: str, round_no: int, dice: Any, who: str, rule: str) -> l
     try:
         dice = _dice(dice, board)
     except ValueError as error:
-        raise RuleError(f"{who}'s dice: {error}", rule) from None
+        raise RuleError(message("zocknroll", "{player}'s dice: {error}", player=who,
+                                error=_said(said_of(error))), rule) from None
     wanted = dice_count(board, round_no)
     if len(dice) != wanted:
-        raise RuleError(f"In round {round_no} of the {board} game {who} has {wanted} dice "
-                        f"({OWN_DICE[board]} own and {WHITE_DICE[round_no]} white), not "
-                        f"{len(dice)}.", rule)
+        raise RuleError(message("zocknroll", "In round {round} of the {board} game {player} "
+                                "has {wanted} dice ({own} own and {white} white), not "
+                                "{count}.", round=round_no, board=_BOARD_WORDS[board],
+                                player=who, wanted=wanted, own=OWN_DICE[board],
+                                white=WHITE_DICE[round_no], count=len(dice)), rule)
     return dice
 
 
@@ -904,11 +964,29 @@ def _not_out_again(cur: dict, player: str, round_no: int) -> None:
     rule = "ZNR-2" if round_no == 1 else "ZNR-3"
     dropped = cur["dropped"].get(player)
     if dropped is not None:
-        raise RuleError(f"{player} already dropped out in round {dropped} of this turn: a "
-                        f"player drops out at most once per turn.", rule)
+        raise _dropped_once(player, dropped, rule)
     if player in cur["round3"] or cur["winner"] == player:
-        raise RuleError(f"{player} has round-3 checks this turn, so {player} stayed in to "
-                        f"round 3 and cannot drop out.", "ZNR-4")
+        raise _stayed_in(player)
+
+
+def _dropped_once(player: str, dropped: int, rule: str) -> RuleError:
+    """The refusal of a second drop by ``player`` in one turn (raise it)."""
+    return RuleError(message("zocknroll", "{player} already dropped out in round {round} of "
+                             "this turn: a player drops out at most once per turn.",
+                             player=player, round=dropped), rule)
+
+
+def _stayed_in(player: str) -> RuleError:
+    """The refusal of a drop by a player with round-3 checks (raise it)."""
+    return RuleError(message("zocknroll", "{player} has round-3 checks this turn, so {player} "
+                             "stayed in to round 3 and cannot drop out.", player=player),
+                     rule="ZNR-4")
+
+
+def _stayed_already(player: str, round_no: int, rule: str) -> RuleError:
+    """The refusal of a second stay (or a drop after a stay) in one round (raise it)."""
+    return RuleError(message("zocknroll", "{player} already stayed in for round {round}.",
+                             player=player, round=round_no), rule)
 
 
 def _check_guided_drop(cur: dict, player: str, round_no: int, dice: list[int]) -> None:
@@ -918,10 +996,12 @@ def _check_guided_drop(cur: dict, player: str, round_no: int, dice: list[int]) -
         return  # dice not followed on the phones: drops come in any order (RULES-API)
     rule = "ZNR-2" if round_no == 1 else "ZNR-3"
     if current != round_no:
-        raise RuleError(f"The dealer has rolled {len(cur['white'])} white dice, so this is "
-                        f"round {current}, not round {round_no}.", rule)
+        raise RuleError(message("zocknroll", "The dealer has rolled {count} white dice, so "
+                                "this is round {current}, not round {round}.",
+                                count=len(cur["white"]), current=current, round=round_no),
+                        rule)
     if cur["stayed"].get(player, 0) >= round_no:
-        raise RuleError(f"{player} already stayed in for round {round_no}.", rule)
+        raise _stayed_already(player, round_no, rule)
     # That the dice include the rolled white dice is check_white_dice's job (_drop_entry).
 
 
@@ -931,11 +1011,12 @@ def _roll_entry(state: dict, sheet: dict, action: dict) -> dict:
     seats = state["seats"]
     rolled = len(cur["white"])
     if rolled >= WHITE_DICE[3]:
-        raise RuleError("All 5 white dice are rolled: round 3 is the showdown.", "ZNR-4")
+        raise RuleError(N_("All 5 white dice are rolled: round 3 is the showdown."), rule="ZNR-4")
     waiting = _undecided(cur, seats)
     if waiting:
-        raise RuleError(f"{join_names(waiting)} must say stay or drop before the dealer "
-                        f"rolls again.", "ZNR-3" if rolled == 4 else "ZNR-2")
+        raise RuleError(message("zocknroll", "{players} must say stay or drop before the dealer "
+                                "rolls again.", players=_names(waiting)),
+                        "ZNR-3" if rolled == 4 else "ZNR-2")
     wanted = WHITE_DICE[1] if rolled == 0 else 1
     rule = {0: "ZNR-2", 3: "ZNR-3", 4: "ZNR-4"}[rolled]
     dice = action.get("dice")
@@ -943,9 +1024,11 @@ def _roll_entry(state: dict, sheet: dict, action: dict) -> dict:
         dice = [dice]
     if (not isinstance(dice, list) or len(dice) != wanted
             or any(not _is_int(d) or not 1 <= d <= 6 for d in dice)):
-        what = "3 white dice" if wanted == 3 else f"the {_ordinal(rolled + 1)} white die"
-        raise RuleError(f"The dealer rolls {what}: enter {wanted} number"
-                        f"{'s' if wanted > 1 else ''} from 1 to 6.", rule)
+        if wanted == 3:
+            raise RuleError(N_("The dealer rolls 3 white dice: enter 3 numbers from 1 to 6."),
+                            rule)
+        raise RuleError(message("zocknroll", "The dealer rolls the {ordinal} white die: enter 1 "
+                                "number from 1 to 6.", ordinal=_ordinal(rolled + 1)), rule)
     fit = check_white_dice(cur["hands"], cur["white"] + list(dice))
     if not fit:
         raise RuleError(message("zocknroll", "The white dice {white} don't fit the dice "
@@ -953,10 +1036,12 @@ def _roll_entry(state: dict, sheet: dict, action: dict) -> dict:
                                 white=_show(cur["white"] + list(dice)), reason=fit.reason),
                         rule)
     if rolled == 0:
-        text = f"{cur['dealer']} rolled the white dice: {_show(dice)}. Round 1."
+        text = message("zocknroll", "{dealer} rolled the white dice: {dice}. Round 1.",
+                       dealer=cur["dealer"], dice=_show(dice))
     else:
-        text = (f"{cur['dealer']} rolled the {_ordinal(rolled + 1)} white die: {dice[0]}. "
-                f"Round {_guided_round({'white': cur['white'] + dice})}.")
+        text = message("zocknroll", "{dealer} rolled the {ordinal} white die: {die}. Round "
+                       "{round}.", dealer=cur["dealer"], ordinal=_ordinal(rolled + 1),
+                       die=dice[0], round=_guided_round({"white": cur["white"] + dice}))
     return {"kind": "roll", "dice": list(dice), "checks": [], "text": text, "rule": rule}
 
 
@@ -965,19 +1050,22 @@ def _stay_entry(state: dict, sheet: dict, action: dict) -> dict:
     cur = sheet["current"]
     round_no = _guided_round(cur)
     if round_no is None:
-        raise RuleError("The dealer rolls the white dice first.", "ZNR-2")
+        raise RuleError(N_("The dealer rolls the white dice first."), rule="ZNR-2")
     if round_no == 3:
-        raise RuleError("In round 3 everyone still in reveals: there is no staying or "
-                        "dropping.", "ZNR-4")
+        raise RuleError(N_("In round 3 everyone still in reveals: there is no staying or "
+                           "dropping."), rule="ZNR-4")
     rule = "ZNR-2" if round_no == 1 else "ZNR-3"
     player = _player(state, action.get("player"), rule)
     if player in cur["dropped"]:
-        raise RuleError(f"{player} already dropped out in round {cur['dropped'][player]} of "
-                        f"this turn.", rule)
+        raise RuleError(message("zocknroll", "{player} already dropped out in round {round} of "
+                                "this turn.", player=player, round=cur["dropped"][player]),
+                        rule)
     if cur["stayed"].get(player, 0) >= round_no:
-        raise RuleError(f"{player} already stayed in for round {round_no}.", rule)
+        raise _stayed_already(player, round_no, rule)
     return {"kind": "stay", "player": player, "round": round_no, "checks": [],
-            "text": f"{player} stays in (round {round_no}).", "rule": rule}
+            "text": message("zocknroll", "{player} stays in (round {round}).", player=player,
+                            round=round_no),
+            "rule": rule}
 
 
 def _reveal_entry(state: dict, sheet: dict, action: dict) -> dict:
@@ -985,8 +1073,8 @@ def _reveal_entry(state: dict, sheet: dict, action: dict) -> dict:
     seats, board = state["seats"], state["settings"]["board"]
     cur = sheet["current"]
     if _guided_round(cur) != 3:
-        raise RuleError("Dice are revealed in round 3, once the dealer has rolled all 5 "
-                        "white dice.", "ZNR-4")
+        raise RuleError(N_("Dice are revealed in round 3, once the dealer has rolled all 5 "
+                           "white dice."), rule="ZNR-4")
     waiting = _to_reveal(cur, seats)
     name = action.get("player")
     if _jorg_key(name) and len(seats) == 3:
@@ -995,24 +1083,34 @@ def _reveal_entry(state: dict, sheet: dict, action: dict) -> dict:
         player = _player(state, name, "ZNR-4")
     if player not in waiting:
         if player in cur["dropped"]:
-            raise RuleError(f"{player} dropped out in round {cur['dropped'][player]} of this "
-                            f"turn, so {player} has no dice in the showdown.", "ZNR-4")
-        raise RuleError(f"{player}'s dice are already in.", "ZNR-4")
+            raise _no_showdown_dice(player, cur["dropped"][player])
+        raise RuleError(message("zocknroll", "{player}'s dice are already in.", player=player),
+                        rule="ZNR-4")
     own = action.get("dice")
     if (not isinstance(own, list) or len(own) != OWN_DICE[board]
             or any(not _is_int(d) or not 1 <= d <= 6 for d in own)):
-        raise RuleError(f"On the {board} board {player} has {OWN_DICE[board]} own dice: "
-                        f"enter {OWN_DICE[board]} numbers from 1 to 6.", "ZNR-1")
+        raise RuleError(message("zocknroll", "On the {board} board {player} has {own} own "
+                                "dice: enter {own} numbers from 1 to 6.",
+                                board=_BOARD_WORDS[board], player=player, own=OWN_DICE[board]),
+                        rule="ZNR-1")
     own = sorted(own)
     revealed = {**cur["revealed"], player: own}
     if len(waiting) > 1:
         return {"kind": "reveal", "player": player, "dice": own, "checks": [],
-                "text": f"{player} revealed {_show(own)}.",
+                "text": message("zocknroll", "{player} revealed {dice}.", player=player,
+                                dice=_show(own)),
                 "rule": "ZNR-6" if player == JORG else "ZNR-4"}
     hands = {p: sorted(d + cur["white"]) for p, d in revealed.items()}
     entry = _showdown_entry(state, sheet, {"kind": "showdown", "dice": hands})
     entry["revealed"] = {"player": player, "dice": own}
     return entry
+
+
+def _no_showdown_dice(player: str, dropped: int) -> RuleError:
+    """The refusal of showdown dice from a player who dropped out (raise it)."""
+    return RuleError(message("zocknroll", "{player} dropped out in round {round} of this turn, "
+                             "so {player} has no dice in the showdown.", player=player,
+                             round=dropped), rule="ZNR-4")
 
 
 def _drop_entry(state: dict, sheet: dict, action: dict) -> dict:
@@ -1033,14 +1131,18 @@ def _drop_entry(state: dict, sheet: dict, action: dict) -> dict:
         row = best
     else:
         if row not in _HAND_ROWS[board]:
-            raise RuleError(f"{row!r} is not a hand on the {board} board.", rule)
+            raise RuleError(message("zocknroll", "{row!r} is not a hand on the {board} board.",
+                                    row=row, board=_BOARD_WORDS[board]), rule)
         if row not in present:
-            raise RuleError(f"{player}'s dice {_show(dice)} do not make "
-                            f"{_LABELS[board][row]}.", rule)
+            raise RuleError(message("zocknroll", "{player}'s dice {dice} do not make {row}.",
+                                    player=player, dice=_show(dice),
+                                    row=_LABELS[board][row]), rule)
         if row != best and s["best_forced"]:
-            raise RuleError(f"{player}'s dice {_show(dice)} make {_LABELS[board][best]}, "
-                            f"which is higher than {_LABELS[board][row]}: a dropping player "
-                            f"checks the best hand.", "Z-A5")
+            raise RuleError(message("zocknroll", "{player}'s dice {dice} make {best}, which is "
+                                    "higher than {row}: a dropping player checks the best "
+                                    "hand.", player=player, dice=_show(dice),
+                                    best=_LABELS[board][best], row=_LABELS[board][row]),
+                            rule="Z-A5")
     checks = []
     hand_rule = "Z-A5" if row is not None and row != best else rule
     if row is not None:
@@ -1048,12 +1150,16 @@ def _drop_entry(state: dict, sheet: dict, action: dict) -> dict:
     if round_no == 1:
         checks.append([player, DROPPED, "ZNR-2"])
     if row is None:
-        text = f"{player} dropped out in round 1 with no hand ({_show(dice)}): Dropped Out " \
-               f"First Round only."
+        text = message("zocknroll", "{player} dropped out in round 1 with no hand ({dice}): "
+                       "Dropped Out First Round only.", player=player, dice=_show(dice))
+    elif round_no == 1:
+        text = message("zocknroll", "{player} dropped out in round 1 with {row} ({dice}) and "
+                       "checks Dropped Out First Round.", player=player,
+                       row=_LABELS[board][row], dice=_show(dice))
     else:
-        text = f"{player} dropped out in round {round_no} with {_LABELS[board][row]} " \
-               f"({_show(dice)})" + (" and checks Dropped Out First Round." if round_no == 1
-                                     else ".")
+        text = message("zocknroll", "{player} dropped out in round {round} with {row} "
+                       "({dice}).", player=player, round=round_no, row=_LABELS[board][row],
+                       dice=_show(dice))
     return {"kind": "drop", "player": player, "round": round_no, "dice": dice, "row": row,
             "checks": checks, "text": text, "rule": hand_rule if row else rule}
 
@@ -1064,35 +1170,39 @@ def _showdown_entry(state: dict, sheet: dict, action: dict) -> dict:
     cur = sheet["current"]
     jorg = len(seats) == 3
     if cur["round3"] or cur["winner"]:
-        raise RuleError("Round 3 of this turn was already checked by hand: end the turn "
-                        "instead of entering a showdown.", "ZNR-4")
+        raise RuleError(N_("Round 3 of this turn was already checked by hand: end the turn "
+                           "instead of entering a showdown."), rule="ZNR-4")
     given = action.get("dice")
     if given is None:
         given = {}
     if not isinstance(given, Mapping):
-        raise RuleError("The showdown needs the dice of each player still in, by player.",
-                        "ZNR-4")
+        raise RuleError(N_("The showdown needs the dice of each player still in, by "
+                           "player."), rule="ZNR-4")
     still_in = [p for p in seats if p not in cur["dropped"]]
     hands: dict[str, list[int]] = {}
     jorg_dice = None
     for name, dice in given.items():
         if isinstance(name, str) and name in seats:
             if name not in still_in:
-                raise RuleError(f"{name} dropped out in round {cur['dropped'][name]} of this "
-                                f"turn, so {name} has no dice in the showdown.", "ZNR-4")
+                raise _no_showdown_dice(name, cur["dropped"][name])
             hands[name] = _action_dice(board, 3, dice, name, "ZNR-4")
         elif _jorg_key(name):
             if not jorg:
-                raise RuleError("Jörg plays only when there are exactly 3 players.", "ZNR-6")
+                raise RuleError(N_("Jörg plays only when there are exactly 3 players."),
+                                rule="ZNR-6")
             jorg_dice = _action_dice(board, 3, dice, JORG, "ZNR-6")
         else:
-            raise RuleError(f"'{name}' is not playing at this table.", "ZNR-4")
+            raise RuleError(message("zocknroll", "'{name}' is not playing at this table.",
+                                    name=name), rule="ZNR-4")
     missing = [p for p in still_in if p not in hands]
+    if len(missing) > 1:
+        raise RuleError(message("zocknroll", "{players} stayed in to round 3, so the showdown "
+                                "needs their dice.", players=_names(missing)), rule="ZNR-4")
     if missing:
-        raise RuleError(f"{join_names(missing)} stayed in to round 3, so the showdown needs "
-                        f"{'their' if len(missing) > 1 else 'the'} dice.", "ZNR-4")
+        raise RuleError(message("zocknroll", "{player} stayed in to round 3, so the showdown "
+                                "needs the dice.", player=missing[0]), rule="ZNR-4")
     if jorg and still_in and jorg_dice is None:
-        raise RuleError("Jörg always stays in to round 3: enter his dice too.", "ZNR-6")
+        raise RuleError(N_("Jörg always stays in to round 3: enter his dice too."), rule="ZNR-6")
     ordered = {p: hands[p] for p in still_in}
     if jorg_dice is not None:
         ordered[JORG] = jorg_dice
@@ -1109,21 +1219,28 @@ def _showdown_entry(state: dict, sheet: dict, action: dict) -> dict:
         checks.append([winner, WINNER, "ZNR-4"])
     label = _LABELS[board]
     if not ordered:
-        text, rule = "Nobody stayed in to round 3: nothing is checked.", "Z-A6"
+        text, rule = N_("Nobody stayed in to round 3: nothing is checked."), "Z-A6"
     elif not still_in:
-        text, rule = "Only Jörg stayed in to round 3: nothing happens.", "Z-A6"
+        text, rule = N_("Only Jörg stayed in to round 3: nothing happens."), "Z-A6"
     elif winner == JORG and jorg:
-        text, rule = (f"Jörg wins round 3 with {label[result['best']]}: nobody checks "
-                      f"anything.", "ZNR-6")
+        text, rule = (message("zocknroll", "Jörg wins round 3 with {row}: nobody checks "
+                              "anything.", row=label[result["best"]]), "ZNR-6")
     elif winner is not None:
-        text, rule = (f"{winner} wins round 3 with {label[result['best']]} and checks it "
-                      f"and Winner of Third Round.", "ZNR-4")
+        text, rule = (message("zocknroll", "{player} wins round 3 with {row} and checks it and "
+                              "Winner of Third Round.", player=winner,
+                              row=label[result["best"]]), "ZNR-4")
     else:
-        hands_text = join_names(f"{p} ({label[row_of[p]]})" for p in holders)
+        hands_text = _names(message("zocknroll", "{player} ({row})", player=p,
+                                    row=label[row_of[p]]) for p in holders)
         scoring = [p for p in holders if p != JORG or not jorg]
-        text = (f"Tie in round 3: {hands_text}. {join_names(scoring)} "
-                f"{'checks' if len(scoring) == 1 else 'check'} the hand; nobody checks "
-                f"Winner of Third Round.")
+        if len(scoring) == 1:
+            text = message("zocknroll", "Tie in round 3: {hands}. {player} checks the hand; "
+                           "nobody checks Winner of Third Round.", hands=hands_text,
+                           player=scoring[0])
+        else:
+            text = message("zocknroll", "Tie in round 3: {hands}. {players} check the hand; "
+                           "nobody checks Winner of Third Round.", hands=hands_text,
+                           players=_names(scoring))
         rule = "Z-A3" if mixed else ("ZNR-6" if jorg and JORG in holders else "ZNR-4")
     return {"kind": "showdown", "dice": ordered, "rows": row_of, "best": result["best"],
             "holders": holders, "winner": winner, "checks": checks, "text": text,
@@ -1136,7 +1253,8 @@ def _mark_entry(state: dict, sheet: dict, action: dict) -> dict:
     cur = sheet["current"]
     row = action.get("row")
     if not isinstance(row, str) or row not in _LABELS[board]:
-        raise RuleError(f"{row!r} is not a row of the {board} board.", "ZNR-1")
+        raise RuleError(message("zocknroll", "{row!r} is not a row of the {board} board.",
+                                row=row, board=_BOARD_WORDS[board]), rule="ZNR-1")
     round_no = action.get("round")
     if round_no is None and row in (DROPPED, WINNER):
         round_no = 1 if row == DROPPED else 3
@@ -1154,50 +1272,56 @@ def _mark_entry(state: dict, sheet: dict, action: dict) -> dict:
     r3 = cur["round3"]
     if round_no in (1, 2):
         if dropped is not None and (dropped != round_no or player in cur["dice_drops"]):
-            raise RuleError(f"{player} already dropped out in round {dropped} of this turn: "
-                            f"a player drops out at most once per turn.", rule)
+            raise _dropped_once(player, dropped, rule)
         if player in r3 or cur["winner"] == player:
-            raise RuleError(f"{player} has round-3 checks this turn, so {player} stayed in "
-                            f"to round 3 and cannot drop out.", "ZNR-4")
+            raise _stayed_in(player)
         if row != DROPPED and any(r in _HAND_ROWS[board]
                                   for r in cur["checked"].get(player, [])):
-            raise RuleError(f"{player} already checked a hand this turn: a dropping player "
-                            f"checks one hand.", rule)
-        if round_no == 1:
-            text = f"{player} dropped out in round 1: {label[row]}."
-        else:
-            text = f"{player} dropped out in round 2: {label[row]}."
+            raise RuleError(message("zocknroll", "{player} already checked a hand this turn: a "
+                                    "dropping player checks one hand.", player=player), rule)
+        text = message("zocknroll", "{player} dropped out in round {round}: {row}.",
+                       player=player, round=round_no, row=label[row])
     else:
         if dropped is not None:
-            raise RuleError(f"{player} dropped out in round {dropped} of this turn and "
-                            f"checks nothing in round 3.", "ZNR-4")
+            raise RuleError(message("zocknroll", "{player} dropped out in round {round} of this "
+                                    "turn and checks nothing in round 3.", player=player,
+                                    round=dropped), rule="ZNR-4")
         if row == WINNER:
             if cur["winner"] is not None:
-                raise RuleError(f"{cur['winner']} already checked Winner of Third Round this "
-                                f"turn: only one player can win round 3.", "ZNR-4")
+                raise RuleError(message("zocknroll", "{player} already checked Winner of Third "
+                                        "Round this turn: only one player can win round 3.",
+                                        player=cur["winner"]), rule="ZNR-4")
             others = [p for p in r3 if p != player]
             if others:
-                raise RuleError(f"{join_names(others)} also checked a round-3 hand: a tie "
-                                f"gives nobody Winner of Third Round.", "ZNR-4")
-            text = f"{player} won round 3: Winner of Third Round."
+                raise RuleError(message("zocknroll", "{players} also checked a round-3 hand: a "
+                                        "tie gives nobody Winner of Third Round.",
+                                        players=_names(others)), rule="ZNR-4")
+            text = message("zocknroll", "{player} won round 3: Winner of Third Round.",
+                           player=player)
         else:
             if player in r3:
-                raise RuleError(f"{player} already checked {label[r3[player]]} in round 3: "
-                                f"one hand per player.", "ZNR-4")
+                raise RuleError(message("zocknroll", "{player} already checked {row} in round "
+                                        "3: one hand per player.", player=player,
+                                        row=label[r3[player]]), rule="ZNR-4")
             if cur["winner"] is not None and cur["winner"] != player:
-                raise RuleError(f"{cur['winner']} won round 3 alone, so nobody else checks "
-                                f"a hand in round 3.", "ZNR-4")
+                raise RuleError(message("zocknroll", "{player} won round 3 alone, so nobody "
+                                        "else checks a hand in round 3.",
+                                        player=cur["winner"]), rule="ZNR-4")
             equal = s["equal_points"] == "tie"
             for other, other_row in r3.items():
                 if _rank(other_row, board, equal) != _rank(row, board, equal):
                     raise RuleError(
-                        f"{other} checked {label[other_row]} in round 3: only the best hand "
-                        f"scores, so {player} can check a hand only on a tie with it.",
+                        message("zocknroll", "{other} checked {other_row} in round 3: only the "
+                                "best hand scores, so {player} can check a hand only on a tie "
+                                "with it.", other=other, other_row=label[other_row],
+                                player=player),
                         "Z-A3" if equal else "ZNR-4")
-            text = f"{player} checked {label[row]} in round 3."
+            text = message("zocknroll", "{player} checked {row} in round 3.", player=player,
+                           row=label[row])
     if row in cur["checked"].get(player, []):
-        raise RuleError(f"{player} already checked {label[row]} this turn: a row is checked "
-                        f"at most once per turn.", rule)
+        raise RuleError(message("zocknroll", "{player} already checked {row} this turn: a row "
+                                "is checked at most once per turn.", player=player,
+                                row=label[row]), rule)
     if dice is not None:
         _check_turn_white(cur, [(player, round_no, dice)])
     hand_rule = verdict.rule
@@ -1212,19 +1336,23 @@ def _end_turn_entry(state: dict, sheet: dict) -> dict:
     r3, winner = cur["round3"], cur["winner"]
     still_in = [p for p in seats if p not in cur["dropped"]]
     if winner is not None and winner not in r3:
-        raise RuleError(f"{winner} checked Winner of Third Round but no hand: check the row "
-                        f"of the hand too.", "ZNR-4")
+        raise RuleError(message("zocknroll", "{player} checked Winner of Third Round but no "
+                                "hand: check the row of the hand too.", player=winner),
+                        rule="ZNR-4")
     if not jorg:
         if still_in and not r3:
-            raise RuleError(f"{join_names(still_in)} stayed in to round 3, so the best hand "
-                            f"among them must be checked before the turn ends.", "ZNR-4")
+            raise RuleError(message("zocknroll", "{players} stayed in to round 3, so the best "
+                                    "hand among them must be checked before the turn ends.",
+                                    players=_names(still_in)), rule="ZNR-4")
         if len(r3) == 1 and winner is None:
             alone = next(iter(r3))
-            raise RuleError(f"{alone} alone holds the best hand of round 3, so {alone} also "
-                            f"checks Winner of Third Round.", "ZNR-4")
+            raise RuleError(message("zocknroll", "{player} alone holds the best hand of round "
+                                    "3, so {player} also checks Winner of Third Round.",
+                                    player=alone), rule="ZNR-4")
     dealer = cur["dealer"]
     return {"kind": "end_turn", "checks": [], "rule": "ZNR-7",
-            "text": f"Turn {cur['turn']} ({dealer} dealt) is over."}
+            "text": message("zocknroll", "Turn {turn} ({dealer} dealt) is over.",
+                            turn=cur["turn"], dealer=dealer)}
 
 
 def apply(state: dict, action: dict) -> dict:
@@ -1240,8 +1368,8 @@ def apply(state: dict, action: dict) -> dict:
     if sheet["over"]:
         winners = _final(sheet["marks"], state["settings"]["board"],
                          _multiplier(state["settings"], state["seats"]))["winners"]
-        raise RuleError(f"The game is over: {join_names(winners)} won. Start a rematch to "
-                        f"play again.", "ZNR-8")
+        raise RuleError(message("zocknroll", "The game is over: {players} won. Start a "
+                                "rematch to play again.", players=_names(winners)), rule="ZNR-8")
     kind = action.get("kind") if isinstance(action, dict) else None
     if kind == "drop":
         entry = _drop_entry(state, sheet, action)
@@ -1258,20 +1386,35 @@ def apply(state: dict, action: dict) -> dict:
     elif kind == "reveal":
         entry = _reveal_entry(state, sheet, action)
     else:
-        named = isinstance(kind, str) and kind
-        what = f"'{kind}' is not a Zock'n'Roll action" if named \
-            else "That is not a Zock'n'Roll action"
-        raise RuleError(f"{what}: enter a roll, a stay, a drop, a reveal, a showdown, a mark "
-                        f"or the end of a turn.", "ZNR-1")
+        if isinstance(kind, str) and kind:
+            raise RuleError(message("zocknroll", "'{kind}' is not a Zock'n'Roll action: enter a "
+                                    "roll, a stay, a drop, a reveal, a showdown, a mark or the "
+                                    "end of a turn.", kind=kind), rule="ZNR-1")
+        raise RuleError(N_("That is not a Zock'n'Roll action: enter a roll, a stay, a drop, a "
+                           "reveal, a showdown, a mark or the end of a turn."), rule="ZNR-1")
+    # A JSON copy (the state stays JSON-ready and apply never mutates), keeping the history
+    # lines' Saids, which a JSON round trip would turn into plain English strings.
     fresh = json.loads(json.dumps(state))
-    fresh["log"].append(json.loads(json.dumps(entry)))
+    _keep_texts(state["log"], fresh["log"])
+    fresh["log"].append(json.loads(json.dumps(entry)) | {"text": entry["text"]})
     return fresh
 
 
+def _keep_texts(original: list, copied: list) -> list:
+    """``copied``, a JSON copy of the dicts ``original``, with their ``text`` Saids put back
+    (a history line keeps its template, so the web can say it in the phone's language)."""
+    for old, new in zip(original, copied):
+        if isinstance(old, Mapping) and isinstance(new, dict) \
+                and isinstance(old.get("text"), Said):
+            new["text"] = old["text"]
+    return copied
+
+
 def _end_rule(s: Mapping[str, Any], multiplier: int) -> dict:
-    text = (f"The turn in which someone makes the {_ordinal(s['end_at'])} check in one row "
-            f"is the last. Then each check scores its row's points (Winner of Third Round "
-            f"{multiplier}); the highest total wins, ties go to the most Winner checks.")
+    text = message("zocknroll", "The turn in which someone makes the {ordinal} check in one "
+                   "row is the last. Then each check scores its row's points (Winner of Third "
+                   "Round {multiplier}); the highest total wins, ties go to the most Winner "
+                   "checks.", ordinal=_ordinal(s["end_at"]), multiplier=multiplier)
     return {"text": text, "rule": "ZNR-8", "rules": ["ZNR-8", "ZNR-9", "Z-A1"]}
 
 
@@ -1352,31 +1495,43 @@ def summary(state: dict) -> dict:
     end = None
     if triggers:
         first = triggers[0]
-        text = (f"{first['player']} made the {_ordinal(first['checks'])} check in "
-                f"{first['label']}: turn {first['turn']} is the last.")
+        parts = [message("zocknroll", "{player} made the {ordinal} check in {row}: turn "
+                         "{turn} is the last.", player=first["player"],
+                         ordinal=_ordinal(first["checks"]), row=first["label"],
+                         turn=first["turn"])]
         if len(triggers) > 1:
-            others = join_names(f"{t['player']} ({t['label']})" for t in triggers[1:])
-            text += f" Also a {_ordinal(first['checks'])} check: {others}."
-        text += (" The game is scored." if over
-                 else " Play it to the end of round 3, then the game is scored.")
+            others = _names(message("zocknroll", "{player} ({row})", player=t["player"],
+                                    row=t["label"]) for t in triggers[1:])
+            parts.append(message("zocknroll", "Also a {ordinal} check: {others}.",
+                                 ordinal=_ordinal(first["checks"]), others=others))
+        parts.append(message("zocknroll", "The game is scored.") if over
+                     else message("zocknroll", "Play it to the end of round 3, then the game "
+                                  "is scored."))
+        text = joined(parts)
         end = {**{k: first[k] for k in ("player", "row", "label", "turn", "checks")},
                "text": text, "rule": "ZNR-8", "triggers": [dict(t) for t in triggers]}
     winners = final["winners"] if over else []
     over_reason = result = None
     if over:
-        over_reason = {"text": f"{triggers[0]['player']} made the "
-                               f"{_ordinal(triggers[0]['checks'])} check in "
-                               f"{triggers[0]['label']}, and turn {triggers[0]['turn']} has "
-                               f"been played out.", "rule": "ZNR-8"}
+        over_reason = {"text": message("zocknroll", "{player} made the {ordinal} check in "
+                                       "{row}, and turn {turn} has been played out.",
+                                       player=triggers[0]["player"],
+                                       ordinal=_ordinal(triggers[0]["checks"]),
+                                       row=triggers[0]["label"], turn=triggers[0]["turn"]),
+                       "rule": "ZNR-8"}
         score = number(totals[winners[0]])
         if len(winners) == 1 and final["tie_break"]:
-            beaten = join_names(p for p in final["tied"] if p != winners[0])
-            text = (f"{winners[0]} wins with {score}, tied with {beaten} but with more "
-                    f"Winner of Third Round checks ({final['wins'][winners[0]]}).")
+            beaten = _names(p for p in final["tied"] if p != winners[0])
+            text = message("zocknroll", "{player} wins with {score}, tied with {others} but "
+                           "with more Winner of Third Round checks ({wins}).",
+                           player=winners[0], score=score, others=beaten,
+                           wins=final["wins"][winners[0]])
         elif len(winners) == 1:
-            text = f"{winners[0]} wins with {score}."
+            text = message("zocknroll", "{player} wins with {score}.", player=winners[0],
+                           score=score)
         else:
-            text = f"{join_names(winners)} share the win with {score}."
+            text = message("zocknroll", "{players} share the win with {score}.",
+                           players=_names(winners), score=score)
         result = {"text": text, "rule": "ZNR-9"}
     still_in = [] if cur is None else [p for p in seats if p not in cur["dropped"]]
     jorg = len(seats) == 3
@@ -1411,7 +1566,8 @@ def summary(state: dict) -> dict:
         "turns": [{"turn": t["turn"], "dealer": t["dealer"], "dropped": dict(t["dropped"]),
                    "showdown": json.loads(json.dumps(t["showdown"])),
                    "ended_by": t["ended_by"],
-                   "lines": json.loads(json.dumps(t["lines"]))} for t in turns],
+                   "lines": _keep_texts(t["lines"], json.loads(json.dumps(t["lines"])))}
+                  for t in turns],
         "end_rule": _end_rule(s, multiplier),
         "over_reason": over_reason,
         "result": result,

@@ -8,6 +8,7 @@ from flask import Flask
 from companion.rules.cards import format_card, picker_deck
 
 from .htmx import csrf_token
+from .i18n import say
 
 
 def local_time(iso: str, fmt: str = "%H:%M:%S") -> str:
@@ -27,7 +28,8 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(local_time, "time")
     app.add_template_filter(lambda iso: local_time(iso, "%Y-%m-%d %H:%M:%S"), "datetime")
     app.add_template_filter(signed, "signed")
-    app.add_template_filter(lambda card: format_card(card, "rook"), "rookcard")
+    # "14 Red", "Rook bird": words, shown in the phone's language.
+    app.add_template_filter(lambda card: say(format_card(card, "rook")), "rookcard")
     app.add_template_global(csrf_token, "csrf_token")
     # Deck data lives once, in rules/cards.py: the card picker (templates/_cards.html)
     # draws its buttons from it, and the page's script reads the symbols back from those.

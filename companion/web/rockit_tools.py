@@ -21,16 +21,16 @@ from flask import Blueprint, abort, render_template, request
 
 from companion.rules import rockit as rules
 from companion.rules.cards import format_card
-from companion.rules.said import N_, message, said_of
+from companion.rules.said import N_, Said, joined, message, said_of
 from companion.rules.verdict import Verdict
 
 bp = Blueprint("rockit_tools", __name__)
 
-#: (key, tab label, heading, rule) for every check the page offers.
+#: (key, tab label, heading, rule) for every check the page offers (words shown with say()).
 CHECKS = (
-    ("board", "The board", "Is the board valid?", "RID-7"),
-    ("steal", "Take a joker", "May this joker be taken?", "RID-8"),
-    ("come_in", "Come in", "Does this trick come in?", "RID-4"),
+    ("board", N_("The board"), N_("Is the board valid?"), "RID-7"),
+    ("steal", N_("Take a joker"), N_("May this joker be taken?"), "RID-8"),
+    ("come_in", N_("Come in"), N_("Does this trick come in?"), "RID-4"),
 )
 #: Two decks hold 108 cards, so at most 36 tricks; three boxes to start with.
 MAX_TRICKS = 36
@@ -45,19 +45,27 @@ _TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}", re.ASCII)
 
 # ---------------------------------------------------------------- reading the query
 
-def _trick(args: Mapping[str, str], key: str, label: str) -> tuple[list[str], list[str]]:
+def _words(text: str) -> Said:
+    """A sentence as a value of another one: a Said stays, a fixed ``N_`` sentence becomes
+    one that ``say()`` looks up in the catalogue (rebuild() translates only Saids)."""
+    return text if isinstance(text, Said) else Said(str(text), template=str(text))
+
+
+def _trick(args: Mapping[str, str], key: str, label: Said) -> tuple[list[str], list[str]]:
     """The cards of one picker box (maybe none) and the cards its jokers were declared as
     ("5♥ 6♥ JK, joker = 4♥": ``rules.parse_trick``, RID-A5); ValueError naming the box."""
     raw = (args.get(key) or "").strip()
     if len(raw) > MAX_TEXT:
-        raise ValueError(f"{label}: that is more cards than two decks hold.")
+        raise ValueError(message("entry", "{label}: that is more cards than two decks hold.",
+                                 label=label))
     try:
         return rules.parse_trick(raw)
     except ValueError as error:
-        raise ValueError(f"{label}: {error}") from None
+        raise ValueError(message("entry", "{label}: {error}", label=label,
+                                 error=_words(said_of(error)))) from None
 
 
-def _cards(args: Mapping[str, str], key: str, label: str) -> list[str]:
+def _cards(args: Mapping[str, str], key: str, label: Said) -> list[str]:
     """The cards of one picker box (maybe none), no joker declared; ValueError naming the
     box."""
     cards, declared = _trick(args, key, label)
@@ -67,10 +75,11 @@ def _cards(args: Mapping[str, str], key: str, label: str) -> list[str]:
     return cards
 
 
-def _one_card(args: Mapping[str, str], key: str, label: str) -> str | None:
+def _one_card(args: Mapping[str, str], key: str, label: Said) -> str | None:
     cards = _cards(args, key, label)
     if len(cards) > 1:
-        raise ValueError(f"{label}: tap one card, not {len(cards)}.")
+        raise ValueError(message("entry", "{label}: tap one card, not {count}.", label=label,
+                                 count=len(cards)))
     return cards[0] if cards else None
 
 
@@ -78,7 +87,7 @@ def decks_of(args: Mapping[str, str]) -> int:
     """The decks the checks count copies against (RID-1): 1 or 2, two when not given."""
     raw = args.get("decks") or "2"
     if raw not in ("1", "2"):
-        raise ValueError("Decks: tap one deck (2 players) or two decks.")
+        raise ValueError(N_("Decks: tap one deck (2 players) or two decks."))
     return int(raw)
 
 
@@ -101,7 +110,12 @@ def _stands(joker: dict) -> str | None:
     if joker.get("card"):
         return format_card(joker["card"])
     if joker.get("options"):
-        return " or ".join(format_card(c) for c in joker["options"])
+        words: list = []
+        for card in joker["options"]:
+            if words:
+                words.append(message("rules", "or"))
+            words.append(format_card(card))
+        return joined(words)
     return None
 
 
@@ -132,14 +146,15 @@ def _board(args: Mapping[str, str], decks: int, slots: int) -> dict:
     the form) and ``arrangement``."""
     laid = []
     for i in range(slots):
-        cards, declared = _trick(args, f"trick_{i}", f"Trick {i + 1}")
+        cards, declared = _trick(args, f"trick_{i}", message("entry", "Trick {number}",
+                                                             number=i + 1))
         if cards:
             laid.append((i + 1, cards, declared or None))
-    loose = _cards(args, "all", "Every card on the board")
-    hand = _cards(args, "hand", "Cards from hand")
+    loose = _cards(args, "all", message("entry", "Every card on the board"))
+    hand = _cards(args, "hand", message("entry", "Cards from hand"))
     if not laid and not loose and not hand:
-        raise ValueError("Tap the cards of each trick on the board (or every card on the "
-                         "board in one box), then Check the board.")
+        raise ValueError(N_("Tap the cards of each trick on the board (or every card on the "
+                            "board in one box), then Check the board."))
     review = rules.review_layout([cards for _, cards, _ in laid], loose, hand, decks,
                                  budget=BUDGET, declared=[named for _, _, named in laid])
     rows = [{"number": number, "ok": trick["ok"], "reason": trick["reason"],
@@ -154,21 +169,23 @@ def _board(args: Mapping[str, str], decks: int, slots: int) -> dict:
 
 def _steal(args: Mapping[str, str], decks: int) -> tuple[Verdict, Verdict | None]:
     """The steal's verdict (RID-8) and what the board trick's jokers stand for."""
-    trick, named = _trick(args, "trick", "The board trick")
+    trick, named = _trick(args, "trick", message("entry", "The board trick"))
     if not trick:
-        raise ValueError("Tap the board trick that holds the joker, as it lies.")
-    replacement = _one_card(args, "replacement", "The card put in the joker's place")
+        raise ValueError(N_("Tap the board trick that holds the joker, as it lies."))
+    replacement = _one_card(args, "replacement",
+                            message("entry", "The card put in the joker's place"))
     if replacement is None:
-        raise ValueError("Tap the card put in the joker's place.")
+        raise ValueError(N_("Tap the card put in the joker's place."))
     source = args.get("source") or "hand"
     if source not in ("hand", "board"):
-        raise ValueError("Tap where the card put in the joker's place came from: your hand "
-                         "or the board.")
-    new_trick = _cards(args, "new_trick", "The new trick")
+        raise ValueError(N_("Tap where the card put in the joker's place came from: your hand "
+                            "or the board."))
+    new_trick = _cards(args, "new_trick", message("entry", "The new trick"))
     if not new_trick:
-        raise ValueError("Tap the new trick the joker goes into, joker included.")
-    taken = _cards(args, "taken", "Cards taken from the board")
-    declared = _one_card(args, "declared", "The card the joker was declared as")
+        raise ValueError(N_("Tap the new trick the joker goes into, joker included."))
+    taken = _cards(args, "taken", message("entry", "Cards taken from the board"))
+    declared = _one_card(args, "declared", message("entry", "The card the joker was declared "
+                                                            "as"))
     # Declared in its own box or in the trick ("5♥ 6♥ JK, joker = 4♥"): the declaration
     # decides what the joker stands for, whatever the order of the trick (RID-A5).
     declared = named if declared is None and named else declared
@@ -178,8 +195,9 @@ def _steal(args: Mapping[str, str], decks: int) -> tuple[Verdict, Verdict | None
     pool = Counter(rest)
     for card in taken:
         if pool[card] < 1:
-            raise ValueError(f"{format_card(card)} is not in the new trick: tap only the new "
-                             f"trick's cards that came from the board.")
+            raise ValueError(message("entry", "{card} is not in the new trick: tap only the "
+                                              "new trick's cards that came from the board.",
+                                     card=format_card(card)))
         pool[card] -= 1
     hand = ([replacement] if source == "hand" else []) + list(pool.elements())
     said = [declared] if isinstance(declared, str) else declared
@@ -189,9 +207,9 @@ def _steal(args: Mapping[str, str], decks: int) -> tuple[Verdict, Verdict | None
 
 
 def _come_in(args: Mapping[str, str], decks: int) -> Verdict:
-    cards, declared = _trick(args, "cards", "The trick")
+    cards, declared = _trick(args, "cards", message("entry", "The trick"))
     if not cards:
-        raise ValueError("Tap the cards of the trick: a rank, then a suit, for each card.")
+        raise ValueError(N_("Tap the cards of the trick: a rank, then a suit, for each card."))
     if declared and JOKER not in cards:
         raise ValueError(N_("The trick: a joker's card was declared, but the trick has no "
                             "joker."))

@@ -7,8 +7,7 @@ from flask import Blueprint, abort, render_template, request
 
 from companion import tables
 from companion.rules import rook, zocknroll
-from companion.rules.cards import format_card
-from companion.rules.said import N_, said_of
+from companion.rules.said import N_, message, said_of
 from companion.storage import get_db
 
 from .cookies import phone_secret
@@ -26,7 +25,7 @@ def _card_options(settings: dict, players: int = 4) -> list[tuple[str, str]]:
                + ([4] if settings.get("decks") == 2 and players == 6 else [])
                + list(range(5, 15)))
     cards = [f"{n}{colour}" for colour in rook.COLOURS for n in numbers] + ["ROOK"]
-    return [(c, format_card(c, "rook")) for c in cards]
+    return [(c, rook.card_label(c)) for c in cards]
 
 
 def _variant_labels() -> list[tuple[str, str]]:
@@ -169,7 +168,8 @@ def _trick_page(settings: dict, table=None, players: int | None = None):
     calls = " ".join("pass" if c is None else str(c) for c in auction.details["calls"])
     return render_template("tools/rook_trick.html", table=table, settings=settings,
                            variants=_variant_labels(), options=_card_options(settings, players),
-                           colours=list(rook.COLOURS.items()), played=played, trump=trump,
+                           colours=list(rook.COLOUR_NAMES.items()), played=played, trump=trump,
+                           card_label=rook.card_label,
                            rook_rank=_rook_rank_label(settings), players=players,
                            verdict=verdicts.get("trick"), verdicts=verdicts,
                            cards=cards, error=errors.get("trick"), errors=errors,
@@ -195,7 +195,7 @@ def table_trick(table_id: str):
     db = get_db()
     table = tables.get_table(db, table_id)
     if tables.phone_by_secret(db, table.id, phone_secret()) is None:
-        raise tables.Forbidden("Open this table from its QR code or join code first.")
+        raise tables.Forbidden(N_("Open this table from its QR code or join code first."))
     if table.game_slug != "rook":
         abort(404)
     players = len(tables.seats_of(db, table.id))
@@ -219,13 +219,14 @@ def zocknroll_best():
     for face in FACES:
         raw = request.args.get(f"d{face}", "0").strip() or "0"
         if not (raw.isascii() and raw.isdigit()) or len(raw) > 2 or int(raw) > MAX_PER_FACE:
-            error = f"The number of {face}s must be a whole number from 0 to {MAX_PER_FACE}."
+            error = message("zocknroll", "The number of {face}s must be a whole number from 0 "
+                            "to {most}.", face=face, most=MAX_PER_FACE)
             break
         counts[face] = int(raw)
     dice = [face for face, n in counts.items() for _ in range(n)]
     if error is None and typed.strip():
         try:
-            dice = parse_dice(typed, "Your dice")
+            dice = parse_dice(typed, message("entry", "Your dice"))
         except ValueError as exc:
             error = said_of(exc)
     if error is None and request.args.get("check"):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 
 from flask import Blueprint, abort, current_app, make_response, redirect, request, url_for
+from flask_babel import gettext
 from flask_limiter.util import get_remote_address
 
 from companion import tables
@@ -134,7 +135,7 @@ def dashboard(event_id: str):
     event = _director_event(event_id)
     url = _players_url(event)
     return render("events/dashboard.html", "events/_room.html", players_url=url,
-                  players_qr=lambda: qr_svg(url, "QR code of the players' page"),
+                  players_qr=lambda: qr_svg(url, gettext("QR code of the players' page")),
                   **_room(event, page=not is_fragment_request()))
 
 
@@ -142,7 +143,8 @@ def _refused(event: service.Event, message: str, status: int = 422):
     context = _room(event)
     context["error"] = message
     context["players_url"] = _players_url(event)
-    context["players_qr"] = lambda: qr_svg(context["players_url"], "QR code of the players' page")
+    context["players_qr"] = lambda: qr_svg(context["players_url"],
+                                           gettext("QR code of the players' page"))
     return render("events/dashboard.html", "events/dashboard.html", status, **context)
 
 
@@ -261,7 +263,7 @@ def cards(event_id: str):
     for number in range(1, service.most_tables(db, event) + 1):
         url = _table_card_url(event, number)
         cards.append({"number": number, "row": rows.get(number), "url": url,
-                      "qr": qr_svg(url, f"QR code of table {number}")})
+                      "qr": qr_svg(url, gettext("QR code of table %(n)s", n=number))})
         # A QR code costs milliseconds: 500 of them would hold this gevent worker (and
         # every live table on it) for seconds. Let the other requests in between.
         time.sleep(0)
@@ -301,7 +303,7 @@ def projector(event_id: str):
     url = _players_url(event)
     return render("events/projector.html", "events/_projector.html", event=event,
                   rounds=done, players_url=url,
-                  players_qr=lambda: qr_svg(url, "QR code of the players' page"),
+                  players_qr=lambda: qr_svg(url, gettext("QR code of the players' page")),
                   **_projector_screen(event, rows, done))
 
 
@@ -384,8 +386,9 @@ def pick(event_id: str):
     found = service.find_player(get_db(), event, asked) if asked else None
     if found is None:
         return _players_page(event, "", False, missing=(
-            f"“{asked[:40]}” isn't on this event's list. Check the spelling, or pick your "
-            "name below." if asked else "Type or tap your name."))
+            message("tournament", "“{name}” isn't on this event's list. Check the spelling, "
+                    "or pick your name below.", name=asked[:40])
+            if asked else N_("Type or tap your name.")))
     response = redirect(url_for(".players", event_id=event.id), 303)
     return _with_pass(response, event, *found)
 
@@ -551,7 +554,7 @@ def _dashboard_page(event: service.Event, **extra):
     """The whole dashboard (not the polled room alone), with `extra` in its context."""
     context = _room(event)
     context["players_url"] = url = _players_url(event)
-    context["players_qr"] = lambda: qr_svg(url, "QR code of the players' page")
+    context["players_qr"] = lambda: qr_svg(url, gettext("QR code of the players' page"))
     context.update(extra)
     return render("events/dashboard.html", "events/dashboard.html", **context)
 
@@ -564,7 +567,7 @@ def director_link(event_id: str):
     token = service.new_director_link(get_db(), event)
     url = public_url(url_for(".director_join", event_id=event.id, token=token))
     return _dashboard_page(service.get_event(get_db(), event.id), director_url=url,
-                           director_qr=qr_svg(url, "QR code of the director's link"))
+                           director_qr=qr_svg(url, gettext("QR code of the director's link")))
 
 
 @bp.get("/e/<event_id>/director/<token>")

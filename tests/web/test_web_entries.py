@@ -319,3 +319,33 @@ def test_no_question_without_a_target_or_with_a_refused_box(new_phone):
     assert r.status_code == 422
     text = text_of(r.get_data(as_text=True))
     assert "Bob's score must be a whole number" in text and "Save anyway" not in text
+
+
+def test_the_score_pad_in_japanese(table):
+    """Issue 19: on a Japanese phone the sheet, the form, the refusals, the "Save anyway?"
+    question, the end of the game and the history are Japanese; names and numbers stay."""
+    phone = table.host
+    phone.client.set_cookie("lang", "ja")
+    r = phone.enter(table.id, {0: "12a"})
+    assert r.status_code == 422
+    shown = text_of(r.get_data(as_text=True))
+    assert "Annのスコアは12や-5のような整数で入力してください。" in shown
+    phone.enter(table.id, {0: 30, 1: 20})
+    page = text_of(phone.enter(table.id, {0: 5, 1: 10}).get_data(as_text=True))
+    assert "ラウンド3を保存" in page and "ラウンド3" in page
+    assert "合計 SP-1" in page and "トップ： Ann (35) SP-4" in page
+    assert "誰かが50に達したら終了。合計が一番高い人の勝ち。 SP-2" in page
+    r = phone.enter(table.id, {0: 1, 1: 200})                      # far beyond the target
+    assert r.status_code == 422
+    question = text_of(r.get_data(as_text=True))
+    assert "Bobの200でゲームが終わります（目標50）。このまま保存しますか？" in question
+    assert "このまま保存" in question and "このラウンドでゲームが終わります。" in question
+    r = phone.enter(table.id, {0: 1, 1: 25})
+    over = text_of(r.get_data(as_text=True), "div#game-over")
+    assert "Bobが55に到達（目標50）。 SP-2" in over
+    history = text_of(phone.get(f"/t/{table.id}/history").get_data(as_text=True))
+    assert "ラウンド：Ann +30, Bob +20" in history and "ラウンド：Ann +1, Bob +25" in history
+    for english in ("Round", "Total", "Leading", "Save round 3", "Bob reached 55 (target 50)",
+                    "would end the game", "Save anyway", "must be a whole number",
+                    "Ends when someone reaches", "No rounds yet"):
+        assert english not in shown + page + question + over + history, english

@@ -399,3 +399,61 @@ def test_the_table_links_the_checker_with_its_house_rules(ann):
     assert "going_out_exempt=on" in tab and f"t={table_id}" in tab
     # A made-up table id is not linked back.
     assert "‹ Table" not in ann.get(f"{CHECKER}?t=../../x").get_data(as_text=True)
+
+
+# ---------------------------------------------------------------- Japanese (issue 19)
+
+def test_a_japanese_phone_reads_the_whole_game_in_japanese(ann):
+    """On a Japanese phone the sheet, the entry form, a refusal, the history and the checker
+    are Japanese after real entries; names, card notation and rule IDs stay as they are."""
+    ann.client.set_cookie("lang", "ja")
+    form = text_of(ann.get("/new/rainbow_rummy").get_data(as_text=True))
+    assert "目標点" in form and "上がったプレイヤーも裏向きのカードを数える" in form
+    assert "Game target" not in form and "Moving columns" not in form
+    table_id = create(ann)
+    saved(act(ann, table_id, kind="cut", cut_0="1E", cut_1="5J", cut_2="GJ", cut_3="3E"))
+    saved(act(ann, table_id, **RR11))
+    # A refusal from the rules (RR-A2) and one from the entry form, in Japanese.
+    r = act(ann, table_id, **dict(RR11, hand_1="", hand_pts_1="0"))
+    body = text_of(r.get_data(as_text=True))
+    assert r.status_code == 422, body[:500]
+    assert "Bobの手札はもうありませんが、上がったのはCidです。" in body and "RR-A2" in body
+    assert "has no cards left in hand" not in body
+    r = act(ann, table_id, **dict(RR11, hand_0="", hand_pts_0="71"))
+    body = text_of(r.get_data(as_text=True))
+    assert r.status_code == 422
+    assert "Annの手札の点数は0〜70の整数でなければなりません。" in body
+    assert "must be a whole number" not in body
+
+    page = text_of(ann.page(table_id))
+    for japanese in ("Deeが配ります。カットされた中で一番強いスートはEで、Eの3はEの1よりランクが上です。",
+                     "先に100点以上に達したチームの勝ちです。", "誰が上がった？", "ハンド2の終了",
+                     "同点なので、どちらも得点しません。", "Cidが上がった", "累計："):
+        assert japanese in page, japanese
+    for english in ("Dee deals: E is the highest suit cut", "The first team to reach",
+                    "Who went out?", "End of hand", "a tie, so nobody scores", "went out",
+                    "Running totals", "Hand 2: Ann deals"):
+        assert english not in page, english
+    assert "Ann & Cid" in page and "RR-11" in page       # names and rule IDs as they are
+
+    history = text_of(ann.get(f"/t/{table_id}/history").get_data(as_text=True))
+    assert "ディーラー決めのカット：Ann 1E, Bob 5J, Cid GJ, Dee 3E" in history
+    assert "ハンド：Cidが上がり" in history and "Cid：手札なし（上がり）" in history
+    assert "Cut for deal" not in history and "Hand: Cid went out" not in history
+
+    r = ann.get(f"{CHECKER}?q=build&card=5J&onto=6M&check=1")
+    checker = text_of(r.get_data(as_text=True))
+    assert r.status_code == 200
+    assert "Jの5はMの6の下に置けます。ランクが1つ下で、スートが違います。" in checker
+    assert "Rainbow Rummy：プレイを確認" in checker and "RR-4" in checker
+    assert "may go on the" not in checker and "Can this card go on" not in checker
+    r = ann.get(f"{CHECKER}?q=build&card=5J&check=1")
+    assert "列の一番下のカードを選ぶか" in text_of(r.get_data(as_text=True))
+
+    # Another table: a team scores the difference and reaches the target, in Japanese.
+    short = create(ann, target="10", out_counts_down="off")
+    saved(act(ann, short, **RR11))
+    over = text_of(ann.page(short))
+    assert "の点数が少ないので、差を得点します：" in over
+    assert "Ann & Cidが10点に達しました（目標10点）。" in over
+    assert "reached" not in over and "score the difference" not in over

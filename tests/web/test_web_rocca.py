@@ -11,7 +11,6 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
 from companion.rules import rocca
@@ -531,27 +530,8 @@ def test_the_rocca_words_shown_through_tr_are_in_the_catalogue():
         assert message is not None and message.string, text
 
 
-def _flat(value):
-    """An id or string of a catalogue entry, singular or plural, as one hashable value."""
-    return tuple(value) if isinstance(value, (list, tuple)) else value
-
-
-def _text(context):
-    return context.decode() if isinstance(context, bytes) else context   # read_mo gives bytes
-
-
-def test_the_compiled_catalogue_matches_the_po_file():
-    """messages.mo ships in the wheel: it must be compiled from the current messages.po
-    (an entry not translated yet, msgstr "", is left out of the .mo: the page shows the
-    English)."""
-    with open(CATALOGUE / "messages.mo", "rb") as fh:
-        compiled = {(_text(m.context), _flat(m.id)): _flat(m.string) for m in read_mo(fh)
-                    if m.id}
-    # (An untranslated plural's msgstr is ("",), which is truthy: pybabel leaves it out too.)
-    written = {(m.context, _flat(m.id)): _flat(m.string) for m in _catalogue()
-               if m.id and any(m.string if isinstance(m.string, tuple) else [m.string])}
-    assert compiled == written
-    assert not any("fuzzy" in m.flags for m in _catalogue() if m.id)
+# The whole catalogue (every message has Japanese, no fuzzy entry, the .mo compiled from the
+# .po): tests/web/test_web_japanese.py.
 
 
 def test_rules_sentences_are_saids_that_rebuild_to_the_same_english():

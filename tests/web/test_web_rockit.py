@@ -573,3 +573,53 @@ def test_a_declared_joker_never_comes_in(ann, db_path):
     ok(come_in(ann, table_id, "Ann", "10♥ J♥ Q♥"))                  # suit symbols read too
     assert "Ann came in 10♥ J♥ Q♥ — accepted, 30 points" in section(ann.page(table_id),
                                                                     "last-line")
+
+
+# ---------------------------------------------------------------- Japanese (issue 19)
+
+def test_a_rockit_table_and_the_checker_in_japanese(ann, new_phone):
+    """On a Japanese phone every sentence of the sheet, the refusals, the history and the
+    checker is Japanese; names, cards and rule IDs stay as they are."""
+    ann.client.set_cookie("lang", "ja")
+    table_id = create(ann)
+    r = come_in(ann, table_id, "Ann", "5H 6H 7H")               # a run worth 18: refused
+    assert r.status_code == 422
+    refusal = notice(r.get_data(as_text=True))
+    assert "このランは18点です。初出しには30点以上必要です。" in refusal and refusal.endswith("RID-4")
+    r = come_in(ann, table_id, "Bob", "2S 2H")                  # two cards: no trick
+    assert "正しい役ではないので初出しできません：役には3枚以上必要ですが、これは2枚です。" in notice(
+        r.get_data(as_text=True))
+    ok(come_in(ann, table_id, "Bob", "10H JH QH"))
+    page = text_of(ann.page(table_id))
+    assert "直前： Bob が初出し 10♥ J♥ Q♥ — 承認、30点 RID-4" in page
+    assert "誰が初出し？" in page and "まだ初出しなし" in page and "初出し ✓ 30" in page
+    assert "目標なし：テーブルでマッチを終えるまでゲームを続け、一番多く勝った人が勝ちます。" in page
+    page = text_of(ok(win(ann, table_id, "Bob")))
+    assert "ゲーム2" in page and "Bobから — ゲーム1の勝者 RID-2" in page
+    assert "ゲーム1： Bob が上がり （Annから開始） RID-9" in page
+    r = win(ann, table_id, "Cy")
+    assert "Cyはこのゲームでまだ初出ししていないので、勝つことはできません。" in notice(
+        r.get_data(as_text=True))
+    history = text_of(ann.get(f"/t/{table_id}/history").get_data(as_text=True))
+    assert "Bobが初出し：10♥ J♥ Q♥" in history and "Bobがゲームに勝利：上がり" in history
+    for english in ("This run is worth", "came in", "Just now", "won game", "not in yet",
+                    "No target", "went out", "not a valid trick", "has not come in"):
+        assert english not in page + refusal + history, english
+    # The checker: verdicts, the tricks as laid out, a layout, the rule sheet.
+    body = check(ann, trick_0="KS KH KD", trick_1="5C 6C", trick_2="7C 8C 9C")
+    verdict = section(body, "rk-verdict")
+    assert verdict.startswith("いいえ。 役2は正しくありません：役には3枚以上必要ですが、これは2枚です。")
+    assert "同じカードで2組の役に正しく並べられます。" in verdict and verdict.endswith("RID-7")
+    tricks = section(body, "board-tricks")
+    assert "正しいセット：K♠ K♥ K♦。" in tricks and "正しいラン：7♣ 8♣ 9♣。" in tricks
+    sheet = section(body, "rule-sheet")
+    assert "ジョーカーは1枚のカードの代わりになる。" in sheet and "RID-8" in sheet
+    body = check(ann, q="steal", trick="AD 2D JK 4D", replacement="3D", new_trick="JK 5S 5H")
+    assert section(body, "rk-verdict").startswith("はい。 OK：3♦がジョーカーの代わりに入り")
+    assert "3番目のジョーカーは3♦。" in section(body, "joker-identity")
+    body = check(ann, 422, q="come_in", cards="5H ZZ")
+    assert section(body, "rk-error").startswith("役：「ZZ」はカードではありません")  # in Japanese
+    shown = text_of(body) + verdict + tricks + sheet
+    for english in ("Trick 2 is not valid", "A valid set", "The same cards can", "Rule sheet",
+                    "A joker stands for", "Legal:", "The trick:", "Does it come in?"):
+        assert english not in shown, english

@@ -388,3 +388,50 @@ def test_rk6_did_they_have_to_follow_on_the_help_page(ann, variant, query, statu
     if status == 200:
         assert "RK-6" in notice(page, selector)
     assert select(page, "#follow[open]")
+
+
+def test_a_rook_table_in_japanese(ann):
+    """Issue 19: on a Japanese phone every Rook sentence is Japanese, from the new-table
+    form to the sheet, the history and the table help; names, numbers and rule IDs stay."""
+    ann.client.set_cookie("lang", "ja")
+    form = text_of(ann.get("/new/rook").get_data(as_text=True))
+    assert "各バリアントの設定" in form and "ゲームの目標点" in form           # presets, labels
+    assert "What each variant sets" not in form and "Game target" not in form
+    table_id = create_rook(ann)
+    # A made hand: the sheet and its words.
+    r = hand(ann, table_id, bidder="Ann", bid=175, points_A=180)
+    assert r.status_code == 200
+    page = text_of(r.get_data(as_text=True))
+    assert "ハンド（新しい順）" in page and "成功" in page
+    assert "先に600点に達したチームの勝ちです" in page and "RK-9" in page     # the end rule
+    assert "The first team to reach" not in page and "Hands, newest first" not in page
+    # A refused hand: the rules' sentence in Japanese, its values and rule ID kept.
+    r = hand(ann, table_id, bidder="Ann", bid=152, points_A=180)
+    assert r.status_code == 422
+    page = text_of(r.get_data(as_text=True))
+    assert "152はビッドにできません。ビッドは150から250まで5刻みです。" in page
+    assert "RK-4" in page and "is not a bid" not in page
+    r = hand(ann, table_id, bidder="Ann", bid=150, points_A=183)              # RK-7b
+    page = text_of(r.get_data(as_text=True))
+    assert "183と67は5の倍数ではありません。" in page and "RK-7" in page
+    assert "not multiples" not in page
+    # The table: house rules, trump colours.
+    page = text_of(ann.page(table_id))
+    assert "ゲームの目標点: 600" in page and "1ハンドの点数: 250" in page
+    assert "黒" in page and "Black" not in page and "Game target" not in page
+    # The history line of the hand (context "entry").
+    history = text_of(ann.get(f"/t/{table_id}/history").get_data(as_text=True))
+    assert "ハンド：Annが175をビッド、点数 A 180、B 70" in history
+    assert "Hand: Ann bid" not in history
+    # The table help: who won the trick, card labels and colours translated.
+    r = ann.get(f"/t/{table_id}/trick?trump=R&c1=14G&c2=5R&c3=ROOK&c4=10G&check=trick")
+    page = text_of(r.get_data(as_text=True))
+    assert "赤の5の勝ちです。出た中で最強の切り札です（赤が切り札。鳥のカードは最弱の切り札）。" \
+        in page and "RK-6" in page
+    assert "鳥のカードの強さは 最弱の切り札 です。" in page                  # <b>the rank</b>
+    assert "wins: it is the highest" not in page and "Rook bird" not in page
+    assert "5 Red" not in page and "Lowest trump" not in page
+    r = ann.get(f"/t/{table_id}/trick?check=discard&d_cards=5&d_trump=0")
+    page = text_of(r.get_data(as_text=True))
+    assert "自動失敗：ビッダーはちょうど6枚捨てなければならず、5枚ではありません。" in page
+    assert "Automatic set" not in page

@@ -180,3 +180,112 @@ def test_dice_that_contradict_the_turns_white_dice_are_refused(ann, db_path):
     body = text_of(r.get_data(as_text=True))
     assert f"Entry #{drop} can't be restored" in body and "Bob's dice 2, 2, 2, 5, 6" in body
     assert snapshot(db_path) == before
+
+
+# ---------------------------------------------------------------- Japanese
+
+def _shown(response) -> str:
+    return text_of(response.get_data(as_text=True))
+
+
+def test_a_japanese_phone_plays_zocknroll_in_japanese(ann):
+    """Issue 19: on a Japanese phone the guided turn, the refusals (rule IDs kept), the board,
+    the turn log, the history, the house rules, the final scoring and the best-hand tool are
+    Japanese; names, dice and "Jörg" stay as typed."""
+    ann.client.set_cookie("lang", "ja")
+    table_id = create(ann)
+    page = text_of(ann.page(table_id))
+    assert "あなたが親：白いサイコロを3個振る" in page and "ターン1 · 親 Ann" in page
+    assert "第3ラウンド勝者" in page and "ヤッツィー！" in page and "第1ラウンド降り" in page
+    assert "初級（自分のサイコロ2個）" in page and "Jörg" in page          # the house rules
+    # Refusals: the entry form's, the rules' fixed one, and one with names in it.
+    r = act(ann, table_id, kind="roll", white="2 2 9")
+    assert r.status_code == 422
+    assert "白いサイコロ：サイコロをタップするか、1〜6の数を入力してください。" in _shown(r)
+    r = act(ann, table_id, kind="roll", white="2 2")
+    assert r.status_code == 422
+    body = _shown(r)
+    assert "親は白いサイコロを3個振ります。1〜6の数を3個入力してください。" in body and "ZNR-2" in body
+    assert act(ann, table_id, kind="roll", white="2 2 5").status_code == 200
+    r = act(ann, table_id, kind="roll", white="4")
+    assert r.status_code == 422
+    body = _shown(r)
+    assert "親が次を振る前に、Bob、CidとAnnが残るか降りるかを決めてください。" in body
+    assert "ZNR-2" in body and "must say stay or drop" not in body
+    r = act(ann, table_id, kind="drop", player="Bob", own="1 2 3 4 5")
+    assert r.status_code == 422
+    assert ("Bobのサイコロ：初級ボードではプレイヤーのサイコロは5〜7個（自分の2個と白3〜5個）です"
+            "（8個ではありません）。") in _shown(r)
+    steps = [dict(kind="drop", player="Bob", own="26"),
+             dict(kind="stay", player="Cid"), dict(kind="stay", player="Ann"),
+             dict(kind="roll", white="4"), dict(kind="stay", player="Cid"),
+             dict(kind="drop", player="Ann", own="5,5"), dict(kind="roll", white="5"),
+             dict(kind="reveal", player="Cid", own="1 3"),
+             dict(kind="reveal", player="Jörg", own="6 6")]
+    for step in steps:
+        r = act(ann, table_id, **step)
+        assert r.status_code == 200, _shown(r)[:400]
+    page = text_of(ann.page(table_id))
+    assert ("Cidが「ラージストレート」でラウンド3に勝ち、その役と「第3ラウンド勝者」をチェックします。"
+            in page)
+    assert ("Bobがラウンド1で「スリーカード」（2, 2, 2, 5, 6）で降り、「第1ラウンド降り」もチェックします。"
+            in page)
+    assert "ターン2 · 親 Bob" in page and "Bobが親：白いサイコロを3個振る" in page
+    assert "誰かが1行で6個目のチェックをしたターンが最後です。" in page
+    for english in ("Winner of Third Round", "Dropped Out First Round", "wins round 3 with",
+                    "dropped out in round", "rolled the white dice", "Turn 2", "dealer",
+                    "White dice", "The turn in which", "roll 3 white dice", "Large Straight",
+                    "Your board", "points"):
+        assert english not in page, english
+    history = text_of(ann.get(f"/t/{table_id}/history").get_data(as_text=True))
+    assert "白いサイコロ：2, 2, 5" in history and "Jörgが6, 6を公開" in history
+    assert "Bobがラウンド1で降りる：2, 6, 2, 2, 5" in history
+    assert "White dice:" not in history and "reveals" not in history
+
+
+def test_japanese_paper_mode_final_scoring_and_best_hand(ann):
+    ann.client.set_cookie("lang", "ja")
+    table_id = create(ann, paper="on")
+    page = text_of(ann.page(table_id))
+    assert "チェックをタップ" in page and "紙モード" in page and "paper mode" not in page
+    r = act(ann, table_id, mark="dropped_out", player="Cid", round="2")
+    assert r.status_code == 422
+    body = _shown(r)
+    assert "ラウンド2で降りても「第1ラウンド降り」はチェックしません。役だけをチェックしてください。" in body
+    assert "ZNR-3" in body
+    for turn in range(1, 7):
+        assert act(ann, table_id, mark="dropped_out", player="Bob", round="1").status_code == 200
+        if turn == 6:
+            last = text_of(ann.page(table_id), "#last-turn")
+            assert last.startswith("最後のターン！ Bobが「第1ラウンド降り」で6個目のチェックをしました。"
+                                   "ターン6が最後です。 ラウンド3の終わりまでプレイしたら、"), last
+        for player in ("Cid", "Ann"):
+            assert act(ann, table_id, mark="pair", player=player, round="3").status_code == 200
+        assert act(ann, table_id, kind="end_turn").status_code == 200
+    page = ann.page(table_id)
+    assert text_of(page, "#result").startswith("AnnとCidが12点で同点優勝です。")
+    final = text_of(page, "#final-scoring")
+    assert "最終得点" in final and "ワンペア" in final and "6×2" in final
+    assert "Final scoring" not in final and "Pair" not in final
+    history = text_of(ann.get(f"/t/{table_id}/history").get_data(as_text=True))
+    assert "Bobが「第1ラウンド降り」をチェック（ラウンド1）" in history
+    assert "Annが「ワンペア」をチェック（ラウンド3）" in history and "checks" not in history
+    r = ann.get("/zocknroll/best?board=advanced&dice=1+1+2+2+3+3+4+4&check=1")
+    shown = _shown(r)
+    assert r.status_code == 200
+    assert "最高の役は「ロイヤルペア」（12点）で、4, 4, 3, 3, 2, 2, 1, 1でできています。" in shown
+    assert "自分の最高の役は？" in shown and "The best hand is" not in shown
+    r = ann.get("/zocknroll/best?board=beginner&dice=12&check=1")
+    assert r.status_code == 422
+    assert "初級ボードではプレイヤーのサイコロは5〜7個（自分の2個と白3〜5個）です（2個ではありません）。" \
+        in _shown(r)
+
+
+def test_every_zocknroll_row_key_names_its_row_in_the_history():
+    """The history line of a tapped circle names its row by key in English, and the
+    catalogue gives each key the row's name: every row key of both boards is covered."""
+    from companion.web.games.zocknroll import _ROW_KEYS
+    from companion.rules import zocknroll
+    keys = set(zocknroll.rows("beginner")) | set(zocknroll.rows("advanced"))
+    assert set(_ROW_KEYS) == keys
+    assert all(str(said) == key for key, said in _ROW_KEYS.items())

@@ -4,7 +4,9 @@ One phone usually enters the whole hand for all four players (a kitchen table), 
 player gets a compact block: two quick point boxes (cards in hand, cards still face down)
 and, folded away, the Universal Card Deck picker for those who would rather tap the cards.
 The rules (``companion.rules.rainbow_rummy``) check and score everything; this module only
-turns the form into a rules action and back.
+turns the form into a rules action and back. Every sentence is English and Japanese: the
+rules' sentences are Saids, this adapter's refusals and history lines ``N_`` sentences and
+``message("entry", …)`` Saids, all shown with ``say()``.
 """
 from __future__ import annotations
 
@@ -30,6 +32,11 @@ _POINTS = re.compile(r"[0-9]{1,3}", re.ASCII)
 #: The house rules that change a play check (the checker page takes them as query args).
 CHECK_SETTINGS = ("building", "empty_space", "last_card_elsewhere", "going_out_exempt",
                   "second_card_team")
+
+#: The Universal Card Deck's words (companion/rules/cards.py) that the card picker and the
+#: sheet's cards show through say(): the rank names and the suit buttons' labels.
+_UCD_WORDS = (N_("Moon"), N_("Sun"), N_("Galaxy"), N_("suit E"), N_("suit J"), N_("suit M"),
+              N_("suit N"), N_("suit S"), N_("suit V"))
 
 
 # ---------------------------------------------------------------- form -> rules action
@@ -135,7 +142,10 @@ def _part_text(entry: Mapping, part: str) -> str:
     cards = entry.get(part)
     if isinstance(cards, list):
         try:
-            return f"{rules.count_points(cards)} ({' '.join(cards) or 'none'})"
+            points = rules.count_points(cards)
+            if not cards:
+                return message("entry", "{points} (none)", points=points)
+            return message("entry", "{points} ({cards})", points=points, cards=" ".join(cards))
         except ValueError:  # a stored payload is shown, never re-judged here
             return " ".join(map(str, cards))
     return "—"
@@ -201,7 +211,8 @@ def cut_reason(summary: dict) -> str | None:
         return None
     if cut.get("cards"):
         return rules.cut_for_deal(cut["cards"]).reason
-    return f"The table chose {cut['dealer']} to deal the first hand."
+    return message("entry", "The table chose {dealer} to deal the first hand.",
+                   dealer=cut["dealer"])
 
 
 
@@ -246,11 +257,13 @@ class RainbowRummyUI(GameUI):
         for name in names:
             entry = cards.get(name)
             if isinstance(entry, Mapping):
-                hand = ("out" if name == went_out and "hand" not in entry
+                hand = (message("entry", "out") if name == went_out and "hand" not in entry
                         else _part_text(entry, "hand"))
-                players.append(f"{name} hand {hand}, down {_part_text(entry, 'down')}")
+                players.append(message("entry", "{player} hand {hand}, down {down}",
+                                       player=name, hand=hand, down=_part_text(entry, "down")))
+        # A Said, not N_: as a part of joined() only Saids are translated.
         opening = (message("entry", "Hand: {player} went out", player=went_out) if went_out
-                   else N_("Hand: blocked"))
+                   else message("entry", "Hand: blocked"))
         return joined([opening, *players], "; ") if players else opening
 
     def form_values(self, form: Mapping[str, str], names: list[str]) -> dict[str, str]:

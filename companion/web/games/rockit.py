@@ -12,7 +12,7 @@ from collections.abc import Mapping
 
 from companion.rules import rockit as rules
 from companion.rules.cards import format_card
-from companion.rules.said import N_, message
+from companion.rules.said import N_, Said, message
 from companion.web.i18n import said_of
 
 from .base import GameUI
@@ -40,8 +40,10 @@ def _come_in(form: Mapping[str, str], names: list[str]) -> dict:
     try:
         cards, declared = rules.parse_trick(raw)       # "5♥ 6♥ JK, joker = 4♥" reads too
     except ValueError as error:
+        said = said_of(error)           # a fixed N_ sentence is looked up as it is
+        said = said if isinstance(said, Said) else Said(str(said), template=str(said))
         raise ValueError(message("entry", "{player}'s trick: {error}", player=player,
-                                 error=said_of(error))) from None
+                                 error=said)) from None
     if not cards:
         raise ValueError(message("entry", "Tap the cards of {player}'s trick: a rank, then a "
                                           "suit, for each card.", player=player))

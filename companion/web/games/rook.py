@@ -1,18 +1,25 @@
-"""Rook on the phone: tap the bidder and the bid, type one team's points, see hand by hand."""
+"""Rook on the phone: tap the bidder and the bid, type one team's points, see hand by hand.
+
+All words are English and Japanese: the rules' sentences and labels are Saids and ``N_``
+texts the templates show with ``say()``; this adapter's refusals are ``N_`` sentences and its
+history lines ``message("entry", …)`` Saids (see :mod:`.base`).
+"""
 from __future__ import annotations
 
 import re
 from collections.abc import Hashable, Mapping
 
+from flask_babel import gettext
 from markupsafe import Markup, escape
 
-from companion.rules.cards import ROOK_COLOURS
+from companion.rules.rook import COLOUR_NAMES
 from companion.rules.said import N_, message
 
 from .base import GameUI
 
-#: (letter, colour) of the Rook deck, for the trump buttons (deck data: rules/cards.py).
-COLOURS = tuple(ROOK_COLOURS.items())
+#: (letter, colour) of the Rook deck, for the trump buttons (deck data: rules/cards.py); the
+#: colour is a Said the templates show with ``say()``.
+COLOURS = tuple(COLOUR_NAMES.items())
 _INT = re.compile(r"[+-]?[0-9]{1,6}", re.ASCII)
 
 
@@ -62,8 +69,9 @@ def chart(summary: dict, width: int = 340, height: int = 150) -> Markup:
     def y(v: int) -> float:
         return pad + (height - 2 * pad) * (1 - (v - low) / span)
 
+    label = escape(gettext("Totals by hand"))
     parts = [f'<svg class="chart" viewBox="0 0 {width} {height}" role="img" '
-             f'aria-label="Totals by hand">',
+             f'aria-label="{label}">',
              f'<line class="target" x1="{pad}" x2="{width - pad}" y1="{y(target):.1f}" '
              f'y2="{y(target):.1f}"/>',
              f'<line class="zero" x1="{pad}" x2="{width - pad}" y1="{y(0):.1f}" y2="{y(0):.1f}"/>']
@@ -127,11 +135,12 @@ class RookUI(GameUI):
         if payload.get("kind") == "redeal":
             return N_("Everyone passed: redeal")
         points = payload.get("points", {})
-        template = ("Hand: {bidder} bid {bid}; points A {a}, B {b}"
-                    if payload.get("discard_ok", True) else
-                    "Hand: {bidder} bid {bid} (bad discard); points A {a}, B {b}")
-        return message("entry", template, bidder=payload.get("bidder"), bid=payload.get("bid"),
-                       a=points.get("A"), b=points.get("B"))
+        values = {"bidder": payload.get("bidder"), "bid": payload.get("bid"),
+                  "a": points.get("A"), "b": points.get("B")}
+        if payload.get("discard_ok", True):
+            return message("entry", "Hand: {bidder} bid {bid}; points A {a}, B {b}", **values)
+        return message("entry", "Hand: {bidder} bid {bid} (bad discard); points A {a}, B {b}",
+                       **values)
 
     def viewer_key(self, view) -> Hashable:
         """What Rook's live fragments show differently per phone: seated or not, and, with

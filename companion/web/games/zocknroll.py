@@ -21,7 +21,10 @@ MAX_DICE_TEXT = 40
 
 
 def parse_dice(text: str | None, label: str) -> list[int]:
-    """Dice typed or tapped as "2 5 6", "2,5,6" or "256"; ValueError in plain words."""
+    """Dice typed or tapped as "2 5 6", "2,5,6" or "256"; ValueError in plain words.
+
+    ``label`` names the dice in the refusal: a Said (``message("entry", ...)``), so it is
+    translated with the sentence."""
     raw = (text or "").strip()
     if not raw:
         return []
@@ -53,6 +56,27 @@ _LINES = {
 }
 
 
+#: A tapped circle's row as the history line names it: the row key, as it always has in
+#: English; the catalogue gives each key the row's name in other languages.
+_ROW_KEYS = {
+    "winner": message("entry", "winner"),
+    "royal_pairs": message("entry", "royal_pairs"),
+    "yahtzee": message("entry", "yahtzee"),
+    "large_full_house": message("entry", "large_full_house"),
+    "highway": message("entry", "highway"),
+    "double_trips": message("entry", "double_trips"),
+    "four_kind": message("entry", "four_kind"),
+    "large_straight": message("entry", "large_straight"),
+    "three_pairs": message("entry", "three_pairs"),
+    "full_house": message("entry", "full_house"),
+    "three_kind": message("entry", "three_kind"),
+    "short_straight": message("entry", "short_straight"),
+    "two_pair": message("entry", "two_pair"),
+    "pair": message("entry", "pair"),
+    "dropped_out": message("entry", "dropped_out"),
+}
+
+
 class ZocknrollUI(GameUI):
     """Zock'n'Roll: a guided turn on a dice pad, or paper mode (a table switch)."""
 
@@ -69,7 +93,7 @@ class ZocknrollUI(GameUI):
         kind = form.get("kind") or ""
         guided = summary["guided"]
         if kind == "roll":
-            dice = parse_dice(form.get("white"), N_("The white dice"))
+            dice = parse_dice(form.get("white"), message("entry", "The white dice"))
             if not dice:
                 raise ValueError(N_("Tap the white dice the dealer rolled."))
             return {"kind": "roll", "dice": dice}
@@ -113,8 +137,10 @@ class ZocknrollUI(GameUI):
         dice = payload.get("dice")
         if kind in _LINES:
             shown = ", ".join(str(d) for d in dice) if isinstance(dice, list) else ""
+            row = payload.get("row")
+            row = _ROW_KEYS.get(row, row) if isinstance(row, str) else row
             return _LINES[kind](dice=shown, player=payload.get("player"),
-                                round=payload.get("round"), row=payload.get("row"))
+                                round=payload.get("round"), row=row)
         if kind == "showdown":
             return (N_("Nobody stayed in: the turn ends") if not dice
                     else N_("Round 3 showdown"))
