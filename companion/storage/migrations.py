@@ -238,6 +238,38 @@ def m007_removed_phones_and_locked_seats(db):
     db.execute("ALTER TABLE seats ADD COLUMN locked INTEGER NOT NULL DEFAULT 0")
 
 
+@migrations()
+def m008_stored_folds(db):
+    # The fold of a table's log (companion/tables/fold.py), written in the same transaction
+    # as the action that changed it, so a write never replays the whole log. Trusted only
+    # while `seq` is the newest action that changes the sheet and `rules` the running rules
+    # code's fingerprint; otherwise the log is replayed. `game`: the current game (state,
+    # summary, errors, where it starts). A cache of the log: a missing row costs one replay.
+    db.execute("""
+        CREATE TABLE table_folds (
+            table_id TEXT PRIMARY KEY REFERENCES tables(id) ON DELETE CASCADE,
+            seq INTEGER NOT NULL,
+            version INTEGER NOT NULL,
+            rules TEXT NOT NULL,
+            game BLOB NOT NULL,
+            past_seq INTEGER NOT NULL
+        )""")
+    # The earlier games' summaries of that fold, in a row of their own: rewritten only when
+    # they change (a rematch, an undo or a confirmation before the current game), by the
+    # write `past_seq` names, and not rewritten with every entry (an update rewrites the
+    # whole row, and these grow with every game).
+    db.execute("""
+        CREATE TABLE table_fold_pasts (
+            table_id TEXT PRIMARY KEY REFERENCES tables(id) ON DELETE CASCADE,
+            past_seq INTEGER NOT NULL,
+            past BLOB NOT NULL
+        )""")
+    # The entry waiting for the other team's confirmation (at most one a table), found
+    # without reading the table's whole log.
+    db.execute("CREATE INDEX actions_waiting ON actions(table_id, seq) WHERE pending = 1 AND "
+               "confirmed_by IS NULL AND undone_by IS NULL")
+
+
 def migrate(path: str | Path) -> None:
     """Apply pending migrations to the database at `path`.
 

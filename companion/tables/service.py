@@ -3,15 +3,20 @@
 Every write runs in one `BEGIN IMMEDIATE` transaction that re-reads what it checks,
 so two phones writing at the same instant are serialised by SQLite: one wins, the
 other gets a `Conflict` naming what changed. The sheet is derived by folding the
-game's `apply` over the log (see `fold`).
+game's `apply` over the log (see `fold`). No path replays the whole log while the
+table's stored fold is current (`_folded`, `_store`): an entry applies one action to
+the stored current game, a rematch starts a new one, an undo or a confirmation refolds
+the current game only (unless its target lies before it), so an entry costs the same
+however long the table's log has grown.
 """
 from __future__ import annotations
 
 import json
 import sqlite3
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from collections.abc import Callable, Collection
-from typing import Any
+from typing import Any, Iterator
 
 import sqlite_utils
 
@@ -21,9 +26,9 @@ from companion.rules.game import clean_name, name_key
 from companion.rules.said import N_, message, said_of
 from companion.storage import transaction
 
-from . import live, tokens
+from . import fold as folds, live, tokens
 from .errors import Conflict, Forbidden, NotFound, TableError
-from .fold import fold
+from .fold import FoldResult, fold
 
 # Kinds that change the game state (and so can conflict and be undone).
 GAME = "game"
@@ -263,9 +268,47 @@ def _append(db, table_id: str, version: int, seat: int | None, kind: str, payloa
                      pending=pending)
 
 
-def _actions(db, table_id: str) -> list[ActionRow]:
-    rows = db.execute("SELECT * FROM actions WHERE table_id = ? ORDER BY seq", [table_id]).fetchall()
+def _actions(db, table_id: str, after: int = 0) -> list[ActionRow]:
+    """The table's log (the actions after seq `after`), oldest first."""
+    rows = db.execute("SELECT * FROM actions WHERE table_id = ? AND seq > ? ORDER BY seq",
+                      [table_id, after]).fetchall()
     return [_action_from_row(r) for r in rows]
+
+
+def _action_at(db, table_id: str, seq) -> ActionRow | None:
+    if not isinstance(seq, int) or isinstance(seq, bool):
+        return None
+    row = _one(db, "SELECT * FROM actions WHERE table_id = ? AND seq = ?", [table_id, seq])
+    return _action_from_row(row) if row is not None else None
+
+
+def _last_undoable(db, table_id: str) -> ActionRow | None:
+    """The newest entry that is not yet undone (what "Undo last" takes back)."""
+    row = _one(db, "SELECT * FROM actions WHERE table_id = ? AND kind IN (?, ?) AND undone_by "
+                   "IS NULL ORDER BY seq DESC LIMIT 1", [table_id, *UNDOABLE])
+    return _action_from_row(row) if row is not None else None
+
+
+def _waiting(db, table_id: str) -> ActionRow | None:
+    """The entry waiting for the other team's confirmation, if any (index actions_waiting)."""
+    row = _one(db, "SELECT * FROM actions WHERE table_id = ? AND pending = 1 AND confirmed_by "
+                   "IS NULL AND undone_by IS NULL ORDER BY seq LIMIT 1", [table_id])
+    return _action_from_row(row) if row is not None else None
+
+
+def _newer(db, table_id: str, version: int) -> list[ActionRow]:
+    """The actions made after `version`, oldest first: the log read backwards from its end
+    (an action's version grows with its seq), so a fresh write reads one row."""
+    newer = []
+    cursor = db.execute("SELECT * FROM actions WHERE table_id = ? ORDER BY seq DESC", [table_id])
+    try:
+        for row in cursor:
+            if row["version"] <= version:
+                break
+            newer.append(_action_from_row(row))
+    finally:
+        cursor.close()
+    return newer[::-1]
 
 
 def _by_submission(db, table_id: str, submission_id: str | None, kind: str) -> ActionRow | None:
@@ -570,17 +613,107 @@ def rename_seat(db: sqlite_utils.Database, table_id: str, pos: int, name: str) -
 
 def sheet(db: sqlite_utils.Database, table: Table) -> Sheet:
     """The table's current game, derived from its log."""
-    return _sheet(db, table, _actions(db, table.id))
+    with _reading(db):
+        seats = seats_of(db, table.id)
+        result = _folded(db, table, [s.name for s in seats])
+        return _make_sheet(table, seats, result, _last_undoable(db, table.id),
+                           _waiting(db, table.id))
 
 
-def _sheet(db, table: Table, actions: list[ActionRow]) -> Sheet:
-    seats = seats_of(db, table.id)
-    result = fold(table.id, table.version, table.game, table.settings,
-                  [s.name for s in seats], actions)
+def _make_sheet(table: Table, seats: list[Seat], result: FoldResult,
+                last: ActionRow | None, waiting: ActionRow | None) -> Sheet:
     return Sheet(table=table, seats=seats, state=result.state, summary=result.summary,
                  past_games=result.past_games, game_number=len(result.past_games) + 1,
-                 last_undoable=last_undoable(actions), replay_errors=result.errors,
-                 waiting=next((a for a in actions if a.waiting), None))
+                 last_undoable=last, replay_errors=result.errors, waiting=waiting)
+
+
+@contextmanager
+def _reading(db) -> Iterator[None]:
+    """The reads inside see one state of the database: a read transaction, unless the
+    caller's (write) transaction is open already."""
+    if db.conn.in_transaction:
+        yield
+        return
+    db.conn.execute("BEGIN")
+    try:
+        yield
+    finally:
+        if db.conn.in_transaction:
+            db.conn.execute("COMMIT")
+
+
+def _folded(db, table: Table, names: list[str]) -> FoldResult:
+    """The fold of the table's log as it stands (read inside one transaction): this
+    process's copy for the table's version, else the stored fold when it is current,
+    else a replay of the whole log. Reads only: a write stores the fold it makes."""
+    hit = folds.cached(table.id, table.version)
+    if hit is not None:
+        return hit
+    row = _one(db, "SELECT seq FROM actions WHERE table_id = ? AND kind IN (?, ?, ?, ?) ORDER BY"
+                   " seq DESC LIMIT 1", [table.id, *STATE_KINDS])
+    latest = row[0] if row is not None else 0
+    result = _stored(db, table, latest, names) if latest else None
+    if result is None:
+        result = fold(table.id, None, table.game, table.settings, names,
+                      _actions(db, table.id) if latest else [])
+    # Kept for the version the caller read only if nothing has changed since (a reader
+    # outside a write transaction may hold an older version than what it just read).
+    row = _one(db, "SELECT version FROM tables WHERE id = ?", [table.id])
+    if row is not None and row[0] == table.version:
+        folds.remember(table.id, table.version, result)
+    return result
+
+
+def _stored(db, table: Table, latest: int, names: list[str]) -> FoldResult | None:
+    """The table's stored fold if it is the fold of the log as it stands: written with
+    the newest action that changes the sheet (`latest`), by the same rules code, for the
+    same names."""
+    table_id = table.id
+    row = _one(db, "SELECT seq, rules, past_seq, game FROM table_folds WHERE table_id = ?",
+               [table_id])
+    if row is None or row["seq"] != latest or row["rules"] != folds.fingerprint(table.game):
+        return None
+    past = folds.cached_past(table_id, row["past_seq"])
+    if past is None:
+        blob = _one(db, "SELECT past FROM table_fold_pasts WHERE table_id = ? AND past_seq = ?",
+                    [table_id, row["past_seq"]])
+        past = folds.load_past(table_id, row["past_seq"], blob[0]) if blob is not None else None
+        if past is None:
+            return None
+    return folds.load_game(row["game"], names, past, row["past_seq"])
+
+
+def _store(db, table: Table, seq: int, version: int, names: list[str],
+           result: FoldResult) -> tuple[FoldResult, bool]:
+    """Store `result` as the table's fold once action `seq` (at `version`) is written, in
+    the writer's transaction. The earlier games are rewritten only when they changed.
+    Returns the result as stored and whether its earlier games were written (for
+    `_remember`, after the commit)."""
+    table_id, rules = table.id, folds.fingerprint(table.game)
+    game = folds.dump_game(result, names)
+    if result.past_seq is not None:   # the earlier games as stored: unless the row is gone
+        done = db.execute("UPDATE table_folds SET seq = ?, version = ?, game = ? WHERE table_id"
+                          " = ? AND past_seq = ? AND rules = ?",
+                          [seq, version, game, table_id, result.past_seq, rules])
+        if done.rowcount == 1:
+            return result, False
+    db.execute("INSERT INTO table_folds (table_id, seq, version, rules, game, past_seq)"
+               " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (table_id) DO UPDATE SET"
+               " seq = excluded.seq, version = excluded.version, rules = excluded.rules,"
+               " game = excluded.game, past_seq = excluded.past_seq",
+               [table_id, seq, version, rules, game, seq])
+    db.execute("INSERT INTO table_fold_pasts (table_id, past_seq, past) VALUES (?, ?, ?)"
+               " ON CONFLICT (table_id) DO UPDATE SET past_seq = excluded.past_seq,"
+               " past = excluded.past", [table_id, seq, folds.dump_past(result)])
+    return replace(result, past_seq=seq), True
+
+
+def _remember(table_id: str, version: int, result: FoldResult, past_written: bool) -> None:
+    """After the commit of a write that stored `result`: keep it in this process (never
+    before: a rolled-back write's version and seq are used again by the next one)."""
+    folds.remember(table_id, version, result)
+    if past_written:
+        folds.remember_past(table_id, result.past_seq, result)
 
 
 def last_undoable(actions: list[ActionRow]) -> ActionRow | None:
@@ -595,13 +728,12 @@ def _status(summary: dict) -> str:
     return "over" if summary.get("over") else "playing"
 
 
-def _check_fresh(table: Table, actions: list[ActionRow], seats: list[Seat], version: int,
-                 phone: Phone) -> None:
+def _check_fresh(db, table: Table, seats: list[Seat], version: int, phone: Phone) -> None:
     """Refuse a write made against an old sheet, saying what changed since."""
     if not 1 <= version <= table.version:
         raise TableError(N_("The form's sheet version isn't one this table ever had. Reload the "
                             "page."))
-    newer = [a for a in actions if a.kind in STATE_KINDS and a.version > version]
+    newer = [a for a in _newer(db, table.id, version) if a.kind in STATE_KINDS]
     if not newer:
         return
     first = newer[0]
@@ -650,12 +782,13 @@ def enter(db: sqlite_utils.Database, table_id: str, phone: Phone, payload: dict,
         table, phone, repeat = _start_write(db, table_id, phone, submission_id, GAME)
         if repeat is not None:
             return repeat
-        actions = _actions(db, table_id)
         seats = seats_of(db, table_id)
-        _check_fresh(table, actions, seats, version, phone)
-        current = _sheet(db, table, actions)
-        if current.waiting is not None:
-            raise Conflict(_waiting_message(current))
+        _check_fresh(db, table, seats, version, phone)
+        names = [s.name for s in seats]
+        current = _folded(db, table, names)
+        waiting = _waiting(db, table_id)
+        if waiting is not None:
+            raise Conflict(_waiting_message(_make_sheet(table, seats, current, None, waiting)))
         if current.summary.get("over") and payload.get("kind") != NEXT_GAME:
             raise TableError(N_("This game is over. Start a rematch to play again."), status=409,
                              rule=(current.summary.get("over_reason") or {}).get("rule"))
@@ -668,14 +801,22 @@ def enter(db: sqlite_utils.Database, table_id: str, phone: Phone, payload: dict,
         except ValueError as exc:
             raise TableError(said_of(exc), status=422) from None
         pending = table.confirms
-        status = "waiting" if pending else _status(table.game.summary(new_state))
+        if pending:   # it counts once the other team confirms it: the sheet stays as it is
+            result, status = current, "waiting"
+        else:
+            result = folds.step(current, new_state, table.game.summary(new_state))
+            status = _status(result.summary)
         new_version = _bump(db, table_id, status)
         action = _append(db, table_id, new_version, phone.seat, GAME, payload, submission_id,
                          pending)
-        table = get_table(db, table_id)
-        result = _sheet(db, table, actions + [action])
+        result, past_written = _store(db, table, action.seq, new_version, names, result)
+        table = replace(table, version=new_version, status=status)
+    _remember(table_id, new_version, result, past_written)
     live.publish(table_id, new_version)
-    return Outcome(action, False, result)
+    # The new entry is the newest one not undone, and it is the one waiting if any is:
+    # an entry is refused while another waits.
+    return Outcome(action, False, _make_sheet(table, seats, result, action,
+                                              action if pending else None))
 
 
 def _waiting_message(current: Sheet) -> str:
@@ -689,8 +830,8 @@ def confirm(db: sqlite_utils.Database, table_id: str, phone: Phone, target: int,
             submission_id: str) -> Outcome:
     """The other team accepts a pending entry, which then counts (house rule `confirm`)."""
 
-    def check(actions: list[ActionRow], goal: ActionRow | None,
-              seats: list[Seat]) -> tuple[list[ActionRow], dict]:
+    def check(actions: list[ActionRow], goal: ActionRow | None, seats: list[Seat],
+              _waiting: ActionRow | None) -> tuple[list[ActionRow], dict]:
         if goal is None or not goal.waiting:
             raise Conflict(message("table", "Entry #{seq} isn't waiting for a confirmation "
                                             "(any more).", seq=target))
@@ -719,10 +860,10 @@ def undo(db: sqlite_utils.Database, table_id: str, phone: Phone, target: int,
     rows. A restore itself can't be taken back this way: strike the entry again.
     """
 
-    def check(actions: list[ActionRow], goal: ActionRow | None,
-              seats: list[Seat]) -> tuple[list[ActionRow], dict]:
+    def check(actions: list[ActionRow], goal: ActionRow | None, seats: list[Seat],
+              waiting: ActionRow | None) -> tuple[list[ActionRow], dict]:
         if goal is not None and goal.kind == UNDO:
-            return _restore_check(actions, goal, seats)
+            return _restore_check(actions, goal, seats, waiting)
         if goal is None or goal.kind not in UNDOABLE:
             raise NotFound(message("table", "There is no entry #{seq} to undo.", seq=target))
         if goal.undone_by is not None:
@@ -751,9 +892,10 @@ def _who_did(actions: list[ActionRow], seats: list[Seat], seq: int) -> str:
     return who or message("table", "Someone")
 
 
-def _restore_check(actions: list[ActionRow], strike: ActionRow,
-                   seats: list[Seat]) -> tuple[list[ActionRow], dict]:
-    """Taking back `strike` (an undo): the log as it reads with its entry live again."""
+def _restore_check(actions: list[ActionRow], strike: ActionRow, seats: list[Seat],
+                   waiting: ActionRow | None) -> tuple[list[ActionRow], dict]:
+    """Taking back `strike` (an undo): the log as it reads with its entry live again.
+    `actions` hold the entry and `waiting` is the entry waiting anywhere in the log."""
     entry = next((a for a in actions if a.seq == strike.payload.get("target")), None)
     if entry is None or entry.kind not in UNDOABLE:
         raise TableError(message("table", "Entry #{seq} brought an entry back; it can't be "
@@ -763,7 +905,7 @@ def _restore_check(actions: list[ActionRow], strike: ActionRow,
         raise Conflict(message("table", "Entry #{seq} is already back on the sheet (restored "
                                         "by {who}).", seq=entry.seq,
                                who=_who_did(actions, seats, strike.undone_by or 0)))
-    if entry.pending and entry.confirmed_by is None and any(a.waiting for a in actions):
+    if entry.pending and entry.confirmed_by is None and waiting is not None:
         raise Conflict(message("table", "Entry #{seq} would wait for a confirmation again, "
                                         "and another entry is waiting. Confirm or reject that "
                                         "one first.", seq=entry.seq))
@@ -774,30 +916,45 @@ def _restore_check(actions: list[ActionRow], strike: ActionRow,
 
 def _mark_entry(db: sqlite_utils.Database, table_id: str, phone: Phone, target: int,
                 submission_id: str, kind: str, column: str,
-                check: Callable[[list[ActionRow], ActionRow | None, list[Seat]],
-                                tuple[list[ActionRow], dict]],
+                check: Callable[[list[ActionRow], ActionRow | None, list[Seat],
+                                 ActionRow | None], tuple[list[ActionRow], dict]],
                 refused: Callable[[str, dict], str]) -> Outcome:
     """The one path that marks an earlier entry (undo strikes it, confirm accepts it, an
     undo of a strike restores the entry).
 
-    Inside one write transaction: `check(actions, goal, seats)` refuses what may not be
-    marked and returns the log as it would read afterwards and what to add to the new
-    action's payload; that log must still fold without errors (else `refused(first
+    Inside one write transaction: `check(actions, goal, seats, waiting)` refuses what may
+    not be marked and returns the log as it would read afterwards and what to add to the
+    new action's payload; that log must still fold without errors (else `refused(first
     error, payload)`); then an action of `kind` is appended and the target's `column`
     points at it. A payload with ``restores`` also clears that entry's ``undone_by``.
+
+    When the entry marked (and, for a restore, the entry brought back) is a game action of
+    the current game, `actions` are the current game's only and only that game is
+    refolded: nothing before its start changes. Otherwise (an entry of an earlier game, a
+    rematch struck or restored) the whole log is read and refolded.
     """
     with transaction(db):
         table, phone, repeat = _start_write(db, table_id, phone, submission_id, kind)
         if repeat is not None:
             return repeat
-        actions = _actions(db, table_id)
         seats = seats_of(db, table_id)
-        goal = next((a for a in actions if a.seq == target), None)
-        after, extra = check(actions, goal, seats)
-        folded = fold(table_id, None, table.game, table.settings, [s.name for s in seats], after)
+        names = [s.name for s in seats]
+        current = _folded(db, table, names)
+        goal = _action_at(db, table_id, target)
+        here = current.game_start
+        entry = (_action_at(db, table_id, goal.payload.get("target"))
+                 if goal is not None and goal.kind == UNDO else None)
+        this_game = goal is not None and goal.seq > here and (
+            goal.kind == GAME or (goal.kind == UNDO and entry is not None
+                                  and entry.kind == GAME and entry.seq > here))
+        actions = _actions(db, table_id, after=here if this_game else 0)
+        after, extra = check(actions, goal, seats, _waiting(db, table_id))
+        folded = fold(table_id, None, table.game, table.settings, names, after,
+                      start=current if this_game else None)
         if folded.errors:
             raise TableError(refused(folded.errors[0], extra), status=422)
-        new_version = _bump(db, table_id, _status(folded.summary))
+        status = _status(folded.summary)
+        new_version = _bump(db, table_id, status)
         action = _append(db, table_id, new_version, phone.seat, kind,
                          {"target": target, **extra}, submission_id)
         # `column` is one of two fixed names chosen above, never user input.
@@ -806,9 +963,13 @@ def _mark_entry(db: sqlite_utils.Database, table_id: str, phone: Phone, target: 
         if "restores" in extra:
             db.execute("UPDATE actions SET undone_by = NULL WHERE table_id = ? AND seq = ?",
                        [table_id, extra["restores"]])
-        result = sheet(db, get_table(db, table_id))
+        result, past_written = _store(db, table, action.seq, new_version, names, folded)
+        table = replace(table, version=new_version, status=status)
+        done = _make_sheet(table, seats, result, _last_undoable(db, table_id),
+                           _waiting(db, table_id))
+    _remember(table_id, new_version, result, past_written)
     live.publish(table_id, new_version)
-    return Outcome(action, False, result)
+    return Outcome(action, False, done)
 
 
 def rematch(db: sqlite_utils.Database, table_id: str, phone: Phone, submission_id: str,
@@ -822,19 +983,23 @@ def rematch(db: sqlite_utils.Database, table_id: str, phone: Phone, submission_i
         table, phone, repeat = _start_write(db, table_id, phone, submission_id, REMATCH)
         if repeat is not None:
             return repeat
-        actions = _actions(db, table_id)
+        seats = seats_of(db, table_id)
         if version is not None:
-            _check_fresh(table, actions, seats_of(db, table_id), version, phone)
-        current = _sheet(db, table, actions)
+            _check_fresh(db, table, seats, version, phone)
+        names = [s.name for s in seats]
+        current = _folded(db, table, names)
         if not current.summary.get("over"):
             raise TableError(N_("The game is still going. Finish it (or undo back) before a rematch."),
                              status=409)
         new_version = _bump(db, table_id, "playing")
         action = _append(db, table_id, new_version, phone.seat, REMATCH, {}, submission_id)
-        table = get_table(db, table_id)
-        result = sheet(db, table)
+        result = folds.rematched(current, table.game, table.settings, names, action.seq)
+        result, past_written = _store(db, table, action.seq, new_version, names, result)
+        table = replace(table, version=new_version, status="playing")
+        done = _make_sheet(table, seats, result, action, _waiting(db, table_id))
+    _remember(table_id, new_version, result, past_written)
     live.publish(table_id, new_version)
-    return Outcome(action, False, result)
+    return Outcome(action, False, done)
 
 
 def history(db: sqlite_utils.Database, table: Table) -> list[ActionRow]:

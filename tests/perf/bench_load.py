@@ -748,6 +748,7 @@ def closed_loop(server: Server, target: str, conns: list[int], args, where: Path
             "per_second": round(ok / args.tp_seconds, 1), "latency_ms": dist(lat),
             "server_cores": res.get("server_cores_avg"), "client_cores": res.get("client_cores_avg"),
             "server_cores_per_worker": res.get("server_cores_per_worker"),
+            "other_cores": res.get("other_cores_avg"),
             "server_cpu_ms_per_request": (round(res["server_cores_avg"] * args.tp_seconds * 1000 / ok, 3)
                                           if ok and res.get("server_cores_avg") else None),
             "workers_rss_peak_mb": res.get("workers_rss_peak_mb")}
@@ -844,10 +845,16 @@ def report(r: dict) -> str:
                      f"{tp['seconds']:.0f} s after {tp['warmup']:.0f} s warm-up:")
         for key in ("/write", "/write-reused", "entry"):
             t = tp[key]
+            per_worker = " / ".join(str(c) for c in t.get("server_cores_per_worker") or [])
             lines.append(f"  {key:14} {t['per_second']:>8} req/s  p50 {t['latency_ms']['p50']} ms"
                          f"  p99 {t['latency_ms']['p99']} ms  errors {t['errors']}  server "
-                         f"{t['server_cores']} cores ({t['server_cpu_ms_per_request']} ms CPU per "
-                         f"request)  client {t['client_cores']} cores")
+                         f"{t['server_cores']} cores (workers {per_worker}; "
+                         f"{t['server_cpu_ms_per_request']} ms CPU per "
+                         f"request)  client {t['client_cores']} cores  other "
+                         f"{t.get('other_cores')} cores")
+            if (t.get("other_cores") or 0) > NOISY_CORES:
+                lines.append(f"  {'':14} DISTURBED: other processes used {t['other_cores']} "
+                             "cores meanwhile")
         lines.append(f"  ratio entry / baseline: {tp['ratio_vs_write']} against /write, "
                      f"{tp['ratio_vs_write-reused']} against /write-reused")
     t = r.get("targets")

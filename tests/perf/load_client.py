@@ -796,6 +796,10 @@ def _closed_loop(i: int, args, result: dict, tables: list[Table] | None, warm_en
                  stop: float) -> None:
     conn = None
     k = 0
+    # Open the keep-alive connections one after another over the first half of the
+    # warm-up: opened all at once, they could all be accepted by one of gunicorn's two
+    # workers (whichever was waiting in accept), which then serves the whole run alone.
+    gevent.sleep(i * max(0.0, warm_end - now()) / 2 / max(1, args.conns))
     for _ in range(10_000_000):
         if now() >= stop or now() > DEADLINE:
             break
