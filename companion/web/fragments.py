@@ -8,7 +8,9 @@ one-time submission id — and in what the game's screen shows to this particula
 others reuse its HTML with their own token and id put back in.
 
 A table's version changes on every write (entries, undo, seats, host moves), so an entry
-for one version never goes stale; old versions just age out of the LRU.
+for one version never goes stale; old versions just age out of the LRU. The chrome
+(web/table.py `_chrome`) is keyed on everything it shows instead of the version, so an
+entry, which changes none of it, reuses it.
 """
 from __future__ import annotations
 
@@ -25,6 +27,8 @@ _SID_MARK = "\x00sid\x00"
 
 _cache = LRU(MAX_ENTRIES)
 stats = {"hits": 0, "misses": 0}
+#: The chrome's own counts (web/table.py `_chrome`), apart from the sheet and form's.
+chrome_stats = {"hits": 0, "misses": 0}
 
 
 def _locale() -> str:
@@ -34,22 +38,25 @@ def _locale() -> str:
     return str(get_locale() or "")
 
 
-def shared(key: Hashable, token: str, sid: str, render: Callable[[], str]) -> str:
+def shared(key: Hashable, token: str, sid: str, render: Callable[[], str],
+           counts: dict | None = None) -> str:
     """The fragment for `key`, rendered by `render()` on a miss.
 
     `render()` must put exactly this request's `token` and `sid` into the HTML; they are
     swapped for marks in the stored copy and for the next phone's own values on a hit.
     Both are long random strings, so they never collide with other text in the page.
+    Hits and misses are counted in `counts` (default: :data:`stats`).
     """
+    counts = stats if counts is None else counts
     full_key = (key, _locale())
     stored = _cache.get(full_key)
     if stored is not None:
-        stats["hits"] += 1
+        counts["hits"] += 1
         return stored.replace(_TOKEN_MARK, token).replace(_SID_MARK, sid)
     html = render()
     template = html.replace(token, _TOKEN_MARK) if token else html
     template = template.replace(sid, _SID_MARK)
-    stats["misses"] += 1
+    counts["misses"] += 1
     _cache.put(full_key, template)
     return html
 
@@ -58,3 +65,4 @@ def clear() -> None:
     """Forget every stored fragment (tests)."""
     _cache.clear()
     stats.update(hits=0, misses=0)
+    chrome_stats.update(hits=0, misses=0)

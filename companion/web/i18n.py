@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Flask, Response, redirect, request
-from flask_babel import Babel, get_locale, gettext, pgettext
+from flask import Blueprint, Flask, Response, g, redirect, request
+from flask_babel import Babel, get_locale, get_translations, gettext, pgettext
 
 from companion.rules.said import N_, Said, rebuild, said_of
 
@@ -97,9 +97,40 @@ def choose():
     return response
 
 
+def _translations():
+    """This request's catalogue, for the templates' ``_()``: Flask-Babel's
+    ``get_translations()``, remembered beside its locale in Flask-Babel's own per-request
+    namespace (``g._flask_babel``). A page makes ~45 ``_()`` calls, and each of Flask-Babel's
+    own lookups resolves the locale, its identifier and the domain again (issue 18). Looked
+    up afresh whenever the locale object there is not the one it was found for (Flask-Babel's
+    ``refresh()`` / ``force_locale()`` replace it), and outside a request."""
+    try:
+        space = g._flask_babel
+        locale, found = space.companion_translations
+        if space.babel_locale is locale:
+            return found
+    except (AttributeError, RuntimeError):
+        pass
+    found = get_translations()
+    try:
+        space = g._flask_babel
+        space.companion_translations = (space.babel_locale, found)
+    except (AttributeError, RuntimeError):
+        pass
+    return found
+
+
 def init_app(app: Flask) -> None:
     """Set up Flask-Babel, the template helpers and the switch's route."""
     babel.init_app(app, locale_selector=select_locale)
+    # The templates' _(), ngettext and pgettext as Flask-Babel installs them, through the
+    # per-request catalogue above.
+    app.jinja_env.install_gettext_callables(
+        gettext=lambda s: _translations().ugettext(s),
+        ngettext=lambda s, p, n: _translations().ungettext(s, p, n),
+        newstyle=True,
+        pgettext=lambda c, s: _translations().upgettext(c, s),
+        npgettext=lambda c, s, p, n: _translations().unpgettext(c, s, p, n))
     app.add_template_global(say, "say")
     app.add_template_global(_here, "here")
 

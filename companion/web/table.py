@@ -102,8 +102,9 @@ def _view(table_id: str) -> View:
     table = tables.get_table(db, table_id)
     phone = tables.phone_by_secret(db, table.id, phone_secret())
     if phone is None:
-        raise tables.Forbidden("This table is private to the phones that joined it. Scan the "
-                               "table's QR code, or type its join code on the start page.")
+        raise tables.Forbidden(N_("This table is private to the phones that joined it. Scan "
+                                  "the table's QR code, or type its join code on the start "
+                                  "page."))
     return View(table, phone)
 
 
@@ -111,7 +112,7 @@ def _page_context(view: View, **extra) -> dict:
     url = join_url(view.table.token)
     # join_qr is a callable: only the full page draws the QR, never the live fragments.
     context = dict(view=view, join_url=url, loopback=base_is_loopback(),
-                   join_qr=lambda: qr_svg(url, "QR code to join this table"),
+                   join_qr=lambda: qr_svg(url, gettext("QR code to join this table")),
                    sid=new_submission_id(), values={}, message=None, status_kind=None)
     context.update(extra)  # callers pass message/status_kind: override, don't clash
     return context
@@ -168,12 +169,26 @@ def _fragment(table_id: str, template: str):
 
 def _chrome(view: View, context: dict) -> str:
     """The page's chrome (who this phone is, the invite QR, the host tools), marked to be
-    swapped out of band: appended to every /play answer, so seat and host changes reach
-    every phone live (templates/tables/_chrome.html). It differs by seat and host-ness
-    (never by the game's viewer key), so it is shared per (version, seat, host)."""
-    key = (view.table.id, view.table.version, "chrome", view.phone.seat, view.is_host)
-    return fragments.shared(key, csrf_token(), context["sid"],
-                            lambda: render_template("tables/_chrome_oob.html", **context))
+    swapped out of band: appended to every /play answer and write answer, so seat and host
+    changes reach every phone live (templates/tables/_chrome.html). It differs by seat and
+    host-ness (never by the game's viewer key), and an entry changes nothing it shows: it
+    is shared per what it shows (:func:`_chrome_key`), not per version, so the phone that
+    posted an entry gets it from the cache too (issue 18)."""
+    return fragments.shared(_chrome_key(view, context), csrf_token(), context["sid"],
+                            lambda: render_template("tables/_chrome_oob.html", **context),
+                            counts=fragments.chrome_stats)
+
+
+def _chrome_key(view: View, context: dict) -> Hashable:
+    """Everything templates/tables/_chrome.html (and _chrome_oob.html without a host note)
+    reads: the table's identity, code, host seat and event; every seat (name, phone, lock,
+    team); this phone's seat and host-ness; the join URL and loopback warning. (The
+    language is added by fragments.shared; the CSRF token is put back per phone.) A new
+    field read there must be added here."""
+    table = view.table
+    seats = tuple((s.pos, s.name, s.team, s.has_phone, s.locked) for s in view.seats)
+    return (table.id, "chrome", table.code, table.token, table.host_seat, table.event_id,
+            view.phone.seat, view.is_host, seats, context["join_url"], context["loopback"])
 
 
 def _viewer(view: View) -> Hashable:
@@ -271,10 +286,10 @@ def _play_response(view: View, *, status: int = 200, message: str | None = None,
                    answer=True)
     if not is_fragment_request():
         return render("tables/table.html", "tables/_play.html", status=status, **context)
-    # This phone's own answer: rendered for it alone (the shared copies are for the
-    # refreshes every phone makes after a change).
-    html = (render_template("tables/_play.html", **context)
-            + render_template("tables/_chrome_oob.html", **context))
+    # This phone's own answer: the sheet and form rendered for it alone (they carry its
+    # notice; the shared copies are for the refreshes every phone makes after a change);
+    # the chrome, which an entry does not change, from the shared copies.
+    html = render_template("tables/_play.html", **context) + _chrome(view, context)
     response = make_response(html, status)
     response.headers["Vary"] = "HX-Request, Cookie"
     return response
@@ -435,7 +450,8 @@ def host_rejoin(table_id: str):
     token = tables.make_rejoin_token(get_db(), table_id, view.phone, pos, view.is_director)
     url = join_url(token)
     return render_template("tables/rejoin.html", view=_refresh(view), seat_name=view.name_of(pos),
-                           rejoin_url=url, rejoin_qr=qr_svg(url, "QR code to rejoin a seat"))
+                           rejoin_url=url,
+                           rejoin_qr=qr_svg(url, gettext("QR code to rejoin a seat")))
 
 
 @bp.post("/host/release")
