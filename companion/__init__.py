@@ -102,8 +102,13 @@ def create_app(test_config: dict | None = None) -> "Flask":
         COMPRESS_MIMETYPES=["text/html", "text/css", "application/javascript",
                             "text/javascript", "application/json", "image/svg+xml",
                             "application/manifest+json"],
-        COMPRESS_ALGORITHM=["gzip"],
-        COMPRESS_ALGORITHM_STREAMING=["gzip", "deflate"],  # static files are sent streamed
+        # Pages and fragments: brotli where the browser offers it (Chromium does to https://
+        # and localhost; over plain http on the LAN it offers gzip). Level 5: a Rook table
+        # page in ~0.35 ms, 9% smaller than gzip's level 6 (4 would save 0.1 ms for 7% more).
+        # Static files come precompressed (web/assets.py).
+        COMPRESS_ALGORITHM=["br", "gzip"],
+        COMPRESS_BR_LEVEL=5,
+        COMPRESS_ALGORITHM_STREAMING=["gzip", "deflate"],
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from flask import Flask, abort, request
 
-from . import cookies, errors, filters, games, security
+from . import assets, cookies, errors, filters, games, security
 from .extensions import compress, csrf, limiter
 
 
@@ -15,6 +15,7 @@ def init_app(app: Flask) -> None:
     csrf.init_app(app)
     limiter.init_app(app)
     compress.init_app(app)
+    assets.init_app(app)    # fingerprinted, minified, precompressed /static (issue 18)
     security.init_app(app)
     filters.init_app(app)
     errors.init_app(app)

@@ -1,13 +1,11 @@
-"""QR codes as inline SVG (the `qrcode` package, no Pillow) and in the terminal."""
+"""QR codes as inline SVG (the `qrcode` package's matrix, no Pillow) and in the terminal."""
 from __future__ import annotations
 
 import functools
 import io
-import re
 from urllib.parse import urlsplit
 
 import qrcode
-import qrcode.image.svg
 from markupsafe import Markup, escape
 
 
@@ -15,19 +13,39 @@ from markupsafe import Markup, escape
 def qr_svg(text: str, label: str = "QR code") -> Markup:
     """An SVG QR code of `text`, ready to inline in a page (no external image).
 
-    Cached: drawing one takes several milliseconds and a table's join URL never changes.
+    One path of lines a module thick, a line per run of dark modules in a row, each move
+    relative to the end of the last ("M2 2.5h7m1 0h1m2 0h3...m-27 1h1"): a quarter of the
+    bytes of the `qrcode` package's own SVG (a square per module), a fifth once compressed,
+    and drawn to the same pixels; it matters on the table page (issue 18). The path is stroked black (`stroke="#000"`, which CSS may
+    change); a line's ends are cut square (the default butt caps), so a run covers exactly
+    its modules. Cached: drawing one takes several milliseconds and a table's join URL never
+    changes.
     """
-    qr = qrcode.QRCode(error_correction=qrcode.constants.ERROR_CORRECT_M, border=2,
-                       image_factory=qrcode.image.svg.SvgPathImage)
+    qr = qrcode.QRCode(error_correction=qrcode.constants.ERROR_CORRECT_M, border=2)
     qr.add_data(text)
     qr.make(fit=True)
-    image = qr.make_image()
-    svg = image.to_string(encoding="unicode")
-    # Drop the XML prolog and fixed size so CSS can scale the code to the screen.
-    svg = svg[svg.index("<svg"):]
-    svg = re.sub(r'^<svg width="[^"]*" height="[^"]*"', "<svg", svg)
-    svg = svg.replace("<svg", f'<svg class="qr" role="img" aria-label="{escape(label)}"', 1)
-    return Markup(svg)
+    matrix = qr.get_matrix()    # border included
+    size = len(matrix)
+    moves = []
+    pen = None                  # where the last run ended
+    for y, row in enumerate(matrix):
+        x = 0
+        while x < size:
+            if not row[x]:
+                x += 1
+                continue
+            start = x
+            while x < size and row[x]:
+                x += 1
+            if pen is None:
+                moves.append(f"M{start} {y}.5h{x - start}")
+            else:
+                moves.append(f"m{start - pen[0]} {y - pen[1]}h{x - start}")
+            pen = (x, y)
+    # No width/height: CSS scales the code to the screen (the viewBox keeps it square).
+    return Markup(f'<svg class="qr" role="img" aria-label="{escape(label)}" '
+                  f'viewBox="0 0 {size} {size}" xmlns="http://www.w3.org/2000/svg" '
+                  f'shape-rendering="crispEdges"><path stroke="#000" d="{"".join(moves)}"/></svg>')
 
 
 def qr_terminal(text: str) -> str:

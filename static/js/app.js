@@ -1,6 +1,7 @@
 // Table Companion: the widgets htmx doesn't have (no inline scripts: CSP forbids them).
 // Live refresh is declared in templates/tables/_play.html; here are the mark that keeps a
-// typed-in box, answers brought into view, the live badge. Event pages add static/js/event.js.
+// typed-in box, answers brought into view, the live badge. Event pages add static/js/event.js;
+// the pages of the dice and card games add static/js/pickers.js (web/assets.py, GAME_SCRIPTS).
 (function () {
   "use strict";
 
@@ -13,6 +14,9 @@
   function set(input, value) {
     if (input.value !== value) { input.value = value; input.dispatchEvent(new Event("input", { bubbles: true })); }
   }
+
+  // For the game pages' own script (static/js/pickers.js: the dice pad, the card picker).
+  window.companion = { on: on, set: set };
 
   // Typing is kept: a typed-in [data-keep-typing] box is hx-morph-skip (tables/_play.html).
   on("input", "[data-keep-typing]", function (box) { box.setAttribute("hx-morph-skip", ""); });
@@ -67,60 +71,6 @@
     }
   });
 
-  // Dice pad (Zock'n'Roll): a face adds a die to the box ("2 5 6"), ⌫ takes the last off.
-  on("click", "[data-die], [data-die-back]", function (button) {
-    var pad = button.closest("[data-dice-pad]"), input = pad && pad.querySelector("[data-dice-input]");
-    if (!input) return;
-    var dice = input.value.replace(/[^1-6]/g, "").split("");
-    if (button.hasAttribute("data-die-back")) dice.pop();
-    else if (dice.length < parseInt(pad.getAttribute("data-max"), 10)) dice.push(button.getAttribute("data-die"));
-    set(input, dice.join(" "));
-  });
-
-  // Card picker (templates/_cards.html): rank, then suit; a joker adds at once; data-copies/-max cap it.
-  function cardsIn(input) { return input.value.trim().toUpperCase().split(/[\s,]+/).filter(Boolean); }
-  on("click", "[data-rank], [data-suit], [data-card], [data-card-back]", function (button) {
-    var picker = button.closest("[data-card-picker]"), input = picker && picker.querySelector("[data-card-input]");
-    if (!input) return;
-    var cards = cardsIn(input), pressed = picker.querySelector("[data-rank][aria-pressed=true]"), card = null;
-    if (button.hasAttribute("data-rank")) {
-      if (pressed) pressed.setAttribute("aria-pressed", "false");
-      if (pressed !== button) button.setAttribute("aria-pressed", "true");
-      return;
-    }
-    if (button.hasAttribute("data-card-back")) cards.pop();
-    else if (button.hasAttribute("data-card")) card = button.getAttribute("data-card");
-    else if (pressed) {
-      card = pressed.getAttribute("data-rank") + button.getAttribute("data-suit");
-      pressed.setAttribute("aria-pressed", "false");
-    }
-    var copies = parseInt(picker.getAttribute("data-copies") || "1", 10), max = parseInt(picker.getAttribute("data-max") || "0", 10);
-    if (card && max === 1) cards = [];   // a box of one card: a new tap replaces it
-    if (card && cards.filter(function (c) { return c === card; }).length < copies && (!max || cards.length < max)) cards.push(card);
-    set(input, cards.join(" "));
-  });
-
-  // Picked cards as a hand: [data-card-hand-for="<box id>"] shows the box's cards as
-  // colour-coded cards, a suit's symbol read from the picker's own suit button.
-  on("input", "[data-card-input]", function (input) {
-    var views = document.querySelectorAll("[data-card-hand-for]"), picker = input.closest("[data-card-picker]");
-    for (var i = 0; i < views.length; i++) {
-      var view = views[i], cards = cardsIn(input);
-      if (view.getAttribute("data-card-hand-for") !== input.id) continue;
-      view.textContent = "";
-      if (!cards.length) cards = [null];
-      for (var j = 0; j < cards.length; j++) {
-        var card = cards[j], suit = card && card.slice(-1), chip = document.createElement("span");
-        var button = suit && picker && picker.querySelector('[data-suit="' + suit + '"]');
-        chip.className = !card ? "card-hand-empty" : card === "JK" ? "playing-card card-joker" : "playing-card suit-" + suit;
-        chip.textContent = !card ? view.getAttribute("data-empty") || ""
-          : card === "JK" ? view.getAttribute("data-joker") || "Joker"
-          : card.slice(0, -1) + (button ? button.textContent : suit);
-        view.appendChild(chip);
-      }
-    }
-  });
-
   // The live badge (table, history): "live" while the stream's messages (a change, its ping
   // every 5 s) come through; after 5 s without one at first, or 20 s later, "updates every
   // 2 s": #live[data-state=poll] lets tables/_play.html's `every 2s` poll (not while hidden).
@@ -134,12 +84,49 @@
     var silence = function (ms) { clearTimeout(timer); timer = setTimeout(become, ms, "poll", "polling"); };
     var heard = function () { become("on", "live"); silence(20000); };
     live.addEventListener("changed", heard); live.addEventListener("ping", heard);
-    live.addEventListener("htmx:sse:error", function () { become("off", "reconnecting"); });
+    live.addEventListener("lost", function () { become("off", "reconnecting"); });
     document.addEventListener("htmx:finally:request", function (event) {   // how a poll went
       var ok = event.detail.ctx.response; if (state === "poll" && /^(play|history)$/.test(event.target.id)) say(ok ? "poll" : "off", ok ? "polling" : "offline");
     });
     document.addEventListener("visibilitychange", function () { live.setAttribute("data-state", document.hidden ? "away" : state); });
     silence(5000);
+  }
+
+  // The table's live stream (tables/table.html, history.html): #live[data-stream] is the URL of
+  // its Server-Sent Events, opened with the browser's own EventSource (no htmx extension: issue
+  // 18). Each message becomes an event of its name on #live: `changed` (data: the table's
+  // version), on which tables/_play.html refreshes, and `ping`, the keep-alive. A `changed`
+  // naming the version already on screen (every stream opens with one, to catch up after a
+  // gap) is passed on as a `ping`: nothing to fetch. A stream that can't be opened fires `lost`
+  // (the page refreshes once; the badge says "reconnecting") and is tried again after 0.5 s,
+  // 1 s, 2 s ... at most a minute, +-30%. One that was open for a while and ends (the server
+  // ends each after LIVE_MAX_SECONDS; a dropped network) is opened again at once, with no
+  // `lost` unless that fails too. A hidden page closes its stream and opens it when shown.
+  var url = live && live.getAttribute("data-stream");
+  if (url && window.EventSource) {
+    var source = null, failures = 0, retry;
+    var relay = function (e) {
+      var sheet = document.querySelector("#sheet[data-version]");
+      var name = e.type === "changed" && sheet && sheet.getAttribute("data-version") === e.data ? "ping" : e.type;
+      live.dispatchEvent(new CustomEvent(name, { bubbles: true, detail: { data: e.data } }));
+    };
+    var disconnect = function () { clearTimeout(retry); if (source) { source.close(); source = null; } };
+    var connect = function () {
+      disconnect();
+      if (document.hidden) return;
+      var opened = 0, mine = source = new EventSource(url);
+      mine.onopen = function () { opened = Date.now(); };
+      mine.addEventListener("changed", relay); mine.addEventListener("ping", relay);
+      mine.onerror = function () {
+        if (source !== mine) return;
+        disconnect();
+        if (opened && Date.now() - opened > 5000) { failures = 0; connect(); return; }
+        live.dispatchEvent(new CustomEvent("lost", { bubbles: true }));
+        retry = setTimeout(connect, Math.min(60000, 500 * Math.pow(2, failures++)) * (0.7 + 0.6 * Math.random()));
+      };
+    };
+    document.addEventListener("visibilitychange", function () { if (document.hidden) disconnect(); else if (!source) connect(); });
+    connect();
   }
 
   // Keep the screen awake during play where the browser allows (Wake Lock API).

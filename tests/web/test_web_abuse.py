@@ -8,7 +8,8 @@
 - POSTs without a CSRF token are 400, cross-site POSTs (Sec-Fetch-Site, Origin) are 403,
   and neither changes anything; `Origin: null` and same-origin writes go through;
 - the security headers are on every route's answer: pages, fragments, errors, 204s,
-  redirects, the event stream, static files, and a 500;
+  redirects, the event stream, and a 500; a file from /static has nosniff and none of the
+  headers that only act on a document (issue 18);
 - seat secrets are kept hashed: no cookie value is stored in the database.
 
 test_web_security.py and test_web_bad_inputs.py cover the basics (one foreign cookie, a
@@ -370,6 +371,19 @@ def check_headers(response, where) -> None:
     assert h.get("Cross-Origin-Opener-Policy") == "same-origin", where
 
 
+def check_static_headers(response, where) -> None:
+    """A file from /static: nosniff, and none of the headers that act only on a document (a
+    stylesheet, script or icon ignores them; issue 18, docs/SECURITY.md), but for an SVG's
+    CSP that allows nothing (an SVG opened by itself is a document)."""
+    h = response.headers
+    assert h.get("X-Content-Type-Options") == "nosniff", where
+    for name in ("X-Frame-Options", "Referrer-Policy", "Permissions-Policy",
+                 "Cross-Origin-Opener-Policy"):
+        assert name not in h, (where, name)
+    svg = response.mimetype == "image/svg+xml"
+    assert h.get("Content-Security-Policy") == ("default-src 'none'" if svg else None), where
+
+
 def test_security_headers_on_every_route_and_every_kind_of_answer(tmp_path):
     app = make_app(tmp_path, JOIN_RATE_LIMIT="3 per minute")
 
@@ -389,7 +403,11 @@ def test_security_headers_on_every_route_and_every_kind_of_answer(tmp_path):
     seen: dict[str, set] = {}
 
     def record(response, where, endpoint: str = "") -> str:
-        check_headers(response, where)
+        # Document headers on documents; a file from /static (not its 404 page) has nosniff.
+        if endpoint == "static" and response.status_code < 400:
+            check_static_headers(response, where)
+        else:
+            check_headers(response, where)
         body = "" if response.mimetype == "text/event-stream" else response.get_data(as_text=True)
         seen.setdefault(endpoint, set()).add(response.status_code)
         response.close()
@@ -425,7 +443,7 @@ def test_security_headers_on_every_route_and_every_kind_of_answer(tmp_path):
         assert r.status_code == status, (where, r.status_code)
         if where == "event stream":
             assert r.mimetype == "text/event-stream"
-        body = record(r, where)
+        body = record(r, where, "static" if "static" in where and status < 400 else "")
         if where == "500":
             assert "Something went wrong on the server" in text_of(body)
             assert "boom" not in body and "Traceback" not in body and "RuntimeError" not in body

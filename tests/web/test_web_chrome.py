@@ -98,7 +98,7 @@ def test_the_history_refreshes_live(table):
     page = history(table.bob, table.id)
     section = select(page, "#history")[0]
     assert "changed from:#live" in section.get("hx-trigger")
-    assert select(page, "#live[hx-sse:connect]") and select(page, "#live-state")
+    assert select(page, "#live[data-stream]") and select(page, "#live-state")
     url = section.get("hx-get")
     assert table.bob.get(url, hx=True).status_code == 204        # nothing new yet
     table.host.enter(table.id, {0: 5})

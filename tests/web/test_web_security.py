@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -22,14 +23,34 @@ def check_headers(response, where: str) -> None:
     assert h.get("Referrer-Policy") == "no-referrer", where
 
 
+# Document headers on documents, nosniff everywhere (issue 18, docs/SECURITY.md): a stylesheet,
+# a script or an icon ignores the CSP, frame, referrer, permissions and opener headers, so a
+# file from /static carries nosniff only, and an SVG (a document if opened by itself) a CSP
+# that allows nothing. A 404 from /static is an HTML page, with every header.
+DOCUMENT_ONLY = ("X-Frame-Options", "Referrer-Policy", "Permissions-Policy",
+                 "Cross-Origin-Opener-Policy")
+
+
+def check_static_headers(response, where: str) -> None:
+    h = response.headers
+    assert h.get("X-Content-Type-Options") == "nosniff", where
+    for name in DOCUMENT_ONLY:
+        assert name not in h, (where, name)
+    if response.mimetype == "image/svg+xml":
+        assert h.get("Content-Security-Policy") == "default-src 'none'", where
+    else:
+        assert "Content-Security-Policy" not in h, where
+
+
 def test_security_headers_on_every_kind_of_response(table, new_phone):
     host, stranger = table.host, new_phone("stranger")
     page = host.page(table.id)
     version = attr(page, "[data-version]", "data-version")
+    # Static URLs carry a fingerprint (?v=..., web/assets.py).
     css = next(h for h in attrs(page, "[href]", "href")
-               if h.startswith("/static/") and h.endswith(".css"))
+               if h.startswith("/static/") and urlsplit(h).path.endswith(".css"))
     js = next(s for s in attrs(page, "[src]", "src")
-              if s.startswith("/static/") and s.endswith(".js"))
+              if s.startswith("/static/") and urlsplit(s).path.endswith(".js"))
     responses = {
         "start page": host.get("/"),
         "new table form": host.get("/new/scorepad"),
@@ -57,10 +78,11 @@ def test_security_headers_on_every_kind_of_response(table, new_phone):
     expected = {"sheet 204": 204, "join redirect": 303, "403 page": 403, "403 fragment": 403,
                 "404 page": 404, "404 static": 404, "405": 405, "400 csrf": 400,
                 "409 seat taken": 409, "422": 422}
+    static = ("static css", "static js", "icon")
     for where, r in responses.items():
         assert r.status_code == expected.get(where, 200), (where, r.status_code)
-        check_headers(r, where)
-    for where in ("static css", "static js", "icon"):
+        (check_static_headers if where in static else check_headers)(r, where)
+    for where in static:
         responses[where].close()
     assert responses["manifest"].mimetype == "application/manifest+json"
     # Pages carry no inline script: everything the CSP allows comes from /static.

@@ -1,0 +1,301 @@
+"""Static files as a phone should get them: few, small, and cached for good (issue 18).
+
+- **Fingerprinted URLs.** ``url_for('static', filename=...)`` adds ``?v=<hash of what is
+  served>`` (a ``url_defaults`` hook, so every template gets it without a change). A request
+  whose ``v`` is the current hash is answered with ``Cache-Control: public, max-age=31536000,
+  immutable``: a returning phone takes it from its cache without asking. A request without
+  ``v`` (the manifest's icons, an old bookmark) gets the short ``SEND_FILE_MAX_AGE_DEFAULT``;
+  one with another ``v`` (a page rendered before an update) gets today's file with
+  ``no-cache``, so no cache keeps it under the old address.
+- **Minified and compressed once.** CSS and JavaScript are minified (rcssmin, rjsmin: comments
+  and white space only, names kept) unless already ``.min``; every text file is compressed
+  once, brotli at quality 11 and gzip at level 9, and kept in memory per process. A request
+  gets brotli if it accepts it (Chromium offers it to https:// and localhost), else gzip.
+  ``Flask-Compress`` leaves these answers alone (it skips anything with a Content-Encoding) and
+  goes on compressing pages and fragments.
+- **One script.** ``bundle/site.js`` holds the scripts every page loads, in order, as one file
+  (see BUNDLES; event pages add js/event.js): on HTTP/1.1 every request costs a round trip and
+  ~0.3 kB of headers, and the live stream already holds one of the browser's six connections.
+- **Only the game's widgets.** The dice pad and the card picker (``js/pickers.js``) are
+  added on their games' pages only (GAME_SCRIPTS, ``page_scripts()``).
+- **One stylesheet, with only its game's rules.** ``css/app.css`` holds the rules every page
+  shares; each game's own are in ``css/games/<slug>.css`` (the card games share
+  ``css/games/cards.css``, the score pad and Zock'n'Roll ``css/games/wide-sheet.css``). A
+  game's pages (its table, history, seats and help, its new-table and new-event forms, its
+  tools) load ``bundle/<slug>.css``, the shared rules and the game's as one file
+  (GAME_STYLES); the start page, the other event pages and the error pages load
+  ``css/app.css`` (``page_stylesheet()``, templates/base.html). A Rook table doesn't
+  download the other five games' rules, about half of the compressed stylesheet.
+
+The source files stay where they are and stay readable; nothing is generated into the
+repository. Whatever is served is rebuilt when a source file changes (size or mtime), in each
+process on first use (brotli at 11 takes ~0.1 s for the bundle, once). `STATIC_MINIFY = False`
+in the instance's config.py serves the files as written (still bundled), for debugging.
+"""
+from __future__ import annotations
+
+import gzip
+import hashlib
+import os
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from flask import Flask, Response, abort, current_app, request, send_from_directory
+from jinja2 import pass_context
+from werkzeug.security import safe_join
+
+try:  # Flask-Compress depends on one of them
+    import brotli
+except ImportError:  # pragma: no cover - brotlicffi on PyPy
+    try:
+        import brotlicffi as brotli
+    except ImportError:
+        brotli = None
+
+#: The query argument that carries a file's fingerprint.
+VERSION_ARG = "v"
+IMMUTABLE = "public, max-age=31536000, immutable"
+
+#: Each game's stylesheets, after css/app.css, in this order: the rules it shares with other
+#: games, then its own. A game not named here (a plug-in game's adapter) gets css/app.css.
+GAME_STYLES: dict[str, tuple[str, ...]] = {
+    "scorepad": ("css/games/wide-sheet.css", "css/games/scorepad.css"),
+    "zocknroll": ("css/games/wide-sheet.css", "css/games/zocknroll.css"),
+    "rook": ("css/games/rook.css",),
+    "rainbow_rummy": ("css/games/cards.css", "css/games/rainbow_rummy.css"),
+    "rocca": ("css/games/cards.css", "css/games/rocca.css"),
+    "rockit": ("css/games/cards.css", "css/games/rockit.css"),
+}
+
+#: The scripts a game's pages add after bundle/site.js: the dice pad and the card picker
+#: (static/js/pickers.js), which a Rook or score pad table doesn't need. One more request on
+#: those pages, rather than a bundle of their own that would repeat htmx (12 kB) for a phone
+#: that has bundle/site.js from the start page already.
+GAME_SCRIPTS: dict[str, tuple[str, ...]] = {
+    "zocknroll": ("js/pickers.js",),
+    "rainbow_rummy": ("js/pickers.js",),
+    "rocca": ("js/pickers.js",),
+    "rockit": ("js/pickers.js",),
+}
+
+#: Virtual files made of several static files, in this order. Scripts are joined with ";\n"
+#: (a file that ends without a semicolon can't run into the next one's opening
+#: parenthesis), stylesheets with "\n" (a stray ";" would swallow the next rule).
+#: Every page loads bundle/site.js (templates/base.html); event pages add js/event.js.
+BUNDLES: dict[str, tuple[str, ...]] = {
+    "bundle/site.js": (
+        "vendor/htmx-4.0.1/htmx.min.js",
+        "js/app.js",
+        "js/outbox.js",      # idles unless the page has #outbox (the table page)
+    ),
+    **{f"bundle/{slug}.css": ("css/app.css", *files) for slug, files in GAME_STYLES.items()},
+}
+
+TEXT_TYPES = {
+    ".css": "text/css",
+    ".js": "text/javascript",
+    ".svg": "image/svg+xml",
+    ".webmanifest": "application/manifest+json",
+    ".json": "application/json",
+    ".txt": "text/plain",
+}
+#: A compressed copy is kept if it is smaller than this fraction of the plain body.
+WORTH_COMPRESSING = 0.9
+
+
+@dataclass
+class Built:
+    """One static file (or bundle) as served: body, fingerprint, compressed copies."""
+
+    key: tuple
+    body: bytes
+    mimetype: str
+    version: str
+    encoded: dict[str, bytes | None] = field(default_factory=dict)   # None: not worth it
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def encoding_for(self, accept) -> str | None:
+        """The best encoding the request accepts ("br", "gzip"), or None for the plain body."""
+        for name in ("br", "gzip"):
+            if accept[name] and (name != "br" or brotli is not None):
+                body = self.compressed(name)
+                if body is not None:
+                    return name
+        return None
+
+    def compressed(self, name: str) -> bytes | None:
+        with self.lock:
+            if name not in self.encoded:
+                if name == "br":
+                    data = brotli.compress(self.body, quality=11)
+                else:
+                    data = gzip.compress(self.body, 9, mtime=0)
+                self.encoded[name] = data if len(data) < len(self.body) * WORTH_COMPRESSING else None
+            return self.encoded[name]
+
+
+_cache: dict[tuple[str, str], Built] = {}          # (static folder, filename) -> what is served
+_cache_lock = threading.Lock()
+_binary_versions: dict[str, tuple[tuple, str]] = {}  # path -> ((path, size, mtime), fingerprint)
+
+
+def _minify(name: str, text: bytes) -> bytes:
+    if name.endswith((".min.js", ".min.css")):
+        return text
+    if name.endswith(".css"):
+        import rcssmin
+        return rcssmin.cssmin(text.decode("utf-8")).encode("utf-8")
+    if name.endswith(".js"):
+        import rjsmin
+        return rjsmin.jsmin(text.decode("utf-8")).encode("utf-8")
+    return text
+
+
+def _sources(folder: str, filename: str) -> list[str] | None:
+    """The files `filename` is made of (one, or a bundle's), or None if there is no such file."""
+    names = BUNDLES.get(filename, (filename,))
+    paths = []
+    for name in names:
+        path = safe_join(folder, name)
+        if path is None or not os.path.isfile(path):
+            return None
+        paths.append(path)
+    return paths
+
+
+def built(folder: str, filename: str, minify: bool = True) -> Built | None:
+    """What `/static/<filename>` serves, rebuilt when a source changes; None if not a file."""
+    paths = _sources(folder, filename)
+    if paths is None:
+        return None
+    try:
+        key = (minify, *((p, s.st_size, s.st_mtime_ns) for p in paths for s in [os.stat(p)]))
+    except OSError:
+        return None
+    found = _cache.get((folder, filename))
+    if found is not None and found.key == key:
+        return found
+    ext = Path(filename).suffix.lower()
+    parts = []
+    for path in paths:
+        data = Path(path).read_bytes()
+        if minify and ext in (".css", ".js"):
+            data = _minify(path, data)
+        parts.append(data)
+    if filename in BUNDLES:
+        end = b";\n" if ext == ".js" else b"\n"
+        body = b"".join(part.rstrip() + end for part in parts)
+    else:
+        body = parts[0]
+    mimetype = TEXT_TYPES.get(ext) or "application/octet-stream"
+    version = hashlib.sha256(body).hexdigest()[:12]
+    result = Built(key, body, mimetype, version)
+    with _cache_lock:
+        _cache[(folder, filename)] = result
+    return result
+
+
+def is_text(filename: str) -> bool:
+    return filename in BUNDLES or Path(filename).suffix.lower() in TEXT_TYPES
+
+
+def version_of(filename: str) -> str | None:
+    """The fingerprint of a static file (a hash of what is served), or None if there is none."""
+    app = current_app
+    folder = app.static_folder
+    if folder is None:
+        return None
+    if is_text(filename):
+        found = built(folder, filename, app.config.get("STATIC_MINIFY", True))
+        return found.version if found else None
+    paths = _sources(folder, filename)
+    if paths is None:
+        return None
+    stat = os.stat(paths[0])
+    key = (paths[0], stat.st_size, stat.st_mtime_ns)
+    found = _binary_versions.get(paths[0])
+    if found is None or found[0] != key:
+        found = (key, hashlib.sha256(Path(paths[0]).read_bytes()).hexdigest()[:12])
+        _binary_versions[paths[0]] = found
+    return found[1]
+
+
+def _cache_control(filename: str, current: str | None) -> str:
+    """A year for today's fingerprint; no-cache for another; Flask's default without one."""
+    asked = request.args.get(VERSION_ARG)
+    if asked is None:
+        max_age = current_app.get_send_file_max_age(filename)   # SEND_FILE_MAX_AGE_DEFAULT
+        return "no-cache" if max_age is None else f"public, max-age={max_age}"
+    if asked == current:
+        return IMMUTABLE
+    return "no-cache"
+
+
+def serve_static(filename: str):
+    """The `static` endpoint: fingerprint-aware caching, minified and precompressed text."""
+    app = current_app
+    folder = app.static_folder
+    if folder is None:
+        abort(404)
+    if not is_text(filename):
+        if _sources(folder, filename) is None:
+            abort(404)
+        response = send_from_directory(folder, filename, max_age=None)
+        response.headers["Cache-Control"] = _cache_control(filename, version_of(filename))
+        response.headers.pop("Expires", None)
+        return response
+    found = built(folder, filename, app.config.get("STATIC_MINIFY", True))
+    if found is None:
+        abort(404)
+    encoding = found.encoding_for(request.accept_encodings)
+    response = Response(found.encoded[encoding] if encoding else found.body,
+                        mimetype=found.mimetype)
+    if encoding:
+        response.headers["Content-Encoding"] = encoding
+    response.headers["Vary"] = "Accept-Encoding"
+    response.headers["Cache-Control"] = _cache_control(filename, found.version)
+    response.set_etag(f"{found.version}-{encoding or 'identity'}")
+    return response.make_conditional(request)
+
+
+def _page_game(context) -> str | None:
+    """The game a page belongs to: the table's on a table's pages (``view``), the one being
+    set up on the new-table and new-event forms (``game``: their house rules show the game's
+    help), or the one a template names with ``{% set page_game = "<slug>" %}`` (the tools'
+    pages); None elsewhere (the start page, errors, the other event pages)."""
+    slug = context.get("page_game")
+    if slug is None:
+        table = getattr(context.get("view"), "table", None)
+        slug = getattr(table, "game_slug", None)
+    if slug is None:
+        slug = getattr(context.get("game"), "slug", None)
+    return slug
+
+
+@pass_context
+def page_stylesheet(context) -> str:
+    """The stylesheet a page links (templates/base.html): its game's bundle, else css/app.css."""
+    slug = _page_game(context)
+    return f"bundle/{slug}.css" if slug in GAME_STYLES else "css/app.css"
+
+
+@pass_context
+def page_scripts(context) -> tuple[str, ...]:
+    """The scripts a page adds after bundle/site.js (templates/base.html): its game's."""
+    return GAME_SCRIPTS.get(_page_game(context), ())
+
+
+def init_app(app: Flask) -> None:
+    """Fingerprint every static URL and serve /static/ through `serve_static`."""
+    app.config.setdefault("STATIC_MINIFY", True)
+    if "static" in app.view_functions:
+        app.view_functions["static"] = serve_static
+    app.jinja_env.globals.update(page_stylesheet=page_stylesheet, page_scripts=page_scripts)
+
+    @app.url_defaults
+    def _fingerprint(endpoint: str, values: dict) -> None:
+        if endpoint == "static" and VERSION_ARG not in values and values.get("filename"):
+            version = version_of(values["filename"])
+            if version:
+                values[VERSION_ARG] = version
