@@ -13,9 +13,11 @@ descendant (` `) and child (`>`) combinators, e.g. `#sheet tfoot td[data-player]
 """
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import socket
+import sys
 from html.parser import HTMLParser
 
 __all__ = [
@@ -26,6 +28,17 @@ __all__ = [
 
 
 # ---------------------------------------------------------------- environment
+
+def load_conftest():
+    """tests/conftest.py as a module, for the perf scripts that run outside pytest: one copy
+    of the server starter and the Chromium settings (path, flags, the phone's viewport)."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "conftest.py")
+    spec = importlib.util.spec_from_file_location("companion_test_support", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
 
 def in_ci() -> bool:
     """True when the `CI` environment variable is set (to anything but 0/false/no)."""

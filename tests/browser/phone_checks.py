@@ -155,3 +155,13 @@ def assert_in_first_screen(page: Page, selector: str) -> None:
     assert box["y"] >= 0 and box["y"] + box["height"] <= height, (
         f"{selector} spans y={box['y']:.0f}..{box['y'] + box['height']:.0f} on a "
         f"{height}px-high screen")
+
+
+def tap_cards(picker, cards: list[str]) -> None:
+    """Tap cards on a card picker: the rank, then the suit (JK: the joker button)."""
+    for card in cards:
+        if card == "JK":
+            picker.locator('[data-card="JK"]').click()
+        else:
+            picker.locator(f'[data-rank="{card[:-1]}"]').click()
+            picker.locator(f'[data-suit="{card[-1]}"]').click()

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from phone_checks import SIZES, assert_fits, assert_tap_targets, save_and_see_notice
+from phone_checks import SIZES, assert_fits, assert_tap_targets, save_and_see_notice, tap_cards
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -60,16 +60,6 @@ def shoot(page: Page, artifacts_dir, game: str, scheme: str) -> None:
     size = page.viewport_size
     page.screenshot(path=str(artifacts_dir / f"{game}-{size['width']}x{size['height']}-{scheme}.png"),
                     full_page=True, caret="initial")
-
-
-def tap_cards(picker, cards: list[str]) -> None:
-    """Tap cards on a picker: the rank, then the suit (JK: the joker)."""
-    for card in cards:
-        if card == "JK":
-            picker.locator('[data-card="JK"]').click()
-        else:
-            picker.locator(f'[data-rank="{card[:-1]}"]').click()
-            picker.locator(f'[data-suit="{card[-1]}"]').click()
 
 
 # ---------------------------------------------------------------- RockIt to Destiny

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+import phone_checks
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -14,12 +15,7 @@ pytestmark = pytest.mark.browser
 def tap_cards(page: Page, picker, cards: list[str], before: str = "") -> None:
     """Tap cards on a picker (rank, then suit; JK is the joker button) whose box holds
     ``before``: the box then holds those cards and these."""
-    for card in cards:
-        if card == "JK":
-            picker.locator('[data-card="JK"]').click()
-        else:
-            picker.locator(f'[data-rank="{card[:-1]}"]').click()
-            picker.locator(f'[data-suit="{card[-1]}"]').click()
+    phone_checks.tap_cards(picker, cards)
     expect(picker.locator("[data-card-input]")).to_have_value(" ".join([before] + cards).strip())
 
 

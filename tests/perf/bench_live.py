@@ -31,7 +31,6 @@ Prints a report and writes JSON (default test-artifacts/bench_live.json). Baseli
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import platform
@@ -46,19 +45,12 @@ from playwright.sync_api import expect, sync_playwright
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
+sys.path.insert(0, str(HERE.parent))      # tests/: the shared test helpers
+
+from helpers import load_conftest  # noqa: E402
 
 
-def _support():
-    """tests/conftest.py: start_server/stop_server and the Chromium settings (one copy)."""
-    spec = importlib.util.spec_from_file_location("companion_test_support",
-                                                  REPO / "tests" / "conftest.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-support = _support()
+support = load_conftest()   # start_server/stop_server and the Chromium settings
 
 
 # ---------------------------------------------------------------- network recording

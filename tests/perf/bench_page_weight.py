@@ -54,7 +54,6 @@ from __future__ import annotations
 import argparse
 import gzip
 import http.server
-import importlib.util
 import json
 import os
 import platform
@@ -76,7 +75,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 sys.path.insert(0, str(HERE.parent))      # tests/: the shared test helpers
 
-from helpers import csrf_from, free_port  # noqa: E402
+from helpers import csrf_from, free_port, load_conftest  # noqa: E402
 
 try:
     import brotli
@@ -95,17 +94,7 @@ QUIET_MS = 1000          # a load is over when nothing but the stream moved for 
 LOAD_TIMEOUT_S = 30
 
 
-def _support():
-    """tests/conftest.py: the Chromium path, its flags and the phone's viewport (one copy)."""
-    spec = importlib.util.spec_from_file_location("companion_test_support",
-                                                  REPO / "tests" / "conftest.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-support = _support()
+support = load_conftest()   # the Chromium path, its flags and the phone's viewport
 
 # Runs in every page before its own scripts (Page.addScriptToEvaluateOnNewDocument): on each
 # animation frame, is the score UI laid out with the stylesheets loaded? Chromium paints that

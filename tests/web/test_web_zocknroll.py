@@ -9,6 +9,16 @@ from web_helpers import Phone, create_game_table, db_rows, seq_saved, snapshot
 NAMES = ["Ann", "Bob", "Cid"]
 
 
+# One guided turn with Jörg, after the dealer's first roll (2 2 5): Bob drops in round 1,
+# Ann in round 2, Cid and Jörg reveal in round 3.
+AFTER_THE_FIRST_ROLL = [dict(kind="drop", player="Bob", own="26"),
+                        dict(kind="stay", player="Cid"), dict(kind="stay", player="Ann"),
+                        dict(kind="roll", white="4"), dict(kind="stay", player="Cid"),
+                        dict(kind="drop", player="Ann", own="5,5"), dict(kind="roll", white="5"),
+                        dict(kind="reveal", player="Cid", own="1 3"),
+                        dict(kind="reveal", player="Jörg", own="6 6")]
+
+
 def create(phone: Phone, names=NAMES, **fields) -> str:
     return create_game_table(phone, "zocknroll", names, **fields)
 
@@ -30,13 +40,7 @@ def test_a_guided_turn_with_jorg(ann):
     table_id = create(ann)
     page = text_of(ann.page(table_id))
     assert "You deal: roll 3 white dice" in page and "Jörg" in page
-    steps = [dict(kind="roll", white="2 2 5"),
-             dict(kind="drop", player="Bob", own="26"),
-             dict(kind="stay", player="Cid"), dict(kind="stay", player="Ann"),
-             dict(kind="roll", white="4"), dict(kind="stay", player="Cid"),
-             dict(kind="drop", player="Ann", own="5,5"), dict(kind="roll", white="5"),
-             dict(kind="reveal", player="Cid", own="1 3"),
-             dict(kind="reveal", player="Jörg", own="6 6")]
+    steps = [dict(kind="roll", white="2 2 5")] + AFTER_THE_FIRST_ROLL
     for step in steps:
         r = act(ann, table_id, **step)
         assert r.status_code == 200, text_of(r.get_data(as_text=True))[:400]
@@ -216,13 +220,7 @@ def test_a_japanese_phone_plays_zocknroll_in_japanese(ann):
     assert r.status_code == 422
     assert ("Bobのサイコロ：初級ボードではプレイヤーのサイコロは5〜7個（自分の2個と白3〜5個）です"
             "（8個ではありません）。") in _shown(r)
-    steps = [dict(kind="drop", player="Bob", own="26"),
-             dict(kind="stay", player="Cid"), dict(kind="stay", player="Ann"),
-             dict(kind="roll", white="4"), dict(kind="stay", player="Cid"),
-             dict(kind="drop", player="Ann", own="5,5"), dict(kind="roll", white="5"),
-             dict(kind="reveal", player="Cid", own="1 3"),
-             dict(kind="reveal", player="Jörg", own="6 6")]
-    for step in steps:
+    for step in AFTER_THE_FIRST_ROLL:
         r = act(ann, table_id, **step)
         assert r.status_code == 200, _shown(r)[:400]
     page = text_of(ann.page(table_id))
