@@ -298,3 +298,12 @@ def _exclusive(lock_path: Path):
             yield
         finally:
             fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+@migrations()
+def m009_chrome_version(db):
+    # The version of the newest write that changed what a table page's chrome shows (seats,
+    # phones, host; companion/web/table.py): a live refresh or a write's answer carries the
+    # chrome only to a phone whose page is older than that. Existing tables: their version.
+    db.execute("ALTER TABLE tables ADD COLUMN chrome_version INTEGER NOT NULL DEFAULT 0")
+    db.execute("UPDATE tables SET chrome_version = version")

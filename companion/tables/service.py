@@ -58,6 +58,9 @@ class Table:
     created_at: str
     options: dict = field(default_factory=dict)
     event_id: str | None = None   # a tournament's table: closed to all but its entrants
+    #: The version of the newest write that changed what the page's chrome shows (seats,
+    #: phones, host): answers leave the chrome out for a phone that already has it.
+    chrome_version: int = 0
 
     @property
     def game(self) -> Game:
@@ -155,7 +158,7 @@ def _table_from_row(row) -> Table:
                  settings=json.loads(row["settings"]), status=row["status"],
                  version=row["version"], host_seat=row["host_seat"],
                  created_at=row["created_at"], options=json.loads(row["options"] or "{}"),
-                 event_id=row["event_id"])
+                 event_id=row["event_id"], chrome_version=row["chrome_version"])
 
 
 def _action_from_row(row) -> ActionRow:
@@ -241,13 +244,17 @@ def _phone(db, phone_id: int) -> Phone:
     return Phone(id=row["id"], table_id=row["table_id"], seat=row["seat"])
 
 
-def _bump(db, table_id: str, status: str | None = None) -> int:
-    """Advance the table's version and tell every worker's live poller."""
+def _bump(db, table_id: str, status: str | None = None, *, chrome: bool = True) -> int:
+    """Advance the table's version and tell every worker's live poller. `chrome`: whether
+    the write may change what the page's chrome shows (every write but the sheet's own:
+    entries, undo/confirm and rematches pass False), recorded as `chrome_version`."""
+    sets = "version = version + 1"
+    if chrome:
+        sets += ", chrome_version = version + 1"
     if status is None:
-        db.execute("UPDATE tables SET version = version + 1 WHERE id = ?", [table_id])
+        db.execute(f"UPDATE tables SET {sets} WHERE id = ?", [table_id])
     else:
-        db.execute("UPDATE tables SET version = version + 1, status = ? WHERE id = ?",
-                   [status, table_id])
+        db.execute(f"UPDATE tables SET {sets}, status = ? WHERE id = ?", [status, table_id])
     version = _one(db, "SELECT version FROM tables WHERE id = ?", [table_id])[0]
     db.execute("INSERT INTO changes (table_id, version, created_at) VALUES (?, ?, ?)",
                [table_id, version, now()])
@@ -806,7 +813,7 @@ def enter(db: sqlite_utils.Database, table_id: str, phone: Phone, payload: dict,
         else:
             result = folds.step(current, new_state, table.game.summary(new_state))
             status = _status(result.summary)
-        new_version = _bump(db, table_id, status)
+        new_version = _bump(db, table_id, status, chrome=False)
         action = _append(db, table_id, new_version, phone.seat, GAME, payload, submission_id,
                          pending)
         result, past_written = _store(db, table, action.seq, new_version, names, result)
@@ -954,7 +961,7 @@ def _mark_entry(db: sqlite_utils.Database, table_id: str, phone: Phone, target: 
         if folded.errors:
             raise TableError(refused(folded.errors[0], extra), status=422)
         status = _status(folded.summary)
-        new_version = _bump(db, table_id, status)
+        new_version = _bump(db, table_id, status, chrome=False)
         action = _append(db, table_id, new_version, phone.seat, kind,
                          {"target": target, **extra}, submission_id)
         # `column` is one of two fixed names chosen above, never user input.
@@ -991,7 +998,7 @@ def rematch(db: sqlite_utils.Database, table_id: str, phone: Phone, submission_i
         if not current.summary.get("over"):
             raise TableError(N_("The game is still going. Finish it (or undo back) before a rematch."),
                              status=409)
-        new_version = _bump(db, table_id, "playing")
+        new_version = _bump(db, table_id, "playing", chrome=False)
         action = _append(db, table_id, new_version, phone.seat, REMATCH, {}, submission_id)
         result = folds.rematched(current, table.game, table.settings, names, action.seq)
         result, past_written = _store(db, table, action.seq, new_version, names, result)

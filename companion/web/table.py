@@ -161,22 +161,33 @@ def _fragment(table_id: str, template: str):
     html = fragments.shared(key, csrf_token(), context["sid"],
                             lambda: render_template(template, **context))
     if template == "tables/_play.html":
-        html += _chrome(view, context)
+        html += _chrome(view, context, _int_or_none(request.args.get("since")))
     response = make_response(html)
     response.headers["Vary"] = "HX-Request, Cookie"
     return response
 
 
-def _chrome(view: View, context: dict) -> str:
+def _chrome(view: View, context: dict, since: int | None) -> str:
     """The page's chrome (who this phone is, the invite QR, the host tools), marked to be
-    swapped out of band: appended to every /play answer and write answer, so seat and host
-    changes reach every phone live (templates/tables/_chrome.html). It differs by seat and
-    host-ness (never by the game's viewer key), and an entry changes nothing it shows: it
-    is shared per what it shows (:func:`_chrome_key`), not per version, so the phone that
-    posted an entry gets it from the cache too (issue 18)."""
+    swapped out of band: appended to a /play answer or a write's answer when it changed
+    after `since`, the version of the page the phone shows (None: unknown, always sent), so
+    seat and host changes reach every phone live (templates/tables/_chrome.html) and an
+    entry's answers don't carry 7 kB nobody needs (issue 18). It differs by seat and
+    host-ness (never by the game's viewer key): it is shared per what it shows
+    (:func:`_chrome_key`), not per version."""
+    if since is not None and view.table.chrome_version <= since:
+        return ""
     return fragments.shared(_chrome_key(view, context), csrf_token(), context["sid"],
                             lambda: render_template("tables/_chrome_oob.html", **context),
                             counts=fragments.chrome_stats)
+
+
+def _int_or_none(raw: str | None) -> int | None:
+    """The version a request says its page shows (`since`, a form's `version`), if readable."""
+    try:
+        return int(raw) if raw is not None else None
+    except ValueError:
+        return None
 
 
 def _chrome_key(view: View, context: dict) -> Hashable:
@@ -288,8 +299,9 @@ def _play_response(view: View, *, status: int = 200, message: str | None = None,
         return render("tables/table.html", "tables/_play.html", status=status, **context)
     # This phone's own answer: the sheet and form rendered for it alone (they carry its
     # notice; the shared copies are for the refreshes every phone makes after a change);
-    # the chrome, which an entry does not change, from the shared copies.
-    html = render_template("tables/_play.html", **context) + _chrome(view, context)
+    # the chrome only if it changed since the version the form was drawn at.
+    html = render_template("tables/_play.html", **context) + _chrome(
+        view, context, _int_or_none(request.form.get("version")))
     response = make_response(html, status)
     response.headers["Vary"] = "HX-Request, Cookie"
     return response

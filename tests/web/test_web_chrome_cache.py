@@ -1,17 +1,33 @@
 """The chrome (me-bar, invite, host tools) is shared per what it shows, not per table
-version (issue 18): an entry reuses it, also for the phone that posted the entry, while a
-seat change, a host pass, a removed phone, a phone sitting down or another language draws
-it afresh, and two phones never get each other's chrome."""
+version (issue 18): an entry reuses it, while a seat change, a host pass, a removed phone, a
+phone sitting down or another language draws it afresh, and two phones never get each
+other's chrome. An answer carries it only to a phone whose page is older than the last
+change to it (`tables.chrome_version`): an entry's answer and the refreshes after an entry
+leave it out."""
 from __future__ import annotations
+
+import re
 
 from companion.web import fragments
 from helpers import select, text_of
 
+VERSION = re.compile(r'id="sheet"[^>]*data-version="(\d+)"')
 
-def play(phone, table_id: str) -> str:
-    r = phone.get(f"/t/{table_id}/play", hx=True)
+
+def play(phone, table_id: str, since: int | None = None) -> str:
+    query = "" if since is None else f"?since={since}"
+    r = phone.get(f"/t/{table_id}/play{query}", hx=True)
     assert r.status_code == 200
     return r.get_data(as_text=True)
+
+
+def version_of(body: str) -> int:
+    return int(VERSION.search(body).group(1))
+
+
+def has_chrome(body: str) -> bool:
+    return all(f'id="{part}" hx-swap-oob' in body for part in ("me-bar", "first-screen",
+                                                               "table-tools"))
 
 
 def chrome_of(body: str) -> str:
@@ -19,29 +35,51 @@ def chrome_of(body: str) -> str:
     return body[body.index('id="me-bar"'):]
 
 
-def test_an_entry_reuses_the_chrome_for_the_poster_and_the_others(table):
-    play(table.host, table.id)
+def test_an_entry_reuses_the_chrome_and_its_answers_leave_it_out(table):
+    first = play(table.host, table.id)           # no `since`: the chrome always comes
+    assert has_chrome(first) and "You are Ann · host" in text_of(first, "#me-bar")
     play(table.bob, table.id)
     fragments.clear()
     r = table.host.enter(table.id, {0: 5, 1: 3})
     body = r.get_data(as_text=True)
     assert r.status_code == 200 and "Saved as entry" in body
-    assert fragments.chrome_stats == {"hits": 0, "misses": 1}    # the poster's chrome, drawn once
-    assert "You are Ann · host" in text_of(body, "#me-bar") and select(body, "#host")
-    r = table.host.enter(table.id, {0: 1, 1: 1})
-    assert r.status_code == 200
-    assert fragments.chrome_stats == {"hits": 1, "misses": 1}    # the next entry: from the cache
-    assert chrome_of(r.get_data(as_text=True)).count("csrf_token") >= 1
-    own = table.host.csrf().split(".")[0]
-    assert own in chrome_of(r.get_data(as_text=True))
-    # Bob's refresh: his sheet is new (a miss), his chrome too (another seat), then shared.
-    bob = play(table.bob, table.id)
+    # The form was drawn after the last seat change: the phone has this chrome already.
+    assert not has_chrome(body) and 'id="me-bar"' not in body
+    assert fragments.chrome_stats == {"hits": 0, "misses": 0}
+    # Bob's live refresh from the version before the entry: the sheet, not the chrome.
+    bob = play(table.bob, table.id, since=version_of(first))
+    assert version_of(bob) == version_of(body) and not has_chrome(bob)
+    # A page older than the chrome gets it, drawn once and then shared per what it shows.
+    for _ in range(2):
+        again = play(table.host, table.id, since=0)
+        assert has_chrome(again) and "You are Ann · host" in text_of(again, "#me-bar")
+        assert table.host.csrf().split(".")[0] in again[again.index('id="me-bar"'):]
+    assert fragments.chrome_stats == {"hits": 1, "misses": 1}
+    bob = play(table.bob, table.id, since=0)
     assert "You are Bob" in text_of(bob, "#me-bar") and not select(bob, "#host")
     assert "You are Ann" not in text_of(bob) and table.host.csrf().split(".")[0] not in bob
-    table.bob.enter(table.id, {0: 2, 1: 2})
-    hits = fragments.chrome_stats["hits"]
-    table.bob.enter(table.id, {0: 2, 1: 2})
-    assert fragments.chrome_stats["hits"] == hits + 1
+
+
+def test_a_seat_change_reaches_a_phone_in_its_next_answer(table, new_phone):
+    """The chrome comes with the first answer after a seat change, a refresh's or a
+    write's, whichever the phone makes first, and not again after it."""
+    shown = version_of(play(table.host, table.id))
+    cy = new_phone("Cy")
+    assert cy.join(table.join_path).status_code == 303
+    assert cy.claim(table.id, 2).status_code == 303
+    # Ann saves a round from the form she had before Cy sat down: the answer brings Cy.
+    body = table.host.enter(table.id, {0: 1}, version=shown,
+                            sid="seat-change-1").get_data(as_text=True)
+    assert "Saved as entry" in body and has_chrome(body)
+    assert select(body, "#remove-phone-2") and "no phone" not in text_of(body, "#host")
+    # Her next entry, from the form that answer drew: no chrome.
+    body = table.host.enter(table.id, {0: 2}, version=version_of(body),
+                            sid="seat-change-2").get_data(as_text=True)
+    assert "Saved as entry" in body and not has_chrome(body)
+    # Bob's refresh from before Cy sat down brings it; from after, not.
+    assert select(play(table.bob, table.id, since=shown), "#me-bar")
+    after = play(table.bob, table.id, since=version_of(body) - 1)
+    assert not has_chrome(after)
 
 
 def test_two_phones_never_get_each_others_chrome(table, new_phone):
@@ -91,7 +129,7 @@ def test_a_host_pass_and_a_removal_redraw_the_chrome(table):
     assert not select(ann, "#host") and "host" not in text_of(ann, "#me-bar")
     assert select(bob, "#host") and "You are Bob · host" in text_of(bob, "#me-bar")
     # The entry after it reuses the new chrome, not the one from before the pass.
-    body = table.host.enter(table.id, {0: 2}).get_data(as_text=True)
+    body = play(table.host, table.id, since=0)
     assert not select(body, "#host")
     r = table.bob.post(f"/t/{table.id}/host/release", {"seat": "0"}, hx=True)
     assert r.status_code == 200
@@ -107,8 +145,8 @@ def test_another_language_gets_its_own_chrome(table):
     japanese = play(table.host, table.id)
     assert "Host tools" not in text_of(japanese) and select(japanese, "#host")
     assert text_of(japanese, "#me-bar") != text_of(english, "#me-bar")
-    body = table.host.enter(table.id, {0: 2}).get_data(as_text=True)
-    assert "Host tools" not in text_of(body)
+    table.host.enter(table.id, {0: 2})
+    assert "Host tools" not in text_of(play(table.host, table.id, since=0))
     table.host.client.set_cookie("lang", "en")
-    body = table.host.enter(table.id, {0: 3}).get_data(as_text=True)
-    assert "Host tools" in text_of(body, "#host")
+    table.host.enter(table.id, {0: 3})
+    assert "Host tools" in text_of(play(table.host, table.id, since=0), "#host")
