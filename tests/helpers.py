@@ -60,6 +60,9 @@ _CLOSES = {"li": {"li"}, "option": {"option"}, "tr": {"tr", "td", "th"}, "td": {
            "th": {"td", "th"}, "dt": {"dt", "dd"}, "dd": {"dt", "dd"}}
 
 
+NOT_SHOWN = frozenset({"style", "script"})
+
+
 class Node:
     """One element: `tag`, `attrs` (name -> value, entities decoded), `children` (Nodes and
     text strings), `parent`, `start_tag` (its start tag's source) and `html` (its exact
@@ -92,10 +95,11 @@ class Node:
         return self.attrs.get(name, default)
 
     def strings(self):
+        """The text nodes below, in order; not a <style>'s or a <script>'s (never shown)."""
         for child in self.children:
             if isinstance(child, str):
                 yield child
-            else:
+            elif child.tag not in NOT_SHOWN:
                 yield from child.strings()
 
     @property

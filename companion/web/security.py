@@ -9,6 +9,8 @@ from flask import Flask, Response, request
 from companion.rules.said import N_
 from companion.tables import Forbidden
 
+from .assets import style_hashes
+
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 CROSS_SITE = N_("This came from another website, so it was refused. Use the app's own buttons.")
 
@@ -66,7 +68,9 @@ def init_app(app: Flask) -> None:
             if response.mimetype == "image/svg+xml":
                 h.setdefault("Content-Security-Policy", STATIC_SVG_CSP)
             return response
-        h.setdefault("Content-Security-Policy", CSP)
+        inline = style_hashes()
+        h.setdefault("Content-Security-Policy", CSP if not inline else CSP.replace(
+            "style-src 'self'", "style-src 'self' " + " ".join(sorted(inline))))
         h.setdefault("X-Frame-Options", "DENY")
         # The QR's token must never leak to another site through a Referer header.
         h.setdefault("Referrer-Policy", "no-referrer")

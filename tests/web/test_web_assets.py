@@ -3,6 +3,7 @@ year, minified and precompressed answers, one script and one stylesheet per page
 rules only), and the table page's weight."""
 from __future__ import annotations
 
+import base64
 import gzip
 import hashlib
 import os
@@ -87,12 +88,29 @@ def paths(html: str, selector: str, attr: str) -> list[str]:
     return [urlsplit(u).path for u in attrs(html, selector, attr)]
 
 
+def inline_style(host, path: str) -> str:
+    """The stylesheet a page carries inline, checked against the page's CSP: the one
+    <style> element's text, whose hash is the only inline style source the CSP allows."""
+    r = host.get(path)
+    html = r.get_data(as_text=True)
+    styles = re.findall(r"<style>(.*?)</style>", html, re.S)
+    assert len(styles) == 1 and not paths(html, "link[rel=stylesheet]", "href"), path
+    digest = base64.b64encode(hashlib.sha256(styles[0].encode()).digest()).decode()
+    policy = r.headers["Content-Security-Policy"]
+    assert f"style-src 'self' 'sha256-{digest}';" in policy, policy
+    assert "unsafe-inline" not in policy
+    return styles[0]
+
+
 def test_a_page_loads_one_script_and_one_stylesheet_with_its_games_rules(rook, new_phone):
     host, table_id = rook
     table = host.get(f"/t/{table_id}").get_data(as_text=True)
     assert paths(table, "script", "src") == ["/static/bundle/site.js"]
-    # The shared rules and Rook's own, as one file; none of the other games'.
-    assert paths(table, "link[rel=stylesheet]", "href") == ["/static/bundle/rook.css"]
+    # The shared rules and Rook's own, as one file; none of the other games'. The table
+    # page, a phone's first screen, carries it inline (no round trip before the first
+    # paint); every other page links it.
+    served = decoded(host.get("/static/bundle/rook.css", headers=BR)).decode()
+    assert inline_style(host, f"/t/{table_id}") == served
     # The live stream is opened by app.js (EventSource), not by an htmx extension.
     assert select(table, "#live[data-stream]") and "hx-sse" not in table
     for path in (f"/t/{table_id}/history", f"/t/{table_id}/seats", f"/t/{table_id}/trick",
@@ -101,9 +119,12 @@ def test_a_page_loads_one_script_and_one_stylesheet_with_its_games_rules(rook, n
         assert paths(html, "link[rel=stylesheet]", "href")[0] == "/static/bundle/rook.css", path
     # Pages of no game: the shared rules alone (event pages add their own).
     for path in ("/", "/new", "/t/nothing-here"):
-        html = host.get(path).get_data(as_text=True)
+        r = host.get(path)
+        html = r.get_data(as_text=True)
         assert paths(html, "link[rel=stylesheet]", "href") == ["/static/css/app.css"], path
         assert paths(html, "script", "src") == ["/static/bundle/site.js"], path
+        assert "<style" not in html and "style-src 'self';" in r.headers[
+            "Content-Security-Policy"], path
     event_form = host.get("/events/new").get_data(as_text=True)
     assert paths(event_form, "link[rel=stylesheet]", "href") == [
         "/static/css/app.css", "/static/css/events.css"]
@@ -117,8 +138,10 @@ def test_a_page_loads_one_script_and_one_stylesheet_with_its_games_rules(rook, n
             html = phone.get(path).get_data(as_text=True)
             assert paths(html, "script", "src") == ["/static/bundle/site.js",
                                                     "/static/js/pickers.js"], path
-            assert paths(html, "link[rel=stylesheet]", "href") == [
-                f"/static/bundle/{slug}.css"], path
+        assert paths(phone.get(tool).get_data(as_text=True), "link[rel=stylesheet]",
+                     "href") == [f"/static/bundle/{slug}.css"], tool
+        served = decoded(phone.get(f"/static/bundle/{slug}.css", headers=BR)).decode()
+        assert inline_style(phone, f"/t/{other}") == served, slug
 
 
 def test_each_bundle_is_its_files_in_order_and_a_game_page_finds_all_its_rules(app, rook,
