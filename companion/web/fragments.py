@@ -39,26 +39,36 @@ def _locale() -> str:
 
 
 def shared(key: Hashable, token: str, sid: str, render: Callable[[], str],
-           counts: dict | None = None) -> str:
+           counts: dict | None = None, slots: dict[str, str] | None = None) -> str:
     """The fragment for `key`, rendered by `render()` on a miss.
 
     `render()` must put exactly this request's `token` and `sid` into the HTML; they are
     swapped for marks in the stored copy and for the next phone's own values on a hit.
     Both are long random strings, so they never collide with other text in the page.
-    Hits and misses are counted in `counts` (default: :data:`stats`).
+    `slots` maps marks that `render()` writes (:func:`slot` strings) to what this phone
+    gets in their place: what differs per answer but is not worth a rendering of its own
+    (a write's notice). Hits and misses are counted in `counts` (default: :data:`stats`).
     """
     counts = stats if counts is None else counts
     full_key = (key, _locale())
     stored = _cache.get(full_key)
     if stored is not None:
         counts["hits"] += 1
-        return stored.replace(_TOKEN_MARK, token).replace(_SID_MARK, sid)
-    html = render()
-    template = html.replace(token, _TOKEN_MARK) if token else html
-    template = template.replace(sid, _SID_MARK)
-    counts["misses"] += 1
-    _cache.put(full_key, template)
+    else:
+        html = render()
+        stored = html.replace(token, _TOKEN_MARK) if token else html
+        stored = stored.replace(sid, _SID_MARK)
+        counts["misses"] += 1
+        _cache.put(full_key, stored)
+    html = stored.replace(_TOKEN_MARK, token).replace(_SID_MARK, sid)
+    for mark, value in (slots or {}).items():
+        html = html.replace(mark, value)
     return html
+
+
+def slot(name: str) -> str:
+    """A mark a shared fragment holds where each phone's answer puts its own text."""
+    return f"\x00{name}\x00"
 
 
 def clear() -> None:

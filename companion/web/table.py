@@ -6,10 +6,11 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from functools import cached_property
 
-from flask import (Blueprint, Response, abort, current_app, make_response, redirect,
-                   render_template, request, url_for)
+from flask import (Blueprint, Response, abort, current_app, get_template_attribute,
+                   make_response, redirect, render_template, request, url_for)
 from flask_babel import gettext
 from flask_limiter.util import get_remote_address
+from markupsafe import Markup
 
 from companion import tables
 from companion.storage import get_db
@@ -31,6 +32,26 @@ from .urls import base_is_loopback, join_url
 bp = Blueprint("table", __name__, url_prefix="/t/<table_id>")
 
 MAX_SUBMISSION_ID = 64
+#: Where a shared tables/_play.html holds a write's answer (the notice under the tapped
+#: button) and its one catch-up refresh (", load"): a live refresh fills them with nothing,
+#: the phone that wrote with its own (web/fragments.py).
+ANSWER_SLOT, LOAD_SLOT = fragments.slot("answer"), fragments.slot("load")
+
+
+class TableURLs:
+    """A table's own URLs for its templates: ``view.urls.enter`` is
+    ``url_for("table.enter", table_id=...)``, built on first use and kept for the request
+    (a page names the same few URLs a dozen times)."""
+
+    def __init__(self, table_id: str):
+        self._table_id = table_id
+
+    def __getattr__(self, endpoint: str) -> str:
+        if endpoint.startswith("_"):
+            raise AttributeError(endpoint)
+        url = url_for(f"table.{endpoint}", table_id=self._table_id)
+        setattr(self, endpoint, url)
+        return url
 
 
 @dataclass
@@ -47,6 +68,10 @@ class View:
     @cached_property
     def sheet(self) -> tables.Sheet:
         return tables.sheet(get_db(), self.table)
+
+    @cached_property
+    def urls(self) -> TableURLs:
+        return TableURLs(self.table.id)
 
     @cached_property
     def is_director(self) -> bool:
@@ -113,7 +138,8 @@ def _page_context(view: View, **extra) -> dict:
     # join_qr is a callable: only the full page draws the QR, never the live fragments.
     context = dict(view=view, join_url=url, loopback=base_is_loopback(),
                    join_qr=lambda: qr_svg(url, gettext("QR code to join this table")),
-                   sid=new_submission_id(), values={}, message=None, status_kind=None)
+                   sid=new_submission_id(), values={}, message=None, status_kind=None,
+                   answer_slot=None, load_slot=None)
     context.update(extra)  # callers pass message/status_kind: override, don't clash
     return context
 
@@ -154,17 +180,25 @@ def _fragment(table_id: str, template: str):
         return Response(status=204)
     if not is_fragment_request():
         return redirect(url_for(".show", table_id=table_id), 303)
-    # Every phone at the table asks for this right after a change: render it once per
-    # version and viewer (see fragments.py), with this phone's own token and form id.
     context = _page_context(view)
-    key = (view.table.id, view.table.version, template, _viewer(view))
-    html = fragments.shared(key, csrf_token(), context["sid"],
-                            lambda: render_template(template, **context))
+    html = _shared(view, context, template)
     if template == "tables/_play.html":
         html += _chrome(view, context, _int_or_none(request.args.get("since")))
     response = make_response(html)
     response.headers["Vary"] = "HX-Request, Cookie"
     return response
+
+
+def _shared(view: View, context: dict, template: str, answer: str = "", load: str = "") -> str:
+    """`template` as every phone with this phone's viewer key sees it at this version:
+    every phone at the table asks for it right after a change, and the phone that made the
+    change gets it too, so it is rendered once per version and viewer (fragments.py), with
+    this phone's own token and form id, and `answer`/`load` in its slots."""
+    key = (view.table.id, view.table.version, template, _viewer(view))
+    drawn = dict(context, answer_slot=Markup(ANSWER_SLOT), load_slot=Markup(LOAD_SLOT))
+    return fragments.shared(key, csrf_token(), context["sid"],
+                            lambda: render_template(template, **drawn),
+                            slots={ANSWER_SLOT: answer, LOAD_SLOT: load})
 
 
 def _chrome(view: View, context: dict, since: int | None) -> str:
@@ -292,16 +326,23 @@ def _play_response(view: View, *, status: int = 200, message: str | None = None,
     if not is_fragment_request() and status < 400:
         return redirect(url_for(".show", table_id=view.table.id), 303)
     context = _page_context(view)
-    # answer: _play.html catches up once after it (a change may have come in meanwhile).
-    context.update(message=message, status_kind=kind, values=values or {}, rule=rule,
-                   answer=True)
-    if not is_fragment_request():
-        return render("tables/table.html", "tables/_play.html", status=status, **context)
-    # This phone's own answer: the sheet and form rendered for it alone (they carry its
-    # notice; the shared copies are for the refreshes every phone makes after a change);
-    # the chrome only if it changed since the version the form was drawn at.
-    html = render_template("tables/_play.html", **context) + _chrome(
-        view, context, _int_or_none(request.form.get("version")))
+    if is_fragment_request() and status == 200 and kind == "ok" and not values and not rule:
+        # Done: the sheet and a fresh form as every phone like this one gets them at the
+        # new version (the others' refreshes reuse this rendering), with this phone's
+        # notice under the button and its one catch-up refresh (a change may have come in
+        # meanwhile) in their slots.
+        notice = get_template_attribute("_macros.html", "notice")(message, kind, None, True)
+        html = _shared(view, context, "tables/_play.html", answer=str(notice), load=", load")
+    else:
+        # answer: _play.html catches up once after it. Refused: drawn for this phone alone
+        # (what it typed, which boxes were wrong).
+        context.update(message=message, status_kind=kind, values=values or {}, rule=rule,
+                       answer=True)
+        if not is_fragment_request():
+            return render("tables/table.html", "tables/_play.html", status=status, **context)
+        html = render_template("tables/_play.html", **context)
+    # The chrome only if it changed since the version the form was drawn at.
+    html += _chrome(view, context, _int_or_none(request.form.get("version")))
     response = make_response(html, status)
     response.headers["Vary"] = "HX-Request, Cookie"
     return response

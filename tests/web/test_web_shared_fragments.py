@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from companion.web import fragments
 from helpers import attr, form_block, inputs
+from web_helpers import seq_saved
 
 
 def fragment(phone, table_id, which):
@@ -54,9 +55,9 @@ def test_a_spectator_gets_its_own_copy(table, new_phone):
 def test_a_new_version_is_rendered_fresh(table):
     fragments.clear()
     before = fragment(table.bob, table.id, "sheet")
-    table.host.enter(table.id, {0: 7, 1: 2})
+    table.host.enter(table.id, {0: 7, 1: 2})     # Ann's answer: /play at the new version
     after = fragment(table.bob, table.id, "sheet")
-    assert fragments.stats["misses"] == 2
+    assert fragments.stats["misses"] == 3
     version = lambda h: attr(h, "[data-version]", "data-version")  # noqa: E731
     assert int(version(after)) == int(version(before)) + 1 and ">7<" in after
 
@@ -85,3 +86,50 @@ def test_play_is_the_sheet_and_the_form_in_one_answer(table):
     assert r.status_code == 204
     r = table.bob.get(f"/t/{table.id}/play")          # not htmx: back to the page
     assert r.status_code == 303
+
+
+def trigger(body: str) -> str:
+    return attr(body, "#play", "hx-trigger")
+
+
+def test_the_writer_and_the_others_share_one_rendering_of_the_new_version(table, new_phone):
+    """An entry's answer is the copy every seated phone's refresh gets at the new version,
+    with the writer's notice and one catch-up refresh (`load`) in its slots (issue 18): a
+    table draws each version once, not once for the writer and once for the others."""
+    watcher = new_phone("Watcher")
+    assert watcher.join(table.join_path).status_code == 303
+    table.host.enter(table.id, {0: 5, 1: 3})
+    fragments.clear()
+    r = table.host.enter(table.id, {0: 7, 1: 2})
+    mine = r.get_data(as_text=True)
+    assert r.status_code == 200 and fragments.stats == {"hits": 0, "misses": 1}
+    saved = seq_saved(r)
+    assert trigger(mine).rstrip().endswith(", load")
+    bob = fragment(table.bob, table.id, "play")
+    assert fragments.stats == {"hits": 1, "misses": 1}
+    assert "Saved as entry" not in bob and "load" not in trigger(bob)
+    assert ">7<" in bob and "\x00" not in mine + bob
+    ann, bob_form = (inputs(form_block(h, 'id="entry-form"')) for h in (mine, bob))
+    assert ann["csrf_token"].split(".")[0] == table.host.csrf().split(".")[0]
+    assert bob_form["csrf_token"].split(".")[0] == table.bob.csrf().split(".")[0]
+    assert ann["sid"] != bob_form["sid"]
+    # Bob's next entry is made from the shared form and saved; Ann's from hers conflicts.
+    r = table.bob.enter(table.id, {0: 1}, form=bob_form)
+    assert r.status_code == 200 and seq_saved(r) == saved + 1
+    assert table.host.enter(table.id, {0: 1}, form=ann).status_code == 409
+    # A spectator's copy is its own (no undo, no form), without anybody's notice.
+    watching = fragment(watcher, table.id, "play")
+    assert 'id="undo-last"' not in watching and "Saved as entry" not in watching
+
+
+def test_a_refused_entry_is_drawn_for_the_writer_alone(table):
+    """A refusal keeps what was typed and marks the form: never from a shared copy, and
+    it leaves nothing in one."""
+    fragments.clear()
+    r = table.host.enter(table.id, {0: "abc", 1: 2})
+    body = r.get_data(as_text=True)
+    assert r.status_code == 422 and fragments.stats == {"hits": 0, "misses": 0}
+    assert 'value="abc"' in body and "hx-morph-skip" in body
+    assert "load" in trigger(body)
+    bob = fragment(table.bob, table.id, "play")
+    assert 'value="abc"' not in bob and "notice" not in bob.split('id="entry"')[1]
