@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from flask import Flask
+from flask import Flask, current_app
+from markupsafe import Markup
 
 from companion.rules.cards import format_card, picker_deck
 
@@ -24,6 +25,24 @@ def signed(n: int) -> str:
     return f"+{n}" if n > 0 else str(n)
 
 
+_card_keys: dict[tuple, Markup] = {}
+
+
+def card_keys(deck: str, joker: bool = True) -> Markup:
+    """The card picker's rank and suit buttons for `deck` (templates/_card_keys.html), the
+    same in every picker of that deck: drawn once per deck, joker and language, not once
+    per picker per answer (a Rainbow Rummy entry form has a picker per player and box, and
+    these buttons were most of its drawing time)."""
+    from .i18n import current_language
+
+    key = (deck, bool(joker), current_language())
+    found = _card_keys.get(key)
+    if found is None:
+        template = current_app.jinja_env.get_template("_card_keys.html")
+        found = _card_keys[key] = Markup(template.render(d=picker_deck(deck), joker=joker))
+    return found
+
+
 def init_app(app: Flask) -> None:
     app.add_template_filter(local_time, "time")
     app.add_template_filter(lambda iso: local_time(iso, "%Y-%m-%d %H:%M:%S"), "datetime")
@@ -34,3 +53,4 @@ def init_app(app: Flask) -> None:
     # Deck data lives once, in rules/cards.py: the card picker (templates/_cards.html)
     # draws its buttons from it, and the page's script reads the symbols back from those.
     app.add_template_global(picker_deck, "card_deck")
+    app.add_template_global(card_keys, "card_keys")
