@@ -29,8 +29,8 @@
 - **Inline on the table page.** The table page, a phone's first screen after the QR, carries
   its bundle in a ``<style>`` element (``inline_stylesheet()``; its hash is added to that
   response's CSP): on slow 4G a linked stylesheet is one more round trip before anything
-  can be drawn (UI visible 672 → 491 ms in tests/perf/bench_page_weight.py). The price: a
-  reload of the table page carries the stylesheet again (~4 kB brotli), one request still.
+  can be drawn (UI visible 687 → 551 ms, tests/perf/bench_page_weight.py, docs/BENCHMARKS.md). A
+  reload of the table page carries the stylesheet again (~4 kB brotli): one request still.
 
 The source files stay where they are and stay readable; nothing is generated into the
 repository. Whatever is served is rebuilt when a source file changes (size or mtime), in each
