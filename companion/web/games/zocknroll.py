@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from markupsafe import Markup
+
 from companion.rules import zocknroll as rules
 from companion.rules.said import N_, message
 from companion.rules.zocknroll import JORG
@@ -152,6 +154,13 @@ class ZocknrollUI(GameUI):
 
     #: Whose dice this phone is asked for in round 3 (the rules decide: ``reveal_default``).
     reveal_default = staticmethod(rules.reveal_default)
+
+    #: A board row's circles (rules.CIRCLES, 7) with the first n filled, n = 0..7
+    #: (templates/games/zocknroll/_sheet.html): the same eight strings on every board, so
+    #: drawn once here rather than circle by circle for every row of every board.
+    CIRCLES = tuple(Markup("".join('<span class="circle on"></span>' if i < n else
+                                   '<span class="circle"></span>' for i in range(rules.CIRCLES)))
+                    for n in range(rules.CIRCLES + 1))
 
     @staticmethod
     def board_rows(summary: dict, player: str) -> list[dict]:
