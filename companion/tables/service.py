@@ -124,6 +124,10 @@ class Sheet:
     last_undoable: ActionRow | None
     replay_errors: list[str] = field(default_factory=list)
     waiting: ActionRow | None = None   # an entry the other team has yet to confirm
+    #: (table id, past_seq): names the stored earlier games `past_games` are, which only a
+    #: rematch or a write before the current game changes (a cache key for their drawing);
+    #: None when they come from a replay and are not stored yet.
+    past_key: tuple[str, int] | None = None
 
     def team_of(self, pos: int | None) -> str | None:
         return next((s.team for s in self.seats if s.pos == pos), None)
@@ -629,9 +633,11 @@ def sheet(db: sqlite_utils.Database, table: Table) -> Sheet:
 
 def _make_sheet(table: Table, seats: list[Seat], result: FoldResult,
                 last: ActionRow | None, waiting: ActionRow | None) -> Sheet:
+    past_key = (table.id, result.past_seq) if result.past_seq is not None else None
     return Sheet(table=table, seats=seats, state=result.state, summary=result.summary,
                  past_games=result.past_games, game_number=len(result.past_games) + 1,
-                 last_undoable=last, replay_errors=result.errors, waiting=waiting)
+                 last_undoable=last, replay_errors=result.errors, waiting=waiting,
+                 past_key=past_key)
 
 
 @contextmanager

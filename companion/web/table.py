@@ -13,6 +13,7 @@ from flask_limiter.util import get_remote_address
 from markupsafe import Markup
 
 from companion import tables
+from companion.lru import LRU
 from companion.storage import get_db
 from companion.tables.live import hub
 from companion.tables.prune import mark_opened
@@ -22,7 +23,7 @@ from companion.tournaments import service as tournaments
 from .cookies import phone_secret
 from .games import GameUI, ui_for
 from .errors import error_response
-from .i18n import N_, said_of
+from .i18n import N_, current_language, said_of
 from . import streams
 from . import fragments
 from .htmx import csrf_token, is_fragment_request, render
@@ -36,6 +37,8 @@ MAX_SUBMISSION_ID = 64
 #: button) and its one catch-up refresh (", load"): a live refresh fills them with nothing,
 #: the phone that wrote with its own (web/fragments.py).
 ANSWER_SLOT, LOAD_SLOT = fragments.slot("answer"), fragments.slot("load")
+#: The drawn "Earlier games" lists, per (Sheet.past_key, language) (View.earlier_games).
+_earlier_games = LRU(1024)
 
 
 class TableURLs:
@@ -72,6 +75,27 @@ class View:
     @cached_property
     def urls(self) -> TableURLs:
         return TableURLs(self.table.id)
+
+    @cached_property
+    def earlier_games(self) -> Markup:
+        """The sheet's list of earlier games (tables/_earlier_games.html). Only a rematch or
+        a write before the current game changes it, so it is drawn once per stored set
+        (`Sheet.past_key`) and language, not into every answer: a table that has played 96
+        games would otherwise draw 96 lines each time (issue 18)."""
+        sheet = self.sheet
+
+        def draw() -> Markup:
+            return Markup(render_template("tables/_earlier_games.html",
+                                          past_games=sheet.past_games))
+
+        if not sheet.past_games or sheet.past_key is None:
+            return draw()
+        key = (sheet.past_key, current_language())
+        found = _earlier_games.get(key)
+        if found is None:
+            found = draw()
+            _earlier_games.put(key, found)
+        return found
 
     @cached_property
     def is_director(self) -> bool:
