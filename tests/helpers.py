@@ -1,7 +1,8 @@
 """Helpers shared by every test suite (and the perf scripts): environment checks, a free
 port, and reading HTML with a parser instead of regular expressions.
 
-Standard library only (CI installs just the `[test]` extra). There are no __init__.py files
+Standard library only (CI installs just the `[test]` extra). `machine()` describes the machine
+for the perf scripts' reports. There are no __init__.py files
 under tests/, so pytest puts each conftest's folder on sys.path: tests/conftest.py makes
 this module importable everywhere as `from helpers import ...`. A script run on its own
 (`python tests/perf/bench_load.py`) puts tests/ on sys.path itself first.
@@ -50,6 +51,50 @@ def free_port(host: str = "127.0.0.1") -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind((host, 0))
         return s.getsockname()[1]
+
+
+def machine(*packages: str, chromium: str | None = None) -> dict:
+    """What a benchmark ran on, for its JSON and report: the date (UTC), CPUs and their model,
+    memory, OS, kernel, Python and SQLite versions, the 1-minute/5-minute/15-minute load
+    average before it started, the installed versions of `packages` (a key each, with "_"
+    for "-") and, given its path, Chromium's `--version`."""
+    import platform
+    import sqlite3
+    import subprocess
+    import time
+    from importlib.metadata import PackageNotFoundError, version
+
+    def lines(path: str) -> list[str]:
+        try:
+            with open(path) as fh:
+                return fh.read().splitlines()
+        except OSError:
+            return []
+
+    def field(path: str, key: str, sep: str) -> str | None:
+        return next((line.split(sep, 1)[1].strip().strip('"') for line in lines(path)
+                     if line.startswith(key)), None)
+
+    mem_kb = field("/proc/meminfo", "MemTotal", ":")
+    info = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+            "nproc": os.cpu_count(),
+            "cpu": field("/proc/cpuinfo", "model name", ":") or platform.processor() or "?",
+            "memory_gib": round(int(mem_kb.split()[0]) / 1024 / 1024, 1) if mem_kb else None,
+            "os": field("/etc/os-release", "PRETTY_NAME", "=") or platform.platform(),
+            "kernel": platform.release(), "python": platform.python_version(),
+            "sqlite": sqlite3.sqlite_version, "loadavg_before": list(os.getloadavg())}
+    for name in packages:
+        try:
+            info[name.replace("-", "_")] = version(name)
+        except PackageNotFoundError:
+            info[name.replace("-", "_")] = None
+    if chromium is not None:
+        try:
+            info["chromium"] = subprocess.run([chromium, "--version"], capture_output=True,
+                                              text=True, timeout=20).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            info["chromium"] = "?"
+    return info
 
 
 # ---------------------------------------------------------------- a tiny DOM

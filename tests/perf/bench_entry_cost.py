@@ -37,7 +37,6 @@ from __future__ import annotations
 import argparse
 import gc
 import json
-import platform
 import re
 import secrets
 import statistics
@@ -209,20 +208,11 @@ def long_log(bench: Bench, big: int) -> dict:
     return out
 
 
-def machine() -> dict:
-    cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo")
-                if line.startswith("model name")), platform.processor())
-    import sqlite3
-    return {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-            "nproc": __import__("os").cpu_count(), "cpu": cpu,
-            "python": platform.python_version(), "sqlite": sqlite3.sqlite_version,
-            "loadavg_before": open("/proc/loadavg").read().split()[:3]}
-
 
 def report(r: dict) -> str:
     m = r["machine"]
     lines = [f"{m['date']} · {m['nproc']} CPUs ({m['cpu']}) · Python {m['python']} · "
-             f"SQLite {m['sqlite']} · load average before {' '.join(m['loadavg_before'])}",
+             f"SQLite {m['sqlite']} · load average before {' '.join(f'{x:.2f}' for x in m['loadavg_before'])}",
              f"command: {r['command']}", "",
              "CPU ms per entry (median of the game's entries): route = the whole POST "
              "/t/<id>/actions, service = inside tables.enter (holds the write lock), render = "
@@ -264,6 +254,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     _setup_path(args.app_dir)
     started = time.perf_counter()
+    from helpers import machine
     result: dict = {"machine": machine(), "settings": vars(args),
                     "command": "python tests/perf/bench_entry_cost.py " +
                     " ".join(argv if argv is not None else sys.argv[1:])}

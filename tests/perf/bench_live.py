@@ -32,10 +32,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -47,7 +44,11 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 sys.path.insert(0, str(HERE.parent))      # tests/: the shared test helpers
 
-from helpers import load_conftest  # noqa: E402
+from helpers import load_conftest, machine  # noqa: E402
+
+#: The live fragments a phone fetches after a change: /play since issue 14 (sheet and form
+#: in one answer); /sheet and /entry before it (a copy run with --app-dir may use them).
+FRAGMENTS = ("/play", "/sheet", "/entry")
 
 
 support = load_conftest()   # start_server/stop_server and the Chromium settings
@@ -262,30 +263,6 @@ def latency(a_page, b_page, a_net: NetLog, b_net: NetLog, entries: int) -> dict:
     }
 
 
-def machine() -> dict:
-    def run(*cmd):
-        try:
-            return subprocess.run(cmd, capture_output=True, text=True, timeout=20).stdout.strip()
-        except Exception:  # noqa: BLE001
-            return "?"
-
-    from importlib.metadata import version
-    return {
-        "date": time.strftime("%Y-%m-%d %H:%M %Z"),
-        "nproc": os.cpu_count(),
-        "cpu": next((line.split(":", 1)[1].strip() for line in
-                     Path("/proc/cpuinfo").read_text().splitlines()
-                     if line.startswith("model name")), "?") if Path("/proc/cpuinfo").exists() else "?",
-        "os": run("sh", "-c", ". /etc/os-release && echo $PRETTY_NAME"),
-        "kernel": platform.release(),
-        "python": platform.python_version(),
-        "chromium": run(support.CHROMIUM, "--version"),
-        "playwright": version("playwright"),
-        "gevent": version("gevent"),
-        "flask": version("flask"),
-        "flask_compress": version("flask-compress"),
-    }
-
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -297,7 +274,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", default=str(REPO / "test-artifacts" / "bench_live.json"))
     args = parser.parse_args(argv)
 
-    info = machine()
+    info = machine("playwright", "gevent", "flask", "flask-compress", chromium=support.CHROMIUM)
     instance = Path(tempfile.mkdtemp(prefix="companion-bench-"))
     server = support.start_server(instance, host=args.host)
     results: dict = {"machine": info, "entries": args.entries, "host": args.host,
@@ -312,7 +289,7 @@ def main(argv: list[str] | None = None) -> int:
             a_net, b_net = NetLog(a_ctx, a), NetLog(b_ctx, b)   # before B opens its stream
             b_sizes: list[tuple[str, dict]] = []
             b.on("requestfinished", lambda req: b_sizes.append((req.url, req.sizes()))
-                 if req.url.split("?")[0].endswith(("/sheet", "/entry")) else None)
+                 if req.url.split("?")[0].endswith(FRAGMENTS) else None)
             join_url = create_table(a, ["Ann", "Bob"])
             b.goto(join_url)
             b.get_by_role("button", name="Bob free: tap to sit here").click()
@@ -326,14 +303,13 @@ def main(argv: list[str] | None = None) -> int:
             POLLS.clear()
             results["latency"] = latency(a, b, a_net, b_net, args.entries)
             results["latency"]["dom_poll_round_trip"] = summary_ms(POLLS)
-            results["latency"]["fragment_request_header_bytes_median"] = {
-                suffix: statistics.median(size["requestHeadersSize"] for url, size in b_sizes
-                                          if url.split("?")[0].endswith(suffix))
-                for suffix in ("/sheet", "/entry")}
-            results["latency"]["fragment_response_header_bytes_median"] = {
-                suffix: statistics.median(size["responseHeadersSize"] for url, size in b_sizes
-                                          if url.split("?")[0].endswith(suffix))
-                for suffix in ("/sheet", "/entry")}
+            for side in ("request", "response"):
+                per_fragment = {suffix: [size[f"{side}HeadersSize"] for url, size in b_sizes
+                                         if url.split("?")[0].endswith(suffix)]
+                                for suffix in FRAGMENTS}
+                results["latency"][f"fragment_{side}_header_bytes_median"] = {
+                    suffix: statistics.median(sizes) for suffix, sizes in per_fragment.items()
+                    if sizes}
             results["first_load_after_run"] = first_load(browser, server.url,
                                                          b_ctx.storage_state(), table_url)
             results["rounds_at_end"] = args.entries + 3

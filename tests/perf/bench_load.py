@@ -89,7 +89,6 @@ import argparse
 import http.client
 import json
 import os
-import platform
 import re
 import selectors
 import shutil
@@ -100,7 +99,6 @@ import tempfile
 import threading
 import time
 import urllib.request
-from importlib.metadata import version as pkg_version
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
@@ -108,7 +106,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 sys.path.insert(0, str(HERE.parent))      # tests/: the shared test helpers
 
-from helpers import free_port  # noqa: E402
+from helpers import free_port, machine  # noqa: E402
 
 CLIENT = HERE / "load_client.py"
 CLK_TCK = os.sysconf("SC_CLK_TCK")
@@ -121,26 +119,6 @@ now = time.monotonic
 
 
 # ---------------------------------------------------------------- machine and processes
-
-def machine() -> dict:
-    mem_kb = int(next(line for line in open("/proc/meminfo") if line.startswith("MemTotal"))
-                 .split()[1])
-    cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo")
-                if line.startswith("model name")), platform.processor())
-    try:
-        os_name = next(line.split("=", 1)[1].strip().strip('"') for line in
-                       open("/etc/os-release") if line.startswith("PRETTY_NAME"))
-    except (OSError, StopIteration):
-        os_name = platform.platform()
-    return {
-        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-        "nproc": os.cpu_count(), "cpu": cpu, "memory_gib": round(mem_kb / 1024 / 1024, 1),
-        "os": os_name, "kernel": platform.release(), "python": platform.python_version(),
-        "gunicorn": pkg_version("gunicorn"), "gevent": pkg_version("gevent"),
-        "greenlet": pkg_version("greenlet"), "flask": pkg_version("flask"),
-        "sqlite": __import__("sqlite3").sqlite_version,
-        "loadavg_before": open("/proc/loadavg").read().split()[:3],
-    }
 
 
 def children(pid: int) -> list[int]:
@@ -786,7 +764,7 @@ def report(r: dict) -> str:
     m = r["machine"]
     lines = [f"{m['date']} · {m['nproc']} CPUs ({m['cpu']}) · {m['memory_gib']} GiB · {m['os']} · "
              f"Python {m['python']} · gunicorn {m['gunicorn']} · gevent {m['gevent']} · "
-             f"SQLite {m['sqlite']} · load average before {' '.join(m['loadavg_before'])}",
+             f"SQLite {m['sqlite']} · load average before {' '.join(f'{x:.2f}' for x in m['loadavg_before'])}",
              f"command: {r['command']}", f"server:  {r['server_command']}", "",
              "times in ms; cores = CPU cores busy on average over the measured window "
              "(peak = busiest second); RSS = both workers",
@@ -908,7 +886,7 @@ def main(argv: list[str] | None = None) -> int:
     global APP_DIR
     APP_DIR = str(Path(args.app_dir).resolve()) if args.app_dir else None
     started = now()
-    results: dict = {"machine": machine(), "command": "python tests/perf/bench_load.py " +
+    results: dict = {"machine": machine("gunicorn", "gevent", "greenlet", "flask"), "command": "python tests/perf/bench_load.py " +
                      " ".join(argv if argv is not None else sys.argv[1:]),
                      "server_command": 'gunicorn -k gevent -w 2 --worker-connections 4000 '
                                        '-b 127.0.0.1:PORT "companion:create_app()"',

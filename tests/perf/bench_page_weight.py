@@ -56,7 +56,6 @@ import gzip
 import http.server
 import json
 import os
-import platform
 import re
 import signal
 import statistics
@@ -75,7 +74,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 sys.path.insert(0, str(HERE.parent))      # tests/: the shared test helpers
 
-from helpers import csrf_from, free_port, load_conftest  # noqa: E402
+from helpers import csrf_from, free_port, load_conftest, machine  # noqa: E402
 
 try:
     import brotli
@@ -462,25 +461,6 @@ def summarise(loads: list[dict]) -> dict:
     return out
 
 
-def machine() -> dict:
-    def run(*cmd):
-        try:
-            return subprocess.run(cmd, capture_output=True, text=True, timeout=20).stdout.strip()
-        except Exception:  # noqa: BLE001
-            return "?"
-
-    from importlib.metadata import version
-    cpu = next((line.split(":", 1)[1].strip() for line in
-                Path("/proc/cpuinfo").read_text().splitlines()
-                if line.startswith("model name")), "?")
-    return {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-            "nproc": os.cpu_count(), "cpu": cpu,
-            "os": run("sh", "-c", ". /etc/os-release && echo $PRETTY_NAME"),
-            "kernel": platform.release(), "python": platform.python_version(),
-            "chromium": run(support.CHROMIUM, "--version"), "playwright": version("playwright"),
-            "flask": version("flask"), "gunicorn": version("gunicorn"),
-            "gevent": version("gevent"), "loadavg_before": os.getloadavg()}
-
 
 def report(results: dict) -> None:
     m = results["machine"]
@@ -541,7 +521,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", default=str(REPO / "test-artifacts" / "bench_page_weight.json"))
     args = parser.parse_args(argv)
 
-    results = {"machine": machine(), "runs": args.runs, "server": args.server,
+    results = {"machine": machine("playwright", "flask", "gunicorn", "gevent",
+                                  chromium=support.CHROMIUM), "runs": args.runs, "server": args.server,
                "app_dir": args.app_dir, "profiles": {},
                "command": "python tests/perf/bench_page_weight.py " + " ".join(
                    argv if argv is not None else sys.argv[1:]),

@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import gc
 import json
-import platform
 import statistics
 import sys
 import tempfile
@@ -51,6 +50,7 @@ def main(argv: list[str] | None = None) -> int:
     import companion.web.table as web_table
     from bench_entry_cost import Meter
     from companion.web import fragments
+    from helpers import machine
     from web_helpers import Phone, create_game_table, make_app
 
     app = make_app(Path(tempfile.mkdtemp(prefix="companion-render-")))
@@ -77,8 +77,7 @@ def main(argv: list[str] | None = None) -> int:
                          "answer_bytes": len(r.get_data())}
         print(f"{slug:>14}  {players} players  drawing {results[slug]['render_ms']:6.3f} ms  "
               f"request {results[slug]['request_ms']:6.3f} ms  ({results[slug]['answer_bytes']} bytes)")
-    out = {"machine": {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-                       "python": platform.python_version(), "platform": platform.platform()},
+    out = {"machine": machine("flask", "jinja2"),
            "command": " ".join(["python", "tests/perf/bench_render.py", *(argv or sys.argv[1:])]),
            "runs": args.runs, "drawing_measured_in": metered, "games": results}
     Path(args.json).parent.mkdir(parents=True, exist_ok=True)
