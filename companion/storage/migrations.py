@@ -307,3 +307,12 @@ def m009_chrome_version(db):
     # chrome only to a phone whose page is older than that. Existing tables: their version.
     db.execute("ALTER TABLE tables ADD COLUMN chrome_version INTEGER NOT NULL DEFAULT 0")
     db.execute("UPDATE tables SET chrome_version = version")
+
+
+@migrations()
+def m013_corrections_after_lock(db):
+    # A director's correction of a locked round is kept apart in the log: `after_lock` 1
+    # marks it, `paired` lists (JSON) the later rounds already seated when it was made,
+    # whose pairings stand.
+    db.execute("ALTER TABLE event_audit ADD COLUMN after_lock INTEGER NOT NULL DEFAULT 0")
+    db.execute("ALTER TABLE event_audit ADD COLUMN paired TEXT")

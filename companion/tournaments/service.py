@@ -560,13 +560,15 @@ def results_csv(db: sqlite_utils.Database, event: Event) -> str:
 def audit(db: sqlite_utils.Database, event: Event) -> list[dict]:
     """Every change the director made, newest first: corrected results (kind "result"),
     swaps, unseated rounds and penalties or bonuses. Round and table are None where the
-    change has none (stored as 0)."""
+    change has none (stored as 0). A correction of a locked round has ``after_lock`` True
+    and ``paired``: the later rounds already seated then, whose pairings stand."""
     rows = db.execute("SELECT * FROM event_audit WHERE event_id = ? ORDER BY id DESC",
                       [event.id]).fetchall()
     return [{"kind": r["kind"], "round": r["round"] or None, "table": r["table_no"] or None,
              "who": r["who"], "why": r["why"],
              "old": json.loads(r["old"]) if r["old"] else None, "new": json.loads(r["new"]),
-             "at": r["created_at"]} for r in rows]
+             "at": r["created_at"], "after_lock": bool(r["after_lock"]),
+             "paired": json.loads(r["paired"]) if r["paired"] else []} for r in rows]
 
 
 # ---------------------------------------------------------------- the director's writes
@@ -666,8 +668,12 @@ def lock_round(db: sqlite_utils.Database, event: Event, number: int) -> None:
                                  round=number))
     round_tables(db, event, number)   # fold changed sheets before taking the write lock
     with transaction(db):
+        if _round(db, event, number).locked:
+            raise ValueError(message("tournament", "Round {round} is already locked.",
+                                     round=number))
         # Read again under the write lock: a table can't change between this read and the
-        # results stored (each sheet read is cached per table version).
+        # results stored (each sheet read is cached per table version), and a correction
+        # either came before (and is stored) or waits and finds the round locked.
         rows = round_tables(db, event, number)
         missing = [t.number for t in rows if t.result is None]
         if missing:
@@ -675,9 +681,6 @@ def lock_round(db: sqlite_utils.Database, event: Event, number: int) -> None:
             raise ValueError(message("tournament", "Table {tables} has no result yet: finish "
                                      "the game there, or enter the result as a correction.",
                                      tables=listed))
-        if _round(db, event, number).locked:
-            raise ValueError(message("tournament", "Round {round} is already locked.",
-                                     round=number))
         for row in rows:
             if row.source == "table":   # the sheet's result becomes final now
                 db.execute("INSERT INTO event_results (event_id, round, table_no, result,"
@@ -691,8 +694,15 @@ def lock_round(db: sqlite_utils.Database, event: Event, number: int) -> None:
 
 def correct_result(db: sqlite_utils.Database, event: Event, number: int, table_no: int,
                    places: list[int], who: str, why: str,
-                   scores: list[float] | None = None) -> None:
-    """Set a table's result by hand (audited). The round must not be locked.
+                   scores: list[float] | None = None, *, after_lock: bool = False) -> None:
+    """Set a table's result by hand (audited, kind "result").
+
+    A plain correction needs the round unlocked. `after_lock=True` is the director's
+    explicit correction of a locked round: the round stays locked, the audit row is marked
+    as made after the lock and lists the later rounds already seated (their pairings
+    stand), and the event's version moves on so the standings and tie-breaks are computed
+    again. The lock is read inside the write transaction, so a correction racing the lock
+    either lands before it (and is what the lock stores) or is refused, never after it.
 
     `scores` are the entrants' game scores (their own totals, for the game-score
     tie-break); None keeps the scores of the result being corrected, if any.
@@ -704,34 +714,50 @@ def correct_result(db: sqlite_utils.Database, event: Event, number: int, table_n
         raise ValueError(message("tournament", "Keep the reason under {reason} characters and "
                                  "the name under {name}.", reason=MAX_REASON,
                                  name=MAX_NAME_LENGTH))
-    rnd = _round(db, event, number)
-    if rnd.locked:
-        raise ValueError(message("tournament", "Round {round} is locked; its results are final.",
-                                 round=number))
-    row = next((t for t in round_tables(db, event, number) if t.number == table_no), None)
-    if row is None:
+    _round(db, event, number)
+    _table_row(db, event, number, table_no)   # fold a changed sheet before the write lock
+    with transaction(db):
+        done = rounds(db, event)
+        rnd = next(r for r in done if r.number == number)
+        if rnd.locked and not after_lock:
+            raise ValueError(message("tournament", "Round {round} is locked; its results are "
+                                     "final.", round=number))
+        # Read again under the write lock: what is replaced is what the log records.
+        row = _table_row(db, event, number, table_no)
+        if len(places) != len(row.entrants):
+            raise ValueError(N_("Give a place for everybody at the table."))
+        if scores is None:
+            scores = row.result.get("scores") if row.result else None
+        elif len(scores) != len(row.entrants):
+            raise ValueError(N_("Give a score for everybody at the table."))
+        new = {"round": number, "table": table_no, "entrants": row.entrants,
+               "scores": scores, "places": places}
+        paired = [r.number for r in done if r.number > number] if rnd.locked else []
+        at = now()
+        db.execute("INSERT INTO event_results (event_id, round, table_no, result, source,"
+                   " updated_at) VALUES (?, ?, ?, ?, 'director', ?) ON CONFLICT (event_id,"
+                   " round, table_no) DO UPDATE SET result = excluded.result,"
+                   " source = 'director', updated_at = excluded.updated_at",
+                   [event.id, number, table_no, json.dumps(new), at])
+        db.execute("INSERT INTO event_audit (event_id, round, table_no, who, why, old, new,"
+                   " created_at, kind, after_lock, paired)"
+                   " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'result', ?, ?)",
+                   [event.id, number, table_no, who or "Director", why,
+                    json.dumps(row.result) if row.result else None, json.dumps(new), at,
+                    int(rnd.locked), json.dumps(paired) if paired else None])
+        touch(db, event.id)
+
+
+def _table_row(db, event: Event, number: int, table_no: int) -> TableRow:
+    """Table `table_no` of round `number` as the dashboard shows it (NotFound: no such
+    table). Reads that one table's sheet, not the round's."""
+    rows = db.execute(_SEATED + " WHERE s.event_id = ? AND s.round = ? AND s.table_no = ?",
+                      [event.id, number, table_no]).fetchall()
+    found = _table_rows(db, event, number, rows)
+    if not found:
         raise tables.NotFound(message("tournament", "Round {round} has no table {table}.",
                                       round=number, table=table_no))
-    if len(places) != len(row.entrants):
-        raise ValueError(N_("Give a place for everybody at the table."))
-    if scores is None:
-        scores = row.result.get("scores") if row.result else None
-    elif len(scores) != len(row.entrants):
-        raise ValueError(N_("Give a score for everybody at the table."))
-    new = {"round": number, "table": table_no, "entrants": row.entrants,
-           "scores": scores, "places": places}
-    with transaction(db):
-        db.execute("INSERT INTO event_results (event_id, round, table_no, result, source, updated_at)"
-                   " VALUES (?, ?, ?, ?, 'director', ?) ON CONFLICT (event_id, round, table_no)"
-                   " DO UPDATE SET result = excluded.result, source = 'director',"
-                   " updated_at = excluded.updated_at",
-                   [event.id, number, table_no, json.dumps(new), now()])
-        db.execute("INSERT INTO event_audit (event_id, round, table_no, who, why, old, new,"
-                   " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                   [event.id, number, table_no, who or "Director", why,
-                    json.dumps(row.result) if row.result else None, json.dumps(new),
-                    now()])
-        touch(db, event.id)
+    return found[0]
 
 
 def add_entrant(db: sqlite_utils.Database, event: Event, line: str) -> str:
@@ -967,7 +993,8 @@ def adjustments(db: sqlite_utils.Database, event: Event) -> list[dict]:
 def add_adjustment(db: sqlite_utils.Database, event: Event, entrant: str, points: float,
                    reason: str, who: str, round: int | None = None) -> int:
     """Add a penalty (negative points) or a bonus to an entrant's total, with the
-    director's reason (audited, kind "penalty"). Returns its id."""
+    director's reason (audited, kind "penalty"). Returns its id. One tied to a locked
+    round is refused: that round's results are final."""
     reason, who = (reason or "").strip(), clean_name(who or "")
     if not reason:
         raise ValueError(N_("Say why: the reason is shown with the penalty or bonus."))
@@ -984,6 +1011,7 @@ def add_adjustment(db: sqlite_utils.Database, event: Event, entrant: str, points
                            [event.id, entrant]).fetchone()
         if known is None:
             raise ValueError(N_("Pick an entrant from the list."))
+        _refuse_locked_round(db, event, round)
         at = now()
         cur = db.execute("INSERT INTO event_adjustments (event_id, entrant, points, reason,"
                          " round, who, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -998,18 +1026,33 @@ def add_adjustment(db: sqlite_utils.Database, event: Event, entrant: str, points
 def withdraw_adjustment(db: sqlite_utils.Database, event: Event, adjustment_id: int,
                         who: str) -> None:
     """Take a penalty or bonus back (audited: the log keeps what it was). Its row stays,
-    with 0 points."""
+    with 0 points. One tied to a locked round stays: that round's results are final."""
     with transaction(db):
         row = db.execute("SELECT * FROM event_adjustments WHERE event_id = ? AND id = ?"
                          " AND points != 0", [event.id, adjustment_id]).fetchone()
         if row is None:
             raise ValueError(N_("That penalty or bonus was already taken back. Reload the "
                                 "dashboard."))
+        _refuse_locked_round(db, event, row["round"])
         db.execute("UPDATE event_adjustments SET points = 0 WHERE id = ?", [adjustment_id])
         old = {"id": row["id"], "entrant": row["entrant"], "points": _plain(row["points"]),
                "reason": row["reason"], "round": row["round"]}
         _audit(db, event, "penalty", row["round"], None, who, row["reason"], old, None)
         touch(db, event.id)
+
+
+def _refuse_locked_round(db, event: Event, number: int | None) -> None:
+    """A penalty or bonus tied to round `number` belongs to that round's results: once
+    the round is locked it can't be given or taken back (one without a round still can).
+    Call it inside the write transaction."""
+    if number is None:
+        return
+    row = db.execute("SELECT locked_at FROM event_rounds WHERE event_id = ? AND round = ?",
+                     [event.id, number]).fetchone()
+    if row is not None and row["locked_at"] is not None:
+        raise ValueError(message("tournament", "Round {round} is locked, so its penalties and "
+                                 "bonuses are final. Give this one without a round.",
+                                 round=number))
 
 
 # ---- editing a round before play begins

@@ -69,10 +69,13 @@ def parse_scores(form: Mapping, count: int) -> list[float] | None:
 
 
 def parse_places(form: Mapping, count: int) -> list[int]:
-    """Finishing places place_0..place_{count-1} from the correction form."""
+    """Finishing places place_0..place_{count-1} from the correction form. The form starts
+    with no place chosen, so a place left empty is refused, never read as a draw."""
+    raw_places = [(form.get(f"place_{i}") or "").strip() for i in range(count)]
+    if not all(raw_places):
+        raise ValueError(N_("Give a place for everybody at the table."))
     places = []
-    for i in range(count):
-        raw = (form.get(f"place_{i}") or "").strip()
+    for raw in raw_places:
         if not raw.isascii() or not raw.isdigit() or len(raw) > 3 or not 1 <= int(raw) <= count:
             raise ValueError(message("tournament", "Every place is a whole number from 1 to "
                                      "{count}.", count=count))

@@ -188,30 +188,45 @@ def _table_of(event: service.Event, source) -> tuple[int, service.TableRow]:
     return number, row
 
 
+def _correct_page(event: service.Event, number: int, row: service.TableRow, values,
+                  error: str | None, status: int = 200):
+    """The correction form; for a locked round it is the "Correct after lock" form (a
+    warning and a box the director ticks), with the later rounds already seated."""
+    done = service.rounds(get_db(), event)
+    later = [r.number for r in done if r.number > number]
+    locked = any(r.number == number and r.locked for r in done)
+    return render("events/correct.html", "events/correct.html", status, event=event,
+                  number=number, row=row, values=values, error=error, locked=locked,
+                  later=later)
+
+
 @bp.get("/e/<event_id>/correct")
 def correct_form(event_id: str):
-    """The correction form for one table's result."""
+    """The form to enter or correct one table's result (a locked round's too: after the
+    lock, with a warning)."""
     event = _director_event(event_id)
     number, row = _table_of(event, request.args)
-    return render("events/correct.html", "events/correct.html", event=event, number=number,
-                  row=row, values={}, error=None)
+    return _correct_page(event, number, row, {}, None)
 
 
 @bp.post("/e/<event_id>/correct")
 def correct(event_id: str):
-    """Save a corrected result with the director's reason (kept in the audit log)."""
+    """Save a corrected result with the director's reason (kept in the audit log). A
+    locked round's result changes only with the form's "Correct after lock" box ticked
+    (after_lock=1)."""
     event = _director_event(event_id)
     number, row = _table_of(event, request.form)
+    after_lock = request.form.get("after_lock") == "1"
     try:
         places = forms.parse_places(request.form, len(row.entrants))
         scores = forms.parse_scores(request.form, len(row.entrants))
         service.correct_result(get_db(), event, number, row.number, places,
                               request.form.get("who", ""), request.form.get("why", ""),
-                              scores)
+                              scores, after_lock=after_lock)
     except ValueError as exc:
-        return render("events/correct.html", "events/correct.html", 422, event=event,
-                      number=number, row=row, values=request.form, error=said_of(exc))
-    return redirect(url_for(".dashboard", event_id=event.id), 303)
+        return _correct_page(event, number, row, request.form, said_of(exc), 422)
+    anchor = "#audit" if after_lock else ""
+    return redirect(url_for(".dashboard", event_id=event.id) + anchor, 303)
 
 
 @bp.post("/e/<event_id>/entrants")
