@@ -132,8 +132,8 @@ def test_a_locked_round_refuses_plain_corrections_and_its_penalties(app, directo
     adjustments = db_rows(db_path, "SELECT * FROM event_adjustments")
     for response, words in (
             (correct(director, event_id, 1, 1, [2, 1, 3, 4]), "Round 1 is locked"),
-            # The box ticked on the form of an unlocked round means nothing else: a value
-            # other than "1" is no after-lock correction.
+            # Only after_lock=1 takes the after-lock path; any other value is a plain
+            # correction.
             (correct(director, event_id, 1, 1, [2, 1, 3, 4], after_lock="yes"),
              "Round 1 is locked"),
             (director.post(f"/e/{event_id}/adjustments", {
