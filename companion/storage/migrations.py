@@ -307,3 +307,16 @@ def m009_chrome_version(db):
     # chrome only to a phone whose page is older than that. Existing tables: their version.
     db.execute("ALTER TABLE tables ADD COLUMN chrome_version INTEGER NOT NULL DEFAULT 0")
     db.execute("UPDATE tables SET chrome_version = version")
+
+
+@migrations()
+def m011_retired_tables(db):
+    # A table of a round the director unseated after a phone had opened it: it takes no
+    # more entries and its phones are told why (tables without any phone are deleted
+    # instead). `retired_reason`: why, as JSON ({"round": N}: round N was seated again);
+    # the page words it in the phone's language.
+    db.execute("ALTER TABLE tables ADD COLUMN retired_at TEXT")
+    db.execute("ALTER TABLE tables ADD COLUMN retired_reason TEXT")
+    # An event's tables, found without reading every table (prune, the seating cap).
+    db.execute("CREATE INDEX IF NOT EXISTS tables_event ON tables(event_id) "
+               "WHERE event_id IS NOT NULL")
