@@ -305,3 +305,20 @@ def test_prune_keeps_a_retired_table_someone_opened_lately(dead_table, db_path):
     assert count(db_path, "tables", "id = ?", [table_id]) == 0
     r = dead_table["player"].get(f"/t/{table_id}", headers=HX)
     assert r.status_code == 404
+
+
+def test_forgetting_a_table_covers_every_table_that_refers_to_it(db_path):
+    # A new table holding rows of a companion table must be listed in TABLE_ROWS, or
+    # deleting a table (unseat, prune) would fail on its foreign key or leave rows behind.
+    from companion.tables.retire import TABLE_ROWS
+
+    names = [r[0] for r in db_rows(db_path, "SELECT name FROM sqlite_master WHERE type = "
+                                            "'table' AND name NOT LIKE 'sqlite_%'")]
+    referring = {name for name in names
+                 for fk in db_rows(db_path, f"PRAGMA foreign_key_list({name})")
+                 if fk[2] == "tables"}
+    # event_seatings: a table of a seating is never forgotten (unseat deletes the seating
+    # first; prune and a failed seating only take tables of no seating).
+    assert {"seats", "phones", "actions", "table_folds", "event_seatings"} <= referring
+    assert referring - {"event_seatings"} <= set(TABLE_ROWS)
+    assert "changes" in TABLE_ROWS     # no foreign key, but one row per table version
