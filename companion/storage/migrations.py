@@ -317,6 +317,6 @@ def m011_retired_tables(db):
     # the page words it in the phone's language.
     db.execute("ALTER TABLE tables ADD COLUMN retired_at TEXT")
     db.execute("ALTER TABLE tables ADD COLUMN retired_reason TEXT")
-    # An event's tables, found without reading every table (prune, the seating cap).
+    # An event's tables, found without reading every table (`companion prune`).
     db.execute("CREATE INDEX IF NOT EXISTS tables_event ON tables(event_id) "
                "WHERE event_id IS NOT NULL")
