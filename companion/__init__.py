@@ -90,6 +90,8 @@ def create_app(test_config: dict | None = None) -> "Flask":
         JOIN_RATE_LIMIT="20 per minute",
         TABLE_CREATE_LIMIT=(30, 60.0),   # tables per address per minute (web/quotas.py)
         EVENT_CREATE_LIMIT=(10, 60.0),   # events per address per minute
+        EVENT_TABLE_LIMIT=(2000, 3600.0),  # an event's tables per address per hour, counted
+                                           # when a round is seated (web/quotas.py)
         WTF_CSRF_TIME_LIMIT=None,    # a table page stays open for hours
         WTF_CSRF_SSL_STRICT=False,   # LAN servers are plain http; CSRF tokens still apply
         SESSION_COOKIE_SAMESITE="Lax",

@@ -161,7 +161,8 @@ def backup(args: argparse.Namespace) -> int:
 
 
 def prune(args: argparse.Namespace) -> int:
-    """Remove finished tables nobody has opened for a long time (events keep theirs)."""
+    """Remove finished tables nobody has opened for a long time, and tournament tables no
+    seating needs any more (an event keeps the tables of its seated rounds)."""
     from companion.tables.prune import parse_age, prune as prune_tables
 
     try:
@@ -174,8 +175,8 @@ def prune(args: argparse.Namespace) -> int:
             return 2
         count = prune_tables(db, age, dry_run=args.dry_run)
     verb = "Would remove" if args.dry_run else "Removed"
-    print(f"{verb} {count} finished table{'s' if count != 1 else ''} nobody has opened for "
-          f"{args.older_than}.")
+    print(f"{verb} {count} table{'s' if count != 1 else ''} nobody has opened for "
+          f"{args.older_than} (finished games, and tournament tables of rounds seated again).")
     return 0
 
 
@@ -196,7 +197,7 @@ def build_parser() -> argparse.ArgumentParser:
     p_backup = sub.add_parser("backup", help="write a consistent copy of the database")
     p_backup.add_argument("path", help="the new file (or a folder) for the copy; never overwritten")
     p_backup.set_defaults(func=backup)
-    p_prune = sub.add_parser("prune", help="remove finished tables nobody has opened for long")
+    p_prune = sub.add_parser("prune", help="remove finished or retired tables nobody has opened for long")
     p_prune.add_argument("--older-than", required=True, metavar="AGE",
                          help="e.g. 90d (days), 12w (weeks) or 36h (hours)")
     p_prune.add_argument("--dry-run", action="store_true", help="only count them")

@@ -310,6 +310,19 @@ def m009_chrome_version(db):
 
 
 @migrations()
+def m011_retired_tables(db):
+    # A table of a round the director unseated after a phone had opened it: it takes no
+    # more entries and its phones are told why (tables without any phone are deleted
+    # instead). `retired_reason`: why, as JSON ({"round": N}: round N was seated again);
+    # the page words it in the phone's language.
+    db.execute("ALTER TABLE tables ADD COLUMN retired_at TEXT")
+    db.execute("ALTER TABLE tables ADD COLUMN retired_reason TEXT")
+    # An event's tables, found without reading every table (`companion prune`).
+    db.execute("CREATE INDEX IF NOT EXISTS tables_event ON tables(event_id) "
+               "WHERE event_id IS NOT NULL")
+
+
+@migrations()
 def m013_corrections_after_lock(db):
     # A director's correction of a locked round is kept apart in the log: `after_lock` 1
     # marks it, `paired` lists (JSON) the later rounds already seated when it was made,

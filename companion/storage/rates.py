@@ -26,3 +26,20 @@ def hit(db: sqlite_utils.Database, bucket: str, key: str, limit: int, window: fl
             return False
         db.execute("INSERT INTO rate_hits (bucket, key, at) VALUES (?, ?, ?)", [bucket, key, moment])
     return True
+
+
+def take(db: sqlite_utils.Database, bucket: str, key: str, count: int, limit: int,
+         window: float) -> bool:
+    """Count `count` things made at once by `key` (e.g. the tables of a round seated from
+    one address) in `bucket`; False when they would bring the last `window` seconds over
+    `limit` (none of them is then counted). One row per thing, like :func:`hit`."""
+    moment = time.time()
+    with transaction(db):
+        db.execute("DELETE FROM rate_hits WHERE bucket = ? AND at < ?", [bucket, moment - window])
+        seen = db.execute("SELECT COUNT(*) FROM rate_hits WHERE bucket = ? AND key = ? AND at >= ?",
+                          [bucket, key, moment - window]).fetchone()[0]
+        if seen + count > limit:
+            return False
+        db.conn.executemany("INSERT INTO rate_hits (bucket, key, at) VALUES (?, ?, ?)",
+                            [(bucket, key, moment)] * count)
+    return True

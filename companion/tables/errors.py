@@ -1,6 +1,8 @@
 """Errors a table operation reports to a player, each with its HTTP status."""
 from __future__ import annotations
 
+from companion.rules.said import message
+
 
 class TableError(Exception):
     """A refused table operation: `str(e)` is one plain sentence for the player."""
@@ -27,3 +29,17 @@ class Conflict(TableError):
     """A write made against an old version of the sheet, or a lost race for a seat."""
 
     status = 409
+
+
+class Retired(TableError):
+    """A write at a table that no longer counts: the director seated its round again."""
+
+    status = 410
+
+
+def retired_notice(reason: dict) -> str:
+    """What a phone at a retired table is told (the banner and every refused write):
+    `reason` is the table's stored ``retired_reason``."""
+    return message("table", "This table no longer counts: the director seated round {round} "
+                            "again. Open your table from the players' page.",
+                   round=reason.get("round", "?"))

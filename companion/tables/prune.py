@@ -1,8 +1,13 @@
 """Forgetting old tables: `companion prune --older-than 90d`.
 
-Anyone can create a table, so the database would only grow. A table is removed when its
-game is over and nobody has opened it (nor entered, joined or changed a seat) for the
-given time. An event's tables stay as long as their event: their sheets are its record,
+Anyone can create a table, so the database would only grow. A table is removed when
+nobody has opened it (nor entered, joined or changed a seat) for the given time and it is
+
+- a table of no event whose game is over, or
+- an event's table that belongs to no seating: retired when the director seated its round
+  again (companion/tables/retire.py), or left over from a seating that failed.
+
+An event's tables of a seating stay as long as their event: their sheets are its record,
 and the event's results and standings never depend on a pruned table.
 """
 from __future__ import annotations
@@ -13,6 +18,8 @@ from datetime import datetime, timedelta, timezone
 import sqlite_utils
 
 from companion.storage import transaction
+
+from .retire import forget_tables
 
 #: How often a page view refreshes a table's opened_at (a GET writes at most this often).
 OPENED_EVERY = timedelta(hours=1)
@@ -48,18 +55,29 @@ def _last_seen_sql() -> str:
                   COALESCE((SELECT MAX(seen_at) FROM phones p WHERE p.table_id = t.id), ''))"""
 
 
+def _stale_sql() -> str:
+    # Finished tables of no event, and an event's tables no seating holds (no round's
+    # results or standings read them), untouched since the cutoff (a retired table: since
+    # it was retired too).
+    return f"""((t.status = 'over' AND t.event_id IS NULL) OR
+                (t.event_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM event_seatings s
+                                                        WHERE s.table_id = t.id)))
+               AND MAX({_last_seen_sql()}, COALESCE(t.retired_at, '')) < ?"""
+
+
 def stale_tables(db: sqlite_utils.Database, older_than: timedelta) -> list[str]:
-    """Ids of finished tables (not an event's) nobody has touched for `older_than`."""
+    """Ids of the tables :func:`prune` removes: nobody has touched them for `older_than`,
+    and they are finished tables of no event, or an event's tables in no seating."""
     cutoff = (datetime.now(timezone.utc) - older_than).isoformat(timespec="milliseconds")
-    rows = db.execute(f"SELECT t.id FROM tables t WHERE t.status = 'over' AND t.event_id IS "
-                      f"NULL AND {_last_seen_sql()} < ? ORDER BY t.created_at", [cutoff])
+    rows = db.execute(f"SELECT t.id FROM tables t WHERE {_stale_sql()} ORDER BY t.created_at",
+                      [cutoff])
     return [row[0] for row in rows.fetchall()]
 
 
 def prune(db: sqlite_utils.Database, older_than: timedelta, *, dry_run: bool = False) -> int:
-    """Remove the tables :func:`stale_tables` finds, with their seats, phones, log and live
-    changes; returns how many. Each batch is one transaction, checked again inside it (a
-    table opened meanwhile stays)."""
+    """Remove the tables :func:`stale_tables` finds, with their seats, phones, log, stored
+    folds and live changes; returns how many. Each batch is one transaction, checked again
+    inside it (a table opened or seated meanwhile stays)."""
     ids = stale_tables(db, older_than)
     if dry_run:
         return len(ids)
@@ -70,15 +88,9 @@ def prune(db: sqlite_utils.Database, older_than: timedelta, *, dry_run: bool = F
         marks = ", ".join("?" for _ in batch)
         with transaction(db):
             still = [row[0] for row in db.execute(
-                f"SELECT t.id FROM tables t WHERE t.id IN ({marks}) AND t.status = 'over' AND "
-                f"t.event_id IS NULL AND {_last_seen_sql()} < ?", [*batch, cutoff]).fetchall()]
-            if not still:
-                continue
-            marks = ", ".join("?" for _ in still)
-            for table in ("changes", "actions", "phones", "seats"):
-                db.execute(f"DELETE FROM {table} WHERE table_id IN ({marks})", still)
-            db.execute(f"DELETE FROM tables WHERE id IN ({marks})", still)
-            removed += len(still)
+                f"SELECT t.id FROM tables t WHERE t.id IN ({marks}) AND {_stale_sql()}",
+                [*batch, cutoff]).fetchall()]
+            removed += forget_tables(db, still)
     return removed
 
 

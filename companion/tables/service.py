@@ -27,7 +27,7 @@ from companion.rules.said import N_, message, said_of
 from companion.storage import transaction
 
 from . import fold as folds, live, tokens
-from .errors import Conflict, Forbidden, NotFound, TableError
+from .errors import Conflict, Forbidden, NotFound, Retired, TableError, retired_notice
 from .fold import FoldResult, fold
 
 # Kinds that change the game state (and so can conflict and be undone).
@@ -61,6 +61,14 @@ class Table:
     #: The version of the newest write that changed what the page's chrome shows (seats,
     #: phones, host): answers leave the chrome out for a phone that already has it.
     chrome_version: int = 0
+    #: Set when the table no longer counts (its round was seated again): why, as stored
+    #: (``{"round": N}``); it then takes no entries (see :func:`_refuse_retired`).
+    retired: dict | None = None
+
+    @property
+    def retired_notice(self) -> str | None:
+        """The sentence a phone at a retired table reads (None while the table counts)."""
+        return retired_notice(self.retired) if self.retired is not None else None
 
     @property
     def game(self) -> Game:
@@ -162,7 +170,9 @@ def _table_from_row(row) -> Table:
                  settings=json.loads(row["settings"]), status=row["status"],
                  version=row["version"], host_seat=row["host_seat"],
                  created_at=row["created_at"], options=json.loads(row["options"] or "{}"),
-                 event_id=row["event_id"], chrome_version=row["chrome_version"])
+                 event_id=row["event_id"], chrome_version=row["chrome_version"],
+                 retired=(json.loads(row["retired_reason"] or "{}")
+                          if row["retired_at"] is not None else None))
 
 
 def _action_from_row(row) -> ActionRow:
@@ -771,6 +781,13 @@ def _check_fresh(db, table: Table, seats: list[Seat], version: int, phone: Phone
                            who=who, what=what, seq=first.seq, more=more))
 
 
+def _refuse_retired(table: Table) -> None:
+    """A retired table takes no entry, undo, confirmation or rematch: its round was seated
+    again on other tables, so nothing written here would count."""
+    if table.retired is not None:
+        raise Retired(table.retired_notice)
+
+
 def _start_write(db, table_id: str, phone: Phone, submission_id: str,
                  kind: str) -> tuple[Table, Phone, Outcome | None]:
     """Inside a write transaction: re-read the table and phone; find a repeated submission.
@@ -779,6 +796,7 @@ def _start_write(db, table_id: str, phone: Phone, submission_id: str,
     was already stored (a double tap or a retry), which the caller returns unchanged.
     """
     table = get_table(db, table_id)
+    _refuse_retired(table)
     phone = _require_seated(_phone(db, phone.id))
     done = _by_submission(db, table_id, submission_id, kind)
     return table, phone, (Outcome(done, True, sheet(db, table)) if done is not None else None)

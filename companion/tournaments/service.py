@@ -10,12 +10,14 @@ is the web layer's (:mod:`companion.web.tournaments`).
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import random
 import secrets
 import sqlite3
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import sqlite_utils
@@ -27,12 +29,15 @@ from companion.rules import find_game
 from companion.rules.game import MAX_NAME_LENGTH, clean_name, name_key
 from companion.rules.said import N_, message
 from companion.storage import transaction
-from companion.tables import TableError, tokens
+from companion.tables import TableError, retire, tokens
 
 MAX_ENTRANTS = 2500     # 500 tables of five
 MAX_ROUNDS = 20
 MAX_EVENT_NAME = 80
 MAX_REASON = 300
+#: How often one round may be unseated: a director re-pairs a round once or twice; a loop
+#: of seat and unseat (each seating makes up to 1,250 tables) stops here.
+MAX_UNSEATS = 5
 
 
 @dataclass(frozen=True)
@@ -579,12 +584,14 @@ def touch(db, event_id: str) -> None:
     db.execute("UPDATE events SET version = version + 1 WHERE id = ?", [event_id])
 
 
-def seat_next_round(db: sqlite_utils.Database, event: Event, rng: random.Random | None = None
-                    ) -> int:
+def seat_next_round(db: sqlite_utils.Database, event: Event, rng: random.Random | None = None,
+                    *, admit: Callable[[int], None] | None = None) -> int:
     """Seat the next round on new companion tables; returns its number.
 
     Round 1 is drawn at random; later rounds are seated by standings (Swiss pairing or
     tables by standings), after the previous round is locked. Raises ValueError.
+    `admit(count)` is called with the number of tables the round needs before any is
+    made, and refuses them by raising (the web's per-address quota on event tables).
     """
     done = rounds(db, event)
     if done and not done[-1].locked:
@@ -625,30 +632,40 @@ def seat_next_round(db: sqlite_utils.Database, event: Event, rng: random.Random 
             names = list(ids)
         event.game.new(event.settings, names)   # every table is playable before any is made
         seats.append((table, ids, names))
+    if admit is not None:
+        admit(len(seats))
     created = []
-    for table, ids, names in seats:
-        try:
-            # An event's table: no phone is seated; each entrant takes their own seat.
-            made, _none = tables.create_table(db, event.game_slug, event.settings, names, 0,
-                                              event.options, event_id=event.id)
-        except TableError as exc:
-            raise ValueError(exc.message) from None
-        created.append((table["table"], made.id, ids))
-        time.sleep(0)   # under gevent: other requests run between the tables of a big round
     try:
-        with transaction(db):
-            db.execute("INSERT INTO event_rounds (event_id, round, byes, seated_at)"
-                       " VALUES (?, ?, ?, ?)",
-                       [event.id, number, json.dumps(seating["byes"]), now()])
-            for table_no, table_id, ids in created:
-                db.execute("INSERT INTO event_seatings (event_id, round, table_no, table_id,"
-                           " entrants) VALUES (?, ?, ?, ?, ?)",
-                           [event.id, number, table_no, table_id, json.dumps(ids)])
-            touch(db, event.id)
-    except sqlite3.IntegrityError:
-        # Another tap seated this round a moment ago; the tables made here stay unused.
-        raise ValueError(message("tournament", "Round {round} was just seated from another tap.",
-                                 round=number)) from None
+        for table, ids, names in seats:
+            try:
+                # An event's table: no phone is seated; each entrant takes their own seat.
+                made, _none = tables.create_table(db, event.game_slug, event.settings, names,
+                                                  0, event.options, event_id=event.id)
+            except TableError as exc:
+                raise ValueError(exc.message) from None
+            created.append((table["table"], made.id, ids))
+            time.sleep(0)   # under gevent: other requests run between the tables of a big round
+        try:
+            with transaction(db):
+                db.execute("INSERT INTO event_rounds (event_id, round, byes, seated_at)"
+                           " VALUES (?, ?, ?, ?)",
+                           [event.id, number, json.dumps(seating["byes"]), now()])
+                for table_no, table_id, ids in created:
+                    db.execute("INSERT INTO event_seatings (event_id, round, table_no,"
+                               " table_id, entrants) VALUES (?, ?, ?, ?, ?)",
+                               [event.id, number, table_no, table_id, json.dumps(ids)])
+                touch(db, event.id)
+        except sqlite3.IntegrityError:
+            raise ValueError(message("tournament", "Round {round} was just seated from another "
+                                     "tap.", round=number)) from None
+    except Exception:
+        # Another tap seated this round a moment ago, or a table couldn't be made: the
+        # tables made here belong to no seating and nobody knows them, so they go now
+        # (should that fail too, `companion prune` removes them later).
+        if created:
+            with contextlib.suppress(sqlite3.Error), transaction(db):
+                retire.forget_tables(db, [table_id for _n, table_id, _ids in created])
+        raise
     return number
 
 
@@ -1185,21 +1202,34 @@ def unseat_round(db: sqlite_utils.Database, event: Event, number: int,
                  who: str = "Director") -> None:
     """Take back the seating of round `number` before play begins, to seat it again (with
     the entrants' list as it is now). Its seatings and byes are deleted, the one delete an
-    event allows; the companion tables made for it stay, belonging to no seating, so
-    nobody sits down there. Late arrivals added meanwhile may play this round after all.
-    Audited (kind "unseat") with every table and bye that was taken back."""
+    event allows. The companion tables made for it go too: deleted when no phone ever
+    opened them, else retired (:func:`tables.retire.retire_tables`: they take no entries
+    and their phones are told at once that the table no longer counts). Late arrivals
+    added meanwhile may play this round after all. A round is unseated at most
+    :data:`MAX_UNSEATS` times (a loop of seat and unseat is stopped there). Audited (kind
+    "unseat") with every table and bye that was taken back."""
     with transaction(db):
         current = _editable_round(db, event, number)
-        rows = db.execute("SELECT table_no, entrants FROM event_seatings WHERE event_id = ?"
-                          " AND round = ? ORDER BY table_no", [event.id, number]).fetchall()
+        unseated = db.execute("SELECT COUNT(*) FROM event_audit WHERE event_id = ? AND"
+                              " kind = 'unseat' AND round = ?", [event.id, number]).fetchone()[0]
+        if unseated >= MAX_UNSEATS:
+            raise ValueError(message("tournament", "Round {round} was unseated {most} times "
+                                     "already, the most a round allows. Swap entrants "
+                                     "instead, or play it as it is seated.", round=number,
+                                     most=MAX_UNSEATS))
+        rows = db.execute("SELECT table_no, table_id, entrants FROM event_seatings WHERE"
+                          " event_id = ? AND round = ? ORDER BY table_no",
+                          [event.id, number]).fetchall()
         old = {"round": number, "byes": current.byes,
                "tables": [{"table": r["table_no"], "entrants": json.loads(r["entrants"])}
                           for r in rows]}
         db.execute("DELETE FROM event_seatings WHERE event_id = ? AND round = ?",
                    [event.id, number])
+        retired = retire.retire_tables(db, [r["table_id"] for r in rows], {"round": number})
         db.execute("DELETE FROM event_rounds WHERE event_id = ? AND round = ?",
                    [event.id, number])
         db.execute("UPDATE event_entrants SET late_from = NULLIF(?, 1) WHERE event_id = ?"
                    " AND late_from > ?", [number, event.id, number])
         _audit(db, event, "unseat", number, None, who, "", old, None)
         touch(db, event.id)
+    retire.publish(retired)

@@ -3,7 +3,8 @@
 Counted in SQLite (companion.storage.rates), so a quota holds across gunicorn workers.
 Generous for a club (a director creating a table per minute for an hour, a family trying
 every game) and a wall for a script creating thousands. The limits are app settings:
-``TABLE_CREATE_LIMIT`` and ``EVENT_CREATE_LIMIT``, each ``(count, seconds)``.
+``TABLE_CREATE_LIMIT``, ``EVENT_CREATE_LIMIT`` and ``EVENT_TABLE_LIMIT`` (an event's
+tables, counted when a round is seated), each ``(count, seconds)``.
 """
 from __future__ import annotations
 
@@ -17,9 +18,29 @@ from companion.storage import get_db, rates
 
 from .errors import error_response
 
-#: Defaults: 30 tables and 10 events a minute from one address.
+#: Defaults: 30 tables and 10 events a minute from one address, and 2,000 event tables an
+#: hour: the largest round (2,500 entrants at 2 a table) is 1,250 tables, and a 500-table
+#: round may be seated four times in an hour; a loop of seat and unseat stops within it.
 TABLE_CREATE_LIMIT = (30, 60.0)
 EVENT_CREATE_LIMIT = (10, 60.0)
+EVENT_TABLE_LIMIT = (2000, 3600.0)
+
+
+class OverQuota(ValueError):
+    """A round's tables refused by the address's quota on event tables (answer 429)."""
+
+
+def admit_event_tables(count: int) -> None:
+    """Count `count` event tables (a round being seated) against this address's
+    ``EVENT_TABLE_LIMIT``; raises :class:`OverQuota` in plain words, counting none, when
+    they don't fit."""
+    limit, window = current_app.config["EVENT_TABLE_LIMIT"]
+    if not rates.take(get_db(), "EVENT_TABLE_LIMIT", get_remote_address() or "-", count,
+                      limit, window):
+        raise OverQuota(message(
+            "quota", "Seating this round makes {count} tables, and one network may make at "
+            "most {limit} tournament tables in {minutes} minutes. Wait a while, then seat "
+            "it again.", count=count, limit=limit, minutes=max(1, round(window / 60))))
 
 
 def quota(setting: str):

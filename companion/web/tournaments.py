@@ -21,7 +21,7 @@ from companion.rules.said import message, said_of
 from companion.storage import get_db, rates
 from companion.tournaments import round_clock, service, tournament_format
 
-from . import tournament_forms as forms
+from . import quotas, tournament_forms as forms
 from .cookies import own_secret, phone_secret
 from .extensions import limiter
 from .quotas import quota
@@ -153,7 +153,9 @@ def seat(event_id: str):
     """Seat the next round: random first, then by standings."""
     event = _director_event(event_id)
     try:
-        service.seat_next_round(get_db(), event)
+        service.seat_next_round(get_db(), event, admit=quotas.admit_event_tables)
+    except quotas.OverQuota as exc:
+        return _refused(event, said_of(exc), 429)
     except ValueError as exc:
         return _refused(event, said_of(exc))
     return redirect(url_for(".dashboard", event_id=event.id), 303)

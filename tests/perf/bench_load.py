@@ -322,7 +322,7 @@ def companion_server(instance: Path) -> Server:
         "# bench_load.py: every simulated phone joins from 127.0.0.1\n"
         'JOIN_RATE_LIMIT = "100000 per minute"\n'
         "TABLE_CREATE_LIMIT = (100_000, 60.0)\nEVENT_CREATE_LIMIT = (100_000, 60.0)\n"
-        "STREAMS_PER_ADDRESS = 100_000\n")   # every simulated phone is one address
+        "EVENT_TABLE_LIMIT = (1_000_000, 60.0)\nSTREAMS_PER_ADDRESS = 100_000\n")   # every simulated phone is one address
     env = {"COMPANION_INSTANCE_PATH": str(instance)}
     if APP_DIR:
         env["PYTHONPATH"] = APP_DIR

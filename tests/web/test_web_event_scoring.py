@@ -416,7 +416,9 @@ def test_unseat_a_round_and_pair_again(app, director, db_path):
     assert r.status_code == 303
     assert count(db_path, "event_rounds", "event_id = ?", [event_id]) == 0
     assert count(db_path, "event_seatings", "event_id = ?", [event_id]) == 0
-    assert count(db_path, "tables") == tables_before    # the tables stay, unused
+    # No phone ever opened them: the round's tables are gone with their seats.
+    assert tables_before == 2 and count(db_path, "tables") == 0
+    assert count(db_path, "seats", "table_id IN (?, ?)", [t for _n, t, _i in old]) == 0
     # Zed arrived before the round was played after all: not late any more.
     assert db_rows(db_path, "SELECT late_from FROM event_entrants WHERE name = 'Zed'")[0][0] \
         is None

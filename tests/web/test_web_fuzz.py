@@ -88,8 +88,9 @@ DIRECTOR_ROUTES = ("events.dashboard", "events.seat", "events.lock", "events.cor
                    "events.unseat", "events.standings_csv")
 # Event writes that may touch the event's own tables (never A or B): a swap renames seats.
 # Event writes that touch the event's own tables, never A or B: a swap renames seats; "my
-# table" seats a phone holding a player's pass (the cast's phones pick names as they go).
-EVENT_TABLE_WRITES = ("events.swap", "events.my_table")
+# table" seats a phone holding a player's pass (the cast's phones pick names as they go);
+# unseating a round deletes or retires its tables.
+EVENT_TABLE_WRITES = ("events.swap", "events.my_table", "events.unseat")
 NEW_TABLE_FIELDS = ("name_0", "name_1", "name_2", "name_3", "name_4", "me", "target", "rounds",
                     "low_wins", "variant", "min_bid", "ones", "confirm")
 # The entry form of every game with phone screens: the score pad's boxes and Rook's hand.

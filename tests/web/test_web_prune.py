@@ -64,13 +64,13 @@ def test_only_finished_tables_nobody_opened_go(setup):
 def test_the_command_counts_then_prunes(setup, capsys):
     db_path, made = setup
     assert cli.main(["prune", "--older-than", "90d", "--dry-run"]) == 0
-    assert "Would remove 1 finished table" in capsys.readouterr().out
+    assert "Would remove 1 table nobody has opened for 90d" in capsys.readouterr().out
     assert count(db_path, "tables") == 4
     assert cli.main(["prune", "--older-than", "90d"]) == 0
-    assert "Removed 1 finished table" in capsys.readouterr().out
+    assert "Removed 1 table nobody has opened for 90d" in capsys.readouterr().out
     assert count(db_path, "tables") == 3
     assert cli.main(["prune", "--older-than", "200d"]) == 0
-    assert "Removed 0 finished tables" in capsys.readouterr().out
+    assert "Removed 0 tables nobody has opened" in capsys.readouterr().out
 
 
 def test_an_event_keeps_its_tables_and_results(tmp_path, monkeypatch):

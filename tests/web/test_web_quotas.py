@@ -15,7 +15,8 @@ def _real_limits(tmp_path, **extra):
                            "DATABASE": str(tmp_path / "q.db")}).config
     return make_app(tmp_path, DATABASE=str(tmp_path / "q.db"),
                     TABLE_CREATE_LIMIT=defaults["TABLE_CREATE_LIMIT"],
-                    EVENT_CREATE_LIMIT=defaults["EVENT_CREATE_LIMIT"], **extra)
+                    EVENT_CREATE_LIMIT=defaults["EVENT_CREATE_LIMIT"],
+                    EVENT_TABLE_LIMIT=defaults["EVENT_TABLE_LIMIT"], **extra)
 
 
 def _new_table(phone: Phone):
@@ -27,6 +28,8 @@ def test_the_shipped_quotas_are_generous_for_a_club(tmp_path):
     config = _real_limits(tmp_path).config
     assert config["TABLE_CREATE_LIMIT"] == (30, 60.0)
     assert config["EVENT_CREATE_LIMIT"] == (10, 60.0)
+    # An event's tables, counted when a round is seated (test_web_event_growth.py).
+    assert config["EVENT_TABLE_LIMIT"] == (2000, 3600.0)
 
 
 def test_tables_from_one_address_stop_at_the_quota_across_workers(tmp_path):

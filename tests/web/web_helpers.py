@@ -26,6 +26,7 @@ def make_app(tmp_path, **overrides):
         # test_web_quotas.py) would stop the suites that create many tables.
         "TABLE_CREATE_LIMIT": (100_000, 60.0),
         "EVENT_CREATE_LIMIT": (100_000, 60.0),
+        "EVENT_TABLE_LIMIT": (1_000_000, 60.0),
     }
     config.update(overrides)
     app = create_app(config)
