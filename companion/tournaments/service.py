@@ -452,9 +452,11 @@ def result_from_summary(event: Event, number: int, table_no: int, entrant_ids: l
                         summary: dict) -> dict:
     """A tournament result from a finished table's summary (totals and winners).
 
-    Team games: the entrants are team A (even seats) and team B. Table games: the winners
-    share first place, the others follow by their totals, in the direction the winners'
-    totals show (higher or lower is better).
+    Team games: the entrants are team A (even seats) and team B. Table games: a summary
+    that gives every player's place (``summary["places"]``, ``{key: 1..}``, as Rocca's
+    does by cards left) is taken as it is; otherwise the winners share first place and the
+    others follow by their totals, in the direction the winners' totals show (higher or
+    lower is better).
     """
     totals = summary.get("totals") or {}
     winners = list(summary.get("winners") or [])
@@ -462,6 +464,10 @@ def result_from_summary(event: Event, number: int, table_no: int, entrant_ids: l
     scores = [totals.get(k) for k in keys]
     if not all(isinstance(s, (int, float)) and not isinstance(s, bool) for s in scores):
         scores = None
+    given = _given_places(summary.get("places"), keys)
+    if given is not None:
+        return {"round": number, "table": table_no, "entrants": list(entrant_ids),
+                "scores": scores, "places": given}
     # The winners come first whatever their totals (Rook's "bidder goes out" can win on
     # the lower total); the others follow by their totals in the game's direction.
     higher = not lower_is_better(event)
@@ -475,6 +481,17 @@ def result_from_summary(event: Event, number: int, table_no: int, entrant_ids: l
     places = [1 + sum(1 for other in ranked if other < mine) for mine in ranked]
     return {"round": number, "table": table_no, "entrants": list(entrant_ids),
             "scores": scores, "places": places}
+
+
+def _given_places(places, keys: list[str]) -> list[int] | None:
+    """The places a game's summary gives, in `keys` order, when it gives one whole number
+    from 1 for every key (None otherwise: the places then follow the totals)."""
+    if not isinstance(places, dict):
+        return None
+    out = [places.get(k) for k in keys]
+    if not all(isinstance(p, int) and not isinstance(p, bool) and p >= 1 for p in out):
+        return None
+    return out
 
 
 def all_results(db: sqlite_utils.Database, event: Event) -> list[dict]:
