@@ -78,3 +78,26 @@ def _event(slug: str) -> Event:
 def test_a_summarys_places_are_read_when_it_gives_them(summary, places):
     result = result_from_summary(_event("rocca"), 1, 1, ["A", "B", "C"], summary)
     assert result["places"] == places and result["scores"] == [1, 0, 0]
+
+
+def test_the_standings_legend_says_what_a_bye_counts_and_the_projector_leaves_it_out(
+        director, new_phone):
+    event_id = create_event(director, players=["Ann", "Bob", "Cy", "Dee"])
+    seat_round(director, event_id)
+    viewer = new_phone("viewer")
+    for page in (viewer.get(f"/e/{event_id}/standings").get_data(as_text=True),
+                 viewer.get(f"/e/{event_id}/standings", hx=True).get_data(as_text=True)):
+        legend = text_of(page, "#standings-legend")
+        assert "Buchholz: the points of the opponents met" in legend
+        assert "A bye adds nothing to these tie-breaks" in text_of(page, "#legend-bye")
+        assert "Sonneborn-Berger" not in legend        # not among a table game's tie-breaks
+    projector = viewer.get(f"/e/{event_id}/projector").get_data(as_text=True)
+    assert 'id="standings-table"' in projector and 'id="standings-legend"' not in projector
+
+
+def test_without_opponent_tiebreaks_the_legend_has_no_bye_line(director, new_phone):
+    event_id = create_event(director, players=["Ann", "Bob", "Cy", "Dee"],
+                            tiebreak_1="game", tiebreak_2="", tiebreak_3="")
+    page = new_phone("viewer").get(f"/e/{event_id}/standings").get_data(as_text=True)
+    assert "Game score: the sum" in text_of(page, "#standings-legend")
+    assert not select(page, "#legend-bye")
