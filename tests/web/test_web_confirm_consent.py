@@ -102,8 +102,12 @@ def test_a_request_cancelled_by_either_team_changes_nothing(seats, db_path, who)
     ann, bob, table_id, seq = seats
     strike(ann, table_id, seq, sid="ask")
     request = request_of(ann.page(table_id))
-    canceller = ann if who == "asker" else bob
-    r = strike(canceller, table_id, request, sid="cancel")
+    canceller, button = (ann, "cancel-request") if who == "asker" else (bob, "reject-entry")
+    page = canceller.page(table_id)
+    assert f'id="{button}"' in page                   # the waiting box offers it
+    form = inputs(form_block(page, "/undo"))          # the box's form comes first
+    assert form["target"] == str(request)
+    r = strike(canceller, table_id, request, sid=form["sid"])
     assert f"Request #{request} was cancelled" in text_of(r.get_data(as_text=True))
     page = ann.page(table_id)
     assert score(page) == (180, 70) and 'id="waiting"' not in page
