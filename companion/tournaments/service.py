@@ -895,12 +895,22 @@ MAX_ADJUSTMENT = 1000              # points one penalty or bonus may take or giv
 
 def scoring_of(fmt: dict, config: dict) -> dict:
     """The scoring of an event in format `fmt` under the director's `config`: points by
-    place (table games) or for a win, draw and loss (team games), and for a bye; anything
-    not chosen is the game's default."""
+    place (table games; the same at every table size unless the director gave some sizes
+    their own, ``points_by_size``) or for a win, draw and loss (team games), and for a bye;
+    anything not chosen is the game's default."""
     base = tournaments.default_scoring(fmt)
     bye = config.get("bye")
     if fmt["kind"] == "tables":
-        return tournaments.place_scoring(config.get("points") or base["points"], bye=bye)
+        points = config.get("points") or base["points"]
+        by_size = config.get("points_by_size")
+        if not by_size:       # the same place earns the same points at every table size
+            return tournaments.place_scoring(points, bye=bye)
+        # The director's own points for some sizes; every other size keeps the one list,
+        # and a bye still scores a first place of that list unless chosen.
+        table = {str(n): by_size.get(str(n), points)
+                 for n in range(fmt["min_table"], fmt["max_table"] + 1)}
+        return tournaments.place_scoring(table, bye=points[0] if bye is None and points
+                                         else bye)
     return tournaments.match_scoring(config.get("win", base["win"]),
                                     config.get("draw", base["draw"]),
                                     config.get("loss", base["loss"]), bye=bye)

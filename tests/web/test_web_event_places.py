@@ -3,10 +3,13 @@ places every player by cards left, the same place earns the same points at a tab
 and of 4, and a bye's tie-break value is the documented one (shown under the standings)."""
 from __future__ import annotations
 
+import json
+
 import pytest
-from test_web_events import (create_event, seat_player, seat_round, seatings)
+from test_web_events import (create_event, event_rows, play_table, seat_player, seat_round,
+                             seatings)
 from helpers import form_block, inputs, select, text_of
-from web_helpers import standings
+from web_helpers import db_rows, standings
 
 from companion.tournaments.service import Event, result_from_summary
 
@@ -101,3 +104,56 @@ def test_without_opponent_tiebreaks_the_legend_has_no_bye_line(director, new_pho
     page = new_phone("viewer").get(f"/e/{event_id}/standings").get_data(as_text=True)
     assert "Game score: the sum" in text_of(page, "#standings-legend")
     assert not select(page, "#legend-bye")
+
+
+# ---------------------------------------------------------------- points by table size
+
+def _config(db_path: str, event_id: str) -> dict:
+    return json.loads(db_rows(db_path, "SELECT config FROM events WHERE id = ?",
+                              [event_id])[0][0])
+
+
+@pytest.mark.parametrize("by_size, three, four", [
+    # Default: the same place earns the same points at a table of 3 and of 4.
+    ("", ["4", "2", "1"], ["4", "2", "1", "0"]),
+    # The director gives tables of 3 their own points; tables of 4 keep the list.
+    ("3: 4, 1, 0", ["4", "1", "0"], ["4", "2", "1", "0"]),
+    ("３：4, 1.5, 0；", ["4", "1.5", "0"], ["4", "2", "1", "0"]),   # full-width typing
+])
+def test_points_per_place_by_table_size(app, director, db_path, by_size, three, four):
+    event_id = create_event(director, players=["Ann", "Bob", "Cy", "Dee", "Eve", "Fay",
+                                               "Gus"], rounds=1, points_by_size=by_size)
+    stored = _config(db_path, event_id).get("points_by_size")
+    assert stored == ({"3": [int(v) if float(v).is_integer() else float(v) for v in three]}
+                      if by_size else None)
+    seat_round(director, event_id)
+    tables = {len(ids): (table_id, ids) for _n, table_id, ids in seatings(db_path, event_id, 1)}
+    assert sorted(tables) == [3, 4]
+    for size, (table_id, _ids) in tables.items():
+        play_table(app, db_path, table_id, [50 - 10 * k for k in range(size)])
+    shown = points_of(director, event_id)
+    assert [shown[e] for e in tables[3][1]] == three
+    assert [shown[e] for e in tables[4][1]] == four
+
+
+@pytest.mark.parametrize("by_size, words", [
+    ("3 4, 2, 0", "the size, a colon and the points"),
+    ("x: 4, 2", "the size, a colon and the points"),
+    ("1: 4", "so 1 is not a table size here"),
+    ("13: 4, 2", "so 13 is not a table size here"),
+    ("3: 4, 2; 3: 5, 1", "Table size 3 is listed twice"),
+    ("3: 1, 2, 4", "Points by place go down"),
+    ("3: a, b", "is not a number"),
+    ("3: " + "1, " * 40, "at most 12 values"),
+])
+def test_bad_points_by_table_size_are_refused_and_nothing_is_stored(director, db_path,
+                                                                    by_size, words):
+    before = event_rows(db_path)
+    r = director.post("/events/new/scorepad", {
+        "event_name": "Cup", "event_rounds": "2", "entrants": "Ann\nBob\nCy\nDee",
+        "rounds": "1", "points_by_size": by_size})
+    assert r.status_code == 422
+    page = r.get_data(as_text=True)
+    assert 'role="alert"' in page and words in text_of(page), text_of(page)[:800]
+    assert event_rows(db_path) == before
+    assert select(page, "#ev-points-size")[0].attrs["value"] == by_size
