@@ -428,7 +428,7 @@ def _table_facts(db, table_id: str, version: int) -> _TableFacts:
     table = tables.get_table(db, table_id)
     sheet = tables.sheet(db, table)
     # A rematch played before anyone looked leaves the event's game in past_games.
-    first = sheet.past_games[0] if sheet.past_games else sheet.summary
+    first = _first_game(sheet.past_games[0] if sheet.past_games else sheet.summary)
     if first.get("over"):
         status = "over"
     elif sheet.waiting is not None:
@@ -440,6 +440,20 @@ def _table_facts(db, table_id: str, version: int) -> _TableFacts:
     facts = _TableFacts(sheet.names, status, first)
     _facts.put((table.id, table.version), facts)
     return facts
+
+
+def _first_game(summary: dict) -> dict:
+    """The summary of a table's first game. A game that plays a match inside one state
+    (Rocca: ``new_game`` deals the next game at the same table) lists its finished games
+    in ``summary["games"]``, each with its winner and every player's ``places``: the
+    event's game is the first of them, even once the next one is dealt or won."""
+    games = summary.get("games")
+    game = games[0] if isinstance(games, list) and games else None
+    if not isinstance(game, dict) or not isinstance(game.get("places"), dict) \
+            or "winner" not in game:
+        return summary
+    return {**summary, "over": True, "winners": [game["winner"]], "places": game["places"],
+            "totals": {p: int(p == game["winner"]) for p in game["places"]}}
 
 
 def _stored_results(db, event: Event, number: int) -> dict[int, tuple[dict, str]]:

@@ -59,6 +59,13 @@ def test_a_rocca_tables_places_follow_cards_left(app, director, db_path):
                                              ids[1]: "0"}
     room = text_of(director.get(f"/e/{event_id}").get_data(as_text=True))
     assert "Finished" in room
+    # The table deals its next game (the biggest loser starts) and plays on: the event's
+    # result stays the first game's.
+    act(phone, table_id, kind="new_game")
+    act(phone, table_id, kind="play", card="7S")
+    assert points_of(director, event_id) == {ids[0]: "4", ids[3]: "2", ids[2]: "1",
+                                             ids[1]: "0"}
+    assert "Finished" in text_of(director.get(f"/e/{event_id}").get_data(as_text=True))
 
 
 def _event(slug: str) -> Event:
