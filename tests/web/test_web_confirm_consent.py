@@ -11,7 +11,7 @@ import pytest
 from companion.tables import service as tables
 from helpers import attr, form_block, inputs, select, text_of
 from test_web_rook import create_rook, hand
-from web_helpers import snapshot
+from web_helpers import db_rows, snapshot
 
 
 @pytest.fixture
@@ -98,7 +98,7 @@ def test_striking_a_confirmed_hand_waits_for_the_other_teams_consent(seats, who)
 
 
 @pytest.mark.parametrize("who", ["asker", "other team"])
-def test_a_request_cancelled_by_either_team_changes_nothing(seats, db_path, who):
+def test_a_request_cancelled_by_either_team_changes_nothing(seats, who):
     ann, bob, table_id, seq = seats
     strike(ann, table_id, seq, sid="ask")
     request = request_of(ann.page(table_id))
@@ -160,7 +160,7 @@ def test_a_request_while_a_hand_waits_is_refused_and_changes_nothing(seats, db_p
 
 
 def test_a_hand_confirmed_while_the_strike_was_on_its_way_is_not_struck(seats, db_path,
-                                                                        monkeypatch, app):
+                                                                        monkeypatch):
     """The consent check runs again inside the strike's own write: a hand confirmed after
     the request was looked at (simulated by skipping that look) is refused, not struck."""
     ann, bob, table_id, seq = seats
@@ -180,3 +180,56 @@ def test_without_the_confirm_option_a_strike_is_immediate(new_phone):
     r = strike(ann, table_id, seq, sid="plain")
     assert f"Entry #{seq} was struck." in text_of(r.get_data(as_text=True))
     assert score(ann.page(table_id)) == (0, 0)
+
+
+def test_confirm_and_strike_at_the_same_instant_never_strike_a_confirmed_hand(seats,
+                                                                               db_path):
+    """Real threads: Bob confirms Ann's waiting hand while Ann strikes it, 8 times. Either
+    the strike comes first (the hand is withdrawn before it counted) or the confirmation
+    does (the strike then waits for Bob's consent, or is refused); a confirmed hand is
+    never struck without a confirmed request."""
+    import threading
+
+    ann, bob, table_id, _seq = seats
+    outcomes = set()
+    for n in range(8):
+        page = hand(ann, table_id, bidder="Ann", bid=150, points_A=100).get_data(as_text=True)
+        entry = int(re.search(r"entry #(\d+) by Ann", text_of(page)).group(1))
+        barrier, answers, texts = threading.Barrier(2), {}, {}
+
+        def post(name, phone, path):
+            barrier.wait(timeout=10)
+            r = phone.post(f"/t/{table_id}/{path}",
+                           {"sid": f"{name}-{n}", "target": str(entry)}, hx=True)
+            answers[name] = r.status_code
+            texts[name] = text_of(r.get_data(as_text=True))[:300]
+
+        threads = [threading.Thread(target=post, args=("confirm", bob, "confirm")),
+                   threading.Thread(target=post, args=("strike", ann, "undo"))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=30)
+        assert set(answers) == {"confirm", "strike"}
+        confirmed_by, undone_by = db_rows(db_path, "SELECT confirmed_by, undone_by FROM actions "
+                                          "WHERE table_id = ? AND seq = ?",
+                                          [table_id, entry])[0]
+        if confirmed_by is not None:
+            # Confirmed first: not struck; Ann's strike is a waiting request or refused.
+            assert undone_by is None and answers["confirm"] == 200, (answers, texts)
+            request = db_rows(db_path, "SELECT seq FROM actions WHERE table_id = ? AND "
+                              "kind = 'undo' AND pending = 1 AND confirmed_by IS NULL AND "
+                              "undone_by IS NULL", [table_id])
+            assert (answers["strike"], bool(request)) in ((200, True), (409, False))
+            if not request:     # refused: ask again
+                strike(ann, table_id, entry, sid=f"again-{n}")
+            # Bob agrees, so the sheet is back where it was (and the game never ends).
+            confirm(bob, table_id, request_of(ann.page(table_id)))
+            outcomes.add("confirmed")
+        else:
+            # Struck first: withdrawn before it counted; the confirmation came too late.
+            assert undone_by is not None and answers == {"confirm": 409, "strike": 200}
+            outcomes.add("withdrawn")
+        page = ann.page(table_id)
+        assert 'id="waiting"' not in page and score(page) == (180, 70)
+    assert outcomes
