@@ -67,6 +67,7 @@ __all__ = [
     "apply",
     "check_placement",
     "check_start_card",
+    "finish_places",
     "is_start_card",
     "new",
     "placements",
@@ -588,6 +589,35 @@ def _biggest_loser(state: dict, winner: str) -> str:
     return [p for p in order if state["hands"][p] == most][-1]
 
 
+def finish_places(seats: Iterable[str], winner: str, hands: Mapping[str, int],
+                  eliminated: Iterable[str]) -> dict[str, int]:
+    """Every player's place in a finished game (1 = best; equal values share a place).
+
+    The winner is 1st. The other players still in follow by cards left, fewer first, and
+    equal counts share a place; the eliminated players come last, the last eliminated
+    first, so the first eliminated is last of all (the "biggest loser" of ROC-A6, read as
+    a ranking: the more cards left, the bigger the loss).
+    """
+    out = list(eliminated)
+    keys = {}
+    for player in seats:
+        if player == winner:
+            keys[player] = (0, 0)
+        elif player in out:
+            keys[player] = (2, -out.index(player))
+        else:
+            keys[player] = (1, hands[player])
+    return {p: 1 + sum(1 for other in keys.values() if other < mine)
+            for p, mine in keys.items()}
+
+
+def _places(game: Mapping, seats: list[str]) -> dict[str, int]:
+    """A finished game's places (recomputed for a game recorded without them)."""
+    if "places" in game:
+        return dict(game["places"])
+    return finish_places(seats, game["winner"], game["hands"], game["eliminated"])
+
+
 def _finish(state: dict, winner: str, how: str) -> None:
     """End the game: tally the win and record it for the match."""
     state["winner"] = winner
@@ -596,6 +626,7 @@ def _finish(state: dict, winner: str, how: str) -> None:
         "game": state["game_number"], "winner": winner, "how": how,
         "starter": state["starter"], "eliminated": list(state["eliminated"]),
         "hands": dict(state["hands"]), "loser": _biggest_loser(state, winner),
+        "places": finish_places(state["seats"], winner, state["hands"], state["eliminated"]),
     })
     state.update(current=None, pending=None, queen=None, lock=None)
 
@@ -1062,8 +1093,10 @@ def summary(state: dict) -> dict:
     line, {"kind", "player", "text", "rule", "card"/"cards"}, or None), ``lines`` (this
     game's lines), ``totals`` (games won), ``over`` (this game has a winner and awaits
     ``new_game``), ``winners`` ([that winner] once over, else []), ``winner``,
-    ``next_starter`` (the biggest loser once over), ``games`` (finished games: game,
-    winner, how "out"|"last", starter, eliminated, hands, loser) and ``rules``.
+    ``places`` (once over, every player's place in this game, ``{player: 1..}``, see
+    :func:`finish_places`; None before), ``next_starter`` (the biggest loser once over),
+    ``games`` (finished games: game, winner, how "out"|"last", starter, eliminated, hands,
+    loser, places) and ``rules``.
     """
     _check_state(state)
     over = state["winner"] is not None
@@ -1100,6 +1133,7 @@ def summary(state: dict) -> dict:
         "totals": dict(state["wins"]),
         "over": over,
         "winners": [state["winner"]] if over else [],
+        "places": _places(state["games"][-1], state["seats"]) if over else None,
         "winner": state["winner"],
         "next_starter": state["games"][-1]["loser"] if over else None,
         "games": copy.deepcopy(state["games"]),

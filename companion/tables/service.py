@@ -768,7 +768,9 @@ def _check_fresh(db, table: Table, seats: list[Seat], version: int, phone: Phone
     what = {GAME: message("table", "saved an entry"), UNDO: message("table", "undid an entry"),
             REMATCH: message("table", "started a rematch"),
             CONFIRM: message("table", "confirmed an entry")}[first.kind]
-    if first.kind == UNDO and "restores" in first.payload:
+    if first.kind == UNDO and first.pending:
+        what = message("table", "asked to change a confirmed entry")
+    elif first.kind == UNDO and "restores" in first.payload:
         what = message("table", "restored an entry")
     if len(newer) == 1:
         more = ""
@@ -869,9 +871,15 @@ def confirm(db: sqlite_utils.Database, table_id: str, phone: Phone, target: int,
         teams = {s.pos: s.team for s in seats}
         if teams.get(phone.seat) == teams.get(goal.seat):
             raise Forbidden(N_("The other team confirms an entry, not the team that made it."))
+        if goal.kind == UNDO:
+            return _consented(actions, goal)
         return [replace(a, confirmed_by=0) if a.seq == target else a for a in actions], {}
 
-    def refused(why: str, _payload: dict) -> str:
+    def refused(why: str, payload: dict) -> str:
+        if "struck" in payload or "restores" in payload:
+            return message("table", "Request #{seq} no longer fits the sheet ({why}). Reject it "
+                                    "and ask again once the later entries are sorted out.",
+                           seq=target, why=why)
         return message("table", "Entry #{seq} no longer fits the sheet ({why}). Reject it and "
                                 "enter it again.", seq=target, why=why)
 
@@ -889,10 +897,29 @@ def undo(db: sqlite_utils.Database, table_id: str, phone: Phone, target: int,
     it and the entry is no longer marked undone, so every reader of ``undone_by`` (the
     fold, "Undo last", conflicts) sees the entry as live, and the history keeps all three
     rows. A restore itself can't be taken back this way: strike the entry again.
+
+    At a table where the other team confirms each entry, striking or restoring an entry
+    that counts (a confirmed hand) changes what both teams agreed to, so it needs their
+    consent too: the undo is stored as a request (see :func:`_ask_consent`) that counts
+    once the other team confirms it. Undoing a request that waits cancels it.
     """
+    consent = get_table(db, table_id).confirms   # table options never change after creation
+    if consent:
+        asked = _ask_consent(db, table_id, phone, target, submission_id)
+        if asked is not None:
+            return asked
 
     def check(actions: list[ActionRow], goal: ActionRow | None, seats: list[Seat],
               waiting: ActionRow | None) -> tuple[list[ActionRow], dict]:
+        if consent and goal is not None and _needs_consent(goal, _target_of(actions, goal)):
+            # Confirmed by the other team since _ask_consent looked: ask again.
+            raise Conflict(message("table", "Entry #{seq} was confirmed meanwhile, so changing "
+                                            "it now needs the other team's consent. Try "
+                                            "again to ask them.", seq=target))
+        if goal is not None and goal.kind == UNDO and goal.waiting:
+            # A request nobody confirmed yet: cancelling it changes nothing on the sheet.
+            return [replace(a, undone_by=0) if a.seq == target else a for a in actions], \
+                {"cancels": True}
         if goal is not None and goal.kind == UNDO:
             return _restore_check(actions, goal, seats, waiting)
         if goal is None or goal.kind not in UNDOABLE:
@@ -945,6 +972,111 @@ def _restore_check(actions: list[ActionRow], strike: ActionRow, seats: list[Seat
     return after, {"restores": entry.seq}
 
 
+def _counts(action: ActionRow | None) -> bool:
+    """Whether `action` is an entry that counts on the sheet when not struck: a rematch,
+    or a game entry that needed no confirmation or got it."""
+    return action is not None and action.kind in UNDOABLE and not (
+        action.pending and action.confirmed_by is None)
+
+
+def _target_of(actions: list[ActionRow], goal: ActionRow) -> ActionRow | None:
+    """The action an undo `goal` names, if it is among `actions`."""
+    seq = goal.payload.get("target") if goal.kind == UNDO else None
+    return next((a for a in actions if a.seq == seq), None)
+
+
+def _needs_consent(goal: ActionRow, entry: ActionRow | None) -> bool:
+    """Whether undoing `goal` changes what both teams agreed to (at a table where the
+    other team confirms entries): striking an entry that counts, or taking back a
+    strike that took one off the sheet (`entry`, the strike's target). Withdrawing or
+    rejecting a waiting entry, cancelling a waiting request and bringing back an entry
+    that never counted need no consent: they change nothing that was agreed."""
+    if goal.kind in UNDOABLE:
+        return goal.undone_by is None and _counts(goal)
+    if goal.kind == UNDO and not goal.waiting and goal.undone_by is None:
+        return entry is not None and entry.undone_by == goal.seq and _counts(entry)
+    return False
+
+
+def _change_of(actions: list[ActionRow], goal: ActionRow) -> tuple[list[ActionRow], dict]:
+    """The log as it reads once an undo of `goal` counts, and what the request's payload
+    adds: a strike takes `goal` off; a restore (``restores``) lifts the strike `goal`
+    and brings its entry back."""
+    if goal.kind == UNDO:
+        entry = goal.payload.get("target")
+        return [replace(a, undone_by=None) if a.seq == entry else
+                replace(a, undone_by=0) if a.seq == goal.seq else a for a in actions], \
+            {"restores": entry}
+    return [replace(a, undone_by=0) if a.seq == goal.seq else a for a in actions], {}
+
+
+def _consented(actions: list[ActionRow], request: ActionRow) -> tuple[list[ActionRow], dict]:
+    """The other team confirms `request` (a waiting undo): the log as it reads with the
+    request's strike or restore in effect, and the confirmation's payload keys that make
+    it so in the database (``struck``: the entry it strikes; ``lifts`` and ``restores``:
+    the strike it takes back and the entry that counts again)."""
+    entry = request.payload.get("target")
+    confirmed = [replace(a, confirmed_by=0) if a.seq == request.seq else a for a in actions]
+    if "restores" in request.payload:
+        back = request.payload["restores"]
+        return [replace(a, undone_by=None) if a.seq == back else
+                replace(a, undone_by=request.seq) if a.seq == entry else a
+                for a in confirmed], {"lifts": entry, "restores": back}
+    return [replace(a, undone_by=request.seq) if a.seq == entry else a for a in confirmed], \
+        {"struck": entry}
+
+
+def _ask_consent(db: sqlite_utils.Database, table_id: str, phone: Phone, target: int,
+                 submission_id: str) -> Outcome | None:
+    """At a table where the other team confirms entries: an undo of `target` that changes
+    what was agreed (:func:`_needs_consent`) is stored as a request, an undo action
+    waiting for the other team's confirmation (like an entry), and changes nothing yet.
+    Returns None, writing nothing, when the undo needs no consent (the caller then undoes
+    as usual). One entry or request waits at a time; a request the sheet could not take
+    (a later entry depends on the struck one) is refused at once."""
+    with transaction(db):
+        table, phone, repeat = _start_write(db, table_id, phone, submission_id, UNDO)
+        if repeat is not None:
+            return repeat
+        goal = _action_at(db, table_id, target)
+        entry = (_action_at(db, table_id, goal.payload.get("target"))
+                 if goal is not None and goal.kind == UNDO else None)
+        if goal is None or not _needs_consent(goal, entry):
+            return None
+        seats = seats_of(db, table_id)
+        names = [s.name for s in seats]
+        current = _folded(db, table, names)
+        waiting = _waiting(db, table_id)
+        if waiting is not None:
+            raise Conflict(_waiting_message(_make_sheet(table, seats, current, None, waiting)))
+        here = current.game_start
+        this_game = goal.kind == GAME and goal.seq > here
+        after, extra = _change_of(_actions(db, table_id, after=here if this_game else 0), goal)
+        folded = fold(table_id, None, table.game, table.settings, names, after,
+                      start=current if this_game else None)
+        if folded.errors:
+            if "restores" in extra:
+                why = message("table", "Entry #{seq} can't be restored: with it back, the sheet "
+                                       "would break the rules ({why}). Strike the later entries "
+                                       "first, or enter it again.", seq=extra["restores"],
+                              why=folded.errors[0])
+            else:
+                why = message("table", "Entry #{seq} can't be struck: the entries after it would "
+                                       "no longer be legal ({why}). Undo the later ones first.",
+                              seq=target, why=folded.errors[0])
+            raise TableError(why, status=422)
+        new_version = _bump(db, table_id, "waiting", chrome=False)
+        action = _append(db, table_id, new_version, phone.seat, UNDO, {"target": target, **extra},
+                         submission_id, pending=True)
+        # The sheet stays as it is until the other team confirms.
+        result, past_written = _store(db, table, action.seq, new_version, names, current)
+        table = replace(table, version=new_version, status="waiting")
+        done = _make_sheet(table, seats, result, _last_undoable(db, table_id), action)
+    _remember(table_id, new_version, result, past_written)
+    live.publish(table_id, new_version)
+    return Outcome(action, False, done)
+
+
 def _mark_entry(db: sqlite_utils.Database, table_id: str, phone: Phone, target: int,
                 submission_id: str, kind: str, column: str,
                 check: Callable[[list[ActionRow], ActionRow | None, list[Seat],
@@ -994,6 +1126,10 @@ def _mark_entry(db: sqlite_utils.Database, table_id: str, phone: Phone, target: 
         if "restores" in extra:
             db.execute("UPDATE actions SET undone_by = NULL WHERE table_id = ? AND seq = ?",
                        [table_id, extra["restores"]])
+        for key in ("struck", "lifts"):    # a confirmed request: its strike takes effect
+            if key in extra:
+                db.execute("UPDATE actions SET undone_by = ? WHERE table_id = ? AND seq = ?",
+                           [target, table_id, extra[key]])
         result, past_written = _store(db, table, action.seq, new_version, names, folded)
         table = replace(table, version=new_version, status=status)
         done = _make_sheet(table, seats, result, _last_undoable(db, table_id),

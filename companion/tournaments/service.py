@@ -433,7 +433,7 @@ def _table_facts(db, table_id: str, version: int) -> _TableFacts:
     table = tables.get_table(db, table_id)
     sheet = tables.sheet(db, table)
     # A rematch played before anyone looked leaves the event's game in past_games.
-    first = sheet.past_games[0] if sheet.past_games else sheet.summary
+    first = _first_game(sheet.past_games[0] if sheet.past_games else sheet.summary)
     if first.get("over"):
         status = "over"
     elif sheet.waiting is not None:
@@ -447,6 +447,20 @@ def _table_facts(db, table_id: str, version: int) -> _TableFacts:
     return facts
 
 
+def _first_game(summary: dict) -> dict:
+    """The summary of a table's first game. A game that plays a match inside one state
+    (Rocca: ``new_game`` deals the next game at the same table) lists its finished games
+    in ``summary["games"]``, each with its winner and every player's ``places``: the
+    event's game is the first of them, even once the next one is dealt or won."""
+    games = summary.get("games")
+    game = games[0] if isinstance(games, list) and games else None
+    if not isinstance(game, dict) or not isinstance(game.get("places"), dict) \
+            or "winner" not in game:
+        return summary
+    return {**summary, "over": True, "winners": [game["winner"]], "places": game["places"],
+            "totals": {p: int(p == game["winner"]) for p in game["places"]}}
+
+
 def _stored_results(db, event: Event, number: int) -> dict[int, tuple[dict, str]]:
     rows = db.execute("SELECT table_no, result, source FROM event_results WHERE event_id = ?"
                       " AND round = ?", [event.id, number]).fetchall()
@@ -457,9 +471,11 @@ def result_from_summary(event: Event, number: int, table_no: int, entrant_ids: l
                         summary: dict) -> dict:
     """A tournament result from a finished table's summary (totals and winners).
 
-    Team games: the entrants are team A (even seats) and team B. Table games: the winners
-    share first place, the others follow by their totals, in the direction the winners'
-    totals show (higher or lower is better).
+    Team games: the entrants are team A (even seats) and team B. Table games: a summary
+    that gives every player's place (``summary["places"]``, ``{key: 1..}``, as Rocca's
+    does by cards left) is taken as it is; otherwise the winners share first place and the
+    others follow by their totals, in the direction the winners' totals show (higher or
+    lower is better).
     """
     totals = summary.get("totals") or {}
     winners = list(summary.get("winners") or [])
@@ -467,6 +483,10 @@ def result_from_summary(event: Event, number: int, table_no: int, entrant_ids: l
     scores = [totals.get(k) for k in keys]
     if not all(isinstance(s, (int, float)) and not isinstance(s, bool) for s in scores):
         scores = None
+    given = _given_places(summary.get("places"), keys)
+    if given is not None:
+        return {"round": number, "table": table_no, "entrants": list(entrant_ids),
+                "scores": scores, "places": given}
     # The winners come first whatever their totals (Rook's "bidder goes out" can win on
     # the lower total); the others follow by their totals in the game's direction.
     higher = not lower_is_better(event)
@@ -480,6 +500,17 @@ def result_from_summary(event: Event, number: int, table_no: int, entrant_ids: l
     places = [1 + sum(1 for other in ranked if other < mine) for mine in ranked]
     return {"round": number, "table": table_no, "entrants": list(entrant_ids),
             "scores": scores, "places": places}
+
+
+def _given_places(places, keys: list[str]) -> list[int] | None:
+    """The places a game's summary gives, in `keys` order, when it gives one whole number
+    from 1 for every key (None otherwise: the places then follow the totals)."""
+    if not isinstance(places, dict):
+        return None
+    out = [places.get(k) for k in keys]
+    if not all(isinstance(p, int) and not isinstance(p, bool) and p >= 1 for p in out):
+        return None
+    return out
 
 
 def all_results(db: sqlite_utils.Database, event: Event) -> list[dict]:
@@ -921,12 +952,22 @@ MAX_ADJUSTMENT = 1000              # points one penalty or bonus may take or giv
 
 def scoring_of(fmt: dict, config: dict) -> dict:
     """The scoring of an event in format `fmt` under the director's `config`: points by
-    place (table games) or for a win, draw and loss (team games), and for a bye; anything
-    not chosen is the game's default."""
+    place (table games; the same at every table size unless the director gave some sizes
+    their own, ``points_by_size``) or for a win, draw and loss (team games), and for a bye;
+    anything not chosen is the game's default."""
     base = tournaments.default_scoring(fmt)
     bye = config.get("bye")
     if fmt["kind"] == "tables":
-        return tournaments.place_scoring(config.get("points") or base["points"], bye=bye)
+        points = config.get("points") or base["points"]
+        by_size = config.get("points_by_size")
+        if not by_size:       # the same place earns the same points at every table size
+            return tournaments.place_scoring(points, bye=bye)
+        # The director's own points for some sizes; every other size keeps the one list,
+        # and a bye still scores a first place of that list unless chosen.
+        table = {str(n): by_size.get(str(n), points)
+                 for n in range(fmt["min_table"], fmt["max_table"] + 1)}
+        return tournaments.place_scoring(table, bye=points[0] if bye is None and points
+                                         else bye)
     return tournaments.match_scoring(config.get("win", base["win"]),
                                     config.get("draw", base["draw"]),
                                     config.get("loss", base["loss"]), bye=bye)

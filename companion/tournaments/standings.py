@@ -352,13 +352,13 @@ def standings(entrants: Sequence[str], results: Iterable[Mapping[str, Any]],
 
     - **buchholz**: the sum over rounds of the opponent's points (match scoring) or of the
       table-mates' average points (place scoring, so a big table weighs no more than a small
-      one). A bye counts as an opponent with the entrant's own points, so a bye neither
-      helps nor hurts; rounds missed by a late arrival count nothing. The points are the
+      one), over the rounds played: a bye adds nothing (no opponent was met), nor does
+      a round missed by a late arrival. The points are the
       ones the standings show, initial points and adjustments included: a penalty lowers
       the Buchholz of everyone who played the penalised entrant, as it lowers that
       entrant's place (Sonneborn-Berger alike).
-    - **median_buchholz**: the same without the highest and the lowest round (with at
-      least three rounds; with fewer it equals the Buchholz).
+    - **median_buchholz**: the same without the highest and the lowest round played (with
+      at least three rounds played; with fewer it equals the Buchholz).
     - **sonneborn_berger**: the points of opponents beaten plus half the points of those
       drawn, over games played (match scoring only).
 
@@ -524,17 +524,22 @@ def _game_values(ids: Sequence[str], given: Mapping[str, Sequence[float]] | None
             for e in ids}
 
 
-def _opponent_values(seats: Sequence[Mapping[str, Any]], points: Mapping[str, Fraction],
-                     own: Fraction) -> list[Fraction]:
-    """Per round: the opponents' average points (one opponent at a pair table); a bye
-    counts as an opponent with the entrant's own points."""
+def _opponent_values(seats: Sequence[Mapping[str, Any]], points: Mapping[str, Fraction]
+                     ) -> list[Fraction]:
+    """Per round played: the opponents' average points (one opponent at a pair table).
+
+    A bye adds no value: no opponent was met. Its points already count in the entrant's
+    own points; counting them again as an opponent's (the bye "as an opponent holding the
+    entrant's own points") would let a bye raise its own tie-breaks. So Buchholz is the
+    points of the opponents met, Median-Buchholz drops the best and the worst of those
+    rounds, and Sonneborn-Berger counts games played only.
+    """
     values = []
     for seat in seats:
         if seat["outcome"] == "bye":
-            values.append(own)
-        else:
-            opponents = seat["opponents"]
-            values.append(sum((points[o] for o in opponents), Fraction(0)) / len(opponents))
+            continue
+        opponents = seat["opponents"]
+        values.append(sum((points[o] for o in opponents), Fraction(0)) / len(opponents))
     return values
 
 
@@ -542,7 +547,7 @@ def _row(entrant: str, seats: Sequence[Mapping[str, Any]], points: Mapping[str, 
          game: list[Fraction], mode: Any) -> dict[str, Any]:
     """One entrant's standings row, with exact numbers (see :func:`_publish`)."""
     own = points[entrant]
-    values = _opponent_values(seats, points, own)
+    values = _opponent_values(seats, points)
     buchholz = sum(values, Fraction(0))
     median = buchholz - max(values) - min(values) if len(values) >= 3 else buchholz
     played = [s for s in seats if s["outcome"] != "bye"]

@@ -437,9 +437,18 @@ def _mark_entry(table_id: str, mark, done: str, repeated: str):
         outcome = mark(get_db(), table_id, view.phone, target, sid)
     except tables.TableError as exc:
         return _after_mark(_refresh(view), exc.status, exc.message, "error")
-    restored = outcome.action.payload.get("restores")
-    if restored is not None:     # an undo of a strike: the entry counts again
+    payload = outcome.action.payload
+    restored = payload.get("restores")
+    if outcome.action.pending:   # a request: the sheet changes once the other team agrees
+        note = (gettext("Asked the other team to agree to bring entry #%(seq)s back.",
+                        seq=restored) if restored is not None else
+                gettext("Asked the other team to agree to strike entry #%(seq)s.", seq=target))
+    elif payload.get("cancels"):
+        note = gettext("Request #%(seq)s was cancelled; the sheet stays as it was.", seq=target)
+    elif restored is not None:     # an undo of a strike: the entry counts again
         note = gettext("Entry #%(seq)s is back on the sheet.", seq=restored)
+    elif "struck" in payload:      # the other team agreed to a strike
+        note = gettext("Entry #%(seq)s was struck: both teams agreed.", seq=payload["struck"])
     else:
         note = gettext(repeated if outcome.duplicate else done, seq=target)
     return _after_mark(_refresh(view, outcome), 200, note, "ok")

@@ -8,6 +8,7 @@ sentence the page shows. Used by the blueprint :mod:`.tournaments` only.
 """
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 
 from companion import tournaments
@@ -17,7 +18,8 @@ from companion.tournaments.round_clock import MAX_CLOCK_MINUTES
 from companion.tournaments.service import LATE_CHOICES, MAX_ADJUSTMENT, MAX_ROUNDS, Event
 
 __all__ = ["config_choices", "parse_adjustment", "parse_config", "parse_minutes",
-           "parse_places", "parse_rounds", "parse_scores", "parse_table_size"]
+           "parse_places", "parse_points_by_size", "parse_rounds", "parse_scores",
+           "parse_table_size"]
 
 
 def parse_table_size(raw: str | None, slug: str) -> int | None:
@@ -129,7 +131,8 @@ def _number(raw: str | None, what: str, default):
 def parse_config(form: Mapping, fmt: dict) -> dict:
     """The director's scoring and pairing choices from the new-event form, checked.
 
-    Fields: points_places ("4, 2, 1, 0"; table games), points_win / points_draw /
+    Fields: points_places ("4, 2, 1, 0"; table games), points_by_size (table games,
+    optional: "3: 4, 2, 0" gives tables of 3 their own points), points_win / points_draw /
     points_loss (team games), points_bye (empty: a win or first place), late_points
     ("zero" or "bye": a bye's points for every round a late arrival missed), tiebreak_1..
     (the tie-breaks in order; "" for none; absent: the game's order), odd_tables (table
@@ -140,11 +143,12 @@ def parse_config(form: Mapping, fmt: dict) -> dict:
     config: dict = {}
     if fmt["kind"] == "tables":
         text = (form.get("points_places") or "").strip()
-        points = tournaments.parse_points_list(text) if text else list(base["points"])
-        if any(better < worse for better, worse in zip(points, points[1:])):
-            raise ValueError(N_("Points by place go down from first place, like 4, 2, 1, 0: "
-                                "a better place never scores less than a worse one."))
+        points = _falling(tournaments.parse_points_list(text) if text
+                          else list(base["points"]))
         config["points"] = points
+        by_size = parse_points_by_size(form.get("points_by_size"), fmt)
+        if by_size:
+            config["points_by_size"] = by_size
         odd = form.get("odd_tables") or "closest"
         if odd not in tournaments.ODD_TABLES:
             raise ValueError(N_("Pick how tables are made when the players don't divide "
@@ -172,6 +176,48 @@ def parse_config(form: Mapping, fmt: dict) -> dict:
         config["tiebreaks"] = list(tournaments.parse_tiebreak_order(
             [(form.get(name) or "")[:40] for name in names], base["mode"]))
     return config
+
+
+def _falling(points: list) -> list:
+    """`points` if no better place scores less than a worse one, else ValueError."""
+    if any(better < worse for better, worse in zip(points, points[1:])):
+        raise ValueError(N_("Points by place go down from first place, like 4, 2, 1, 0: "
+                            "a better place never scores less than a worse one."))
+    return points
+
+
+def parse_points_by_size(raw: str | None, fmt: dict) -> dict[str, list]:
+    """The director's own points for some table sizes: ``"3: 4, 2, 0; 5: 5, 3, 2, 1, 0"``
+    -> ``{"3": [4, 2, 0], "5": [5, 3, 2, 1, 0]}`` ({} when left empty: every size uses
+    the one list). Sizes separated by semicolons or new lines, each a table size of the
+    game, at most once; the points as in :func:`companion.tournaments.parse_points_list`,
+    never rising."""
+    # Full-width digits, colons and semicolons (Japanese input) read as plain ones.
+    text = unicodedata.normalize("NFKC", raw or "").strip()
+    if not text:
+        return {}
+    if len(text) > 400:
+        raise ValueError(N_("Points by table size are too long: list each size once."))
+    low, high = fmt["min_table"], fmt["max_table"]
+    out: dict[str, list] = {}
+    for part in (p.strip() for p in text.replace("\n", ";").split(";")):
+        if not part:
+            continue
+        size, colon, points = part.partition(":")
+        size = size.strip()
+        if not colon or not size.isascii() or not size.isdigit() or len(size) > 2:
+            raise ValueError(N_("Write points for a table size as the size, a colon and the "
+                                "points, like 3: 4, 2, 0."))
+        if not low <= int(size) <= high:
+            raise ValueError(message("tournament", "Tables seat {low} to {high} players, so "
+                                     "{size} is not a table size here.", low=low, high=high,
+                                     size=size))
+        key = str(int(size))
+        if key in out:
+            raise ValueError(message("tournament", "Table size {size} is listed twice.",
+                                     size=key))
+        out[key] = _falling(tournaments.parse_points_list(points))
+    return out
 
 
 def parse_adjustment(form: Mapping, event: Event) -> tuple[float, int | None]:

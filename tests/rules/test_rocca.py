@@ -980,3 +980,52 @@ def test_roc_a12_property_any_table(n, data):
         result = GAME.summary(GAME.apply(state, accept(receiver)))
         assert result["over"] and result["winners"] == [giver]
         assert result["totals"][giver] == 1
+
+
+# ---------------------------------------------------------------------------------------
+# Places in a finished game: the winner, then cards left (fewer first), the eliminated
+# last (the first eliminated last of all).
+
+@pytest.mark.parametrize("winner, hands, eliminated, places", [
+    # Nobody eliminated: fewer cards, better place; equal counts share.
+    ("P1", {"P1": 0, "P2": 9, "P3": 1, "P4": 5}, [], {"P1": 1, "P2": 4, "P3": 2, "P4": 3}),
+    ("P1", {"P1": 0, "P2": 3, "P3": 3, "P4": 7}, [], {"P1": 1, "P2": 2, "P3": 2, "P4": 4}),
+    ("P2", {"P1": 2, "P2": 0, "P3": 2, "P4": 2}, [], {"P1": 2, "P2": 1, "P3": 2, "P4": 2}),
+    # Someone went out after eliminations: the eliminated come after those still in,
+    # however few cards they held.
+    ("P3", {"P1": 1, "P2": 8, "P3": 0, "P4": 2}, ["P1"], {"P1": 4, "P2": 3, "P3": 1, "P4": 2}),
+    # The last player left: the later eliminated, the better.
+    ("P4", {"P1": 3, "P2": 1, "P3": 6, "P4": 4}, ["P2", "P1", "P3"],
+     {"P1": 3, "P2": 4, "P3": 2, "P4": 1}),
+    # Two players.
+    ("P2", {"P1": 7, "P2": 0}, [], {"P1": 2, "P2": 1}),
+])
+def test_finish_places(winner, hands, eliminated, places):
+    assert rocca.finish_places(list(hands), winner, hands, eliminated) == places
+
+
+def test_a_finished_games_summary_places_everyone_by_cards_left():
+    state = run(3, shed(3, "P2", 4) + [one("P2"), draw("P1"), play("P2", "2D")])
+    result = GAME.summary(state)
+    # P2 went out; P3 drew 4 (9 cards), P1 drew 5 (10 cards): P3 2nd, P1 3rd.
+    assert result["hands"] == {"P1": 10, "P2": 0, "P3": 9}
+    assert result["places"] == {"P1": 3, "P2": 1, "P3": 2}
+    assert result["games"][-1]["places"] == result["places"]
+    json.dumps(result["places"])
+    # The next game has no places yet; the finished one keeps its own.
+    result = GAME.summary(GAME.apply(state, NEW_GAME))
+    assert result["places"] is None and result["games"][0]["places"] == {"P1": 3, "P2": 1,
+                                                                          "P3": 2}
+
+
+def test_no_places_before_a_win_and_the_last_player_left_places_by_elimination():
+    state = run(3, [STOCK_OUT, cannot("P1")])
+    assert GAME.summary(state)["places"] is None
+    state = GAME.apply(state, cannot("P2"))
+    assert GAME.summary(state)["places"] == {"P1": 3, "P2": 2, "P3": 1}
+
+
+def test_a_game_recorded_without_places_gets_them_from_its_hands():
+    state = run(3, shed(3, "P2", 4) + [one("P2"), draw("P1"), play("P2", "2D")])
+    del state["games"][-1]["places"]      # a state folded before places were recorded
+    assert GAME.summary(state)["places"] == {"P1": 3, "P2": 1, "P3": 2}

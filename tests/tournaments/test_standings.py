@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.tournaments import (
+    default_scoring,
     match_scoring,
     place_scoring,
     places_from_scores,
@@ -22,6 +23,7 @@ from companion.tournaments import (
     results_csv,
     score_totals,
     standings,
+    tournament_format,
 )
 
 
@@ -73,6 +75,16 @@ def test_points_by_table_size():
     assert scoring["bye"] == 4  # first place at the smallest listed table
     with pytest.raises(ValueError, match="table of 3"):
         result_points({"round": 1, "entrants": list("ABC"), "places": [1, 2, 3]}, scoring)
+
+
+@pytest.mark.parametrize("size", [2, 3, 4, 5, 6])
+def test_by_default_the_same_place_earns_the_same_points_at_every_table_size(size):
+    # A table game's default scoring, with every place given (Rocca by cards left, a
+    # score pad by totals): 1st 4, 2nd 2, 3rd 1, 4th and later 0, whatever the size.
+    scoring = default_scoring(tournament_format("rocca"))
+    names = [f"N{k}" for k in range(size)]
+    result = {"round": 1, "table": 1, "entrants": names, "places": list(range(1, size + 1))}
+    assert result_points(result, scoring) == dict(zip(names, [4, 2, 1, 0, 0, 0][:size]))
 
 
 MATCH_CASES = [
@@ -150,8 +162,9 @@ def test_exact_ties_share_a_place():
 # Five players, win 2 / draw 1 / loss 0 / bye 2 (by hand):
 #   R1: A beat B, C drew D, E bye.   R2: E beat C, B beat D, A bye.
 #   Points: A 4, E 4, B 2, C 1, D 1.
-#   Buchholz (a bye = an opponent with one's own points): A = B 2 + bye 4 = 6;
-#   E = bye 4 + C 1 = 5; B = A 4 + D 1 = 5; C = D 1 + E 4 = 5; D = C 1 + B 2 = 3.
+#   Buchholz (the points of the opponents met; a bye adds nothing): A = B 2 = 2;
+#   E = C 1 = 1; B = A 4 + D 1 = 5; C = D 1 + E 4 = 5; D = C 1 + B 2 = 3.
+#   Median-Buchholz: fewer than 3 rounds played, so the same as Buchholz.
 #   Sonneborn-Berger (games played only): A 2 (beat B); E 1 (beat C); B 1 (beat D);
 #   C 0.5, D 0.5 (their draw).
 FIVE = [match(1, 1, "A", "B", "A", [250, 120]), match(1, 2, "C", "D", None, [200, 200]),
@@ -162,7 +175,7 @@ FIVE = [match(1, 1, "A", "B", "A", [250, 120]), match(1, 2, "C", "D", None, [200
 def test_byes_and_buchholz_by_hand():
     rows = standings(list("ABCDE"), FIVE, match_scoring())
     assert summary(rows, "points", "buchholz", "median_buchholz", "sonneborn_berger") == [
-        (1, "A", 4, 6, 6, 2), (2, "E", 4, 5, 5, 1), (3, "B", 2, 5, 5, 1),
+        (1, "A", 4, 2, 2, 2), (2, "E", 4, 1, 1, 1), (3, "B", 2, 5, 5, 1),
         (4, "C", 1, 5, 5, 0.5), (5, "D", 1, 3, 3, 0.5)]
     a = rows[0]
     assert (a["played"], a["byes"], a["wins"], a["draws"], a["losses"]) == (1, 1, 1, 0, 0)
@@ -170,6 +183,43 @@ def test_byes_and_buchholz_by_hand():
         {"round": 1, "table": 1, "opponents": ["B"], "outcome": "win", "place": 1, "points": 2},
         {"round": 2, "table": None, "opponents": [], "outcome": "bye", "place": None,
          "points": 2}]
+
+
+# A bye adds nothing to Buchholz, Median-Buchholz or Sonneborn-Berger: they count the
+# opponents met. By hand:
+#   Match (win 2 / draw 1 / loss 0 / bye 2), three entrants over four rounds:
+#     R1 A beat B, C bye; R2 C beat A, B bye; R3 B drew C, A bye; R4 A beat C, B bye.
+#     Points: A 2+0+2+2 = 6, B 0+2+1+2 = 5, C 2+2+1+0 = 5.
+#     Buchholz: A = B 5 + C 5 + C 5 = 15; B = A 6 + C 5 = 11; C = A 6 + B 5 + A 6 = 17.
+#     Median-Buchholz (3 rounds played or more): A 15-5-5 = 5; B 11 (2 rounds); C 17-6-5 = 6.
+#     Sonneborn-Berger: A 5+5 = 10; B 5/2 = 2.5; C 6 + 5/2 = 8.5.
+#   Places (4/2/1/0, bye 4), tables of three:
+#     R1 A 1st, B 2nd, C 3rd, D bye; R2 B 1st, C 2nd, D 3rd, A bye.
+#     Points: A 4+4 = 8, B 2+4 = 6, C 1+2 = 3, D 4+1 = 5.
+#     Buchholz (table-mates' average): A (6+3)/2 = 4.5; B (8+3)/2 + (3+5)/2 = 9.5;
+#     C (8+6)/2 + (6+5)/2 = 12.5; D (6+3)/2 = 4.5.
+BYE_CASES = [
+    ("match", list("ABC"),
+     [match(1, 1, "A", "B", "A"), bye(1, "C"), match(2, 1, "C", "A", "C"), bye(2, "B"),
+      match(3, 1, "B", "C", None), bye(3, "A"), match(4, 1, "A", "C", "A"), bye(4, "B")],
+     match_scoring(),
+     [(1, "A", 6, 15, 5, 10), (2, "C", 5, 17, 6, 8.5), (3, "B", 5, 11, 11, 2.5)]),
+    ("places", list("ABCD"),
+     [{"round": 1, "table": 1, "entrants": list("ABC"), "places": [1, 2, 3]}, bye(1, "D"),
+      {"round": 2, "table": 1, "entrants": list("BCD"), "places": [1, 2, 3]}, bye(2, "A")],
+     place_scoring(),
+     [(1, "A", 8, 4.5, 4.5, None), (2, "B", 6, 9.5, 9.5, None), (3, "D", 5, 4.5, 4.5, None),
+      (4, "C", 3, 12.5, 12.5, None)]),
+]
+
+
+@pytest.mark.parametrize("mode, names, results, scoring, expected", BYE_CASES,
+                         ids=[case[0] for case in BYE_CASES])
+def test_a_bye_adds_nothing_to_the_tiebreaks(mode, names, results, scoring, expected):
+    rows = standings(names, results, scoring)
+    assert summary(rows, "points", "buchholz", "median_buchholz",
+                   "sonneborn_berger") == expected
+    assert sum(r["byes"] for r in rows) == sum(1 for r in results if r.get("bye"))
 
 
 def test_game_tiebreaks_come_before_buchholz():
@@ -405,11 +455,11 @@ def test_standings_properties(event):
     assert sum(r["points"] for r in rows) == total
     for row in rows:
         assert row["wins"] + row["draws"] + row["losses"] == row["played"]
-    # Buchholz counts each entrant's points once per game played against it, plus the
-    # own points of every bye.
+    # Buchholz counts each entrant's points once per game played against it; a bye adds
+    # nothing.
     points = {r["entrant"]: r["points"] for r in rows}
     assert sum(r["buchholz"] for r in rows) == pytest.approx(
-        sum(points[r["entrant"]] * (r["played"] + r["byes"]) for r in rows))
+        sum(points[r["entrant"]] * r["played"] for r in rows))
     # Ranks: 1 for the first row, shared exactly when everything compared is equal,
     # otherwise the row's position.
     key = [(r["points"], r["buchholz"], r["median_buchholz"], r["sonneborn_berger"])

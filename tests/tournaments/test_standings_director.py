@@ -55,11 +55,10 @@ def table(text):
 #   Results' points: A 4, E 4, B 2, C 1, D 1.
 # Adjustments: A -1 (slow play, round 2), C +2, D +0.5 and -0.5.
 #   Points: E 4, A 3, C 3, B 2, D 1.
-#   Buchholz with the adjusted points (a bye = an opponent with one's own points):
-#   E = bye 4 + C 3 = 7; A = B 2 + bye 3 = 5; C = D 1 + E 4 = 5; B = A 3 + D 1 = 4;
-#   D = C 3 + B 2 = 5.
+#   Buchholz with the adjusted points (the opponents met; a bye adds nothing):
+#   E = C 3 = 3; A = B 2 = 2; C = D 1 + E 4 = 5; B = A 3 + D 1 = 4; D = C 3 + B 2 = 5.
 #   Sonneborn-Berger: E 3 (beat C); A 2 (beat B); C 0.5 (drew D); B 1 (beat D);
-#   D 1.5 (drew C). A and C tie on points and Buchholz; A's SB is higher.
+#   D 1.5 (drew C). A and C tie on points; C's Buchholz is higher (A's bye adds nothing).
 # ---------------------------------------------------------------------------
 
 FIVE = [match(1, 1, "A", "B", "A", [250, 120]), match(1, 2, "C", "D", None, [200, 200]),
@@ -79,7 +78,7 @@ def test_adjustments_by_hand():
     json.dumps(rows)
     assert summary(rows, "points", "adjustment", "buchholz", "median_buchholz",
                    "sonneborn_berger") == [
-        (1, "E", 4, 0, 7, 7, 3), (2, "A", 3, -1, 5, 5, 2), (3, "C", 3, 2, 5, 5, 0.5),
+        (1, "E", 4, 0, 3, 3, 3), (2, "C", 3, 2, 5, 5, 0.5), (3, "A", 3, -1, 2, 2, 2),
         (4, "B", 2, 0, 4, 4, 1), (5, "D", 1, 0, 5, 5, 1.5)]
     by = {r["entrant"]: r for r in rows}
     assert by["A"]["adjustments"] == [{"points": -1, "reason": "slow play", "round": 2}]
@@ -230,9 +229,9 @@ def test_standings_csv_for_match_scoring():
                          dropped=["D"])
     assert table(text) == [
         HEADER + ["Game score", "Buchholz", "Median-Buchholz", "Sonneborn-Berger", "dropped"],
-        ["1", "E", "", "4", "1", "1", "0", "0", "1", "0", "", "7", "7", "3", ""],
-        ["2", "A", "Ann & Al", "3", "1", "1", "0", "0", "1", "-1", "", "5", "5", "2", ""],
-        ["3", "C", "", "3", "2", "0", "1", "1", "0", "2", "", "5", "5", "0.5", ""],
+        ["1", "E", "", "4", "1", "1", "0", "0", "1", "0", "", "3", "3", "3", ""],
+        ["2", "C", "", "3", "2", "0", "1", "1", "0", "2", "", "5", "5", "0.5", ""],
+        ["3", "A", "Ann & Al", "3", "1", "1", "0", "0", "1", "-1", "", "2", "2", "2", ""],
         ["4", "B", "", "2", "2", "1", "0", "1", "0", "0", "", "4", "4", "1", ""],
         ["5", "D", "", "1", "2", "0", "1", "1", "0", "0", "", "5", "5", "1.5", "yes"],
     ]
@@ -326,8 +325,8 @@ def exact(value):
 @given(events())
 def test_tiebreaks_recomputed_from_results(event):
     """(f) points = the results' points + adjustments; Buchholz = per round the opponents'
-    (average) final points, a bye counting the entrant's own; Median-Buchholz without the
-    best and worst round (3 rounds or more); Sonneborn-Berger = points of opponents beaten
+    (average) final points over the rounds played, a bye adding nothing; Median-Buchholz
+    without the best and worst round played (3 or more); Sonneborn-Berger = points of opponents beaten
     plus half of those drawn."""
     names, results, adjustments, scoring = event
     rows = standings(names, results, scoring, adjustments=adjustments)
@@ -347,7 +346,6 @@ def test_tiebreaks_recomputed_from_results(event):
         berger = Fraction(0)
         for r in mine:
             if r.get("bye"):
-                per_round.append(points[e])
                 continue
             others = [o for o in r["entrants"] if o != e]
             per_round.append(sum(points[o] for o in others) / len(others))
