@@ -86,6 +86,7 @@ class Phone:
     id: int
     table_id: str
     seat: int | None
+    rotate: bool = False     # it received the host role: its cookie's key is due for renewal
 
     @property
     def seated(self) -> bool:
@@ -225,9 +226,10 @@ def phone_by_secret(db: sqlite_utils.Database, table_id: str, secret: str | None
     """The phone of this table whose cookie holds `secret`, if any."""
     if not secret:
         return None
-    row = _one(db, "SELECT id, table_id, seat FROM phones WHERE secret_hash = ? AND table_id = ?",
-               [tokens.phone_hash(secret, table_id), table_id])
-    return Phone(id=row["id"], table_id=row["table_id"], seat=row["seat"]) if row else None
+    row = _one(db, "SELECT id, table_id, seat, rotate FROM phones WHERE secret_hash = ? AND"
+               " table_id = ?", [tokens.phone_hash(secret, table_id), table_id])
+    return Phone(id=row["id"], table_id=row["table_id"], seat=row["seat"],
+                 rotate=bool(row["rotate"])) if row else None
 
 
 def adopt_phone(db: sqlite_utils.Database, table_id: str, old_secret: str, secret: str) -> None:
@@ -574,6 +576,9 @@ def pass_host(db: sqlite_utils.Database, table_id: str, phone: Phone, pos: int) 
         if table.host_seat == pos:
             return
         db.execute("UPDATE tables SET host_seat = ? WHERE id = ?", [pos, table_id])
+        # The phone in that seat gains the host's rights: its cookie's key is renewed on its
+        # next request (companion/web/cookies.py), so a copy of its old cookie isn't host.
+        db.execute("UPDATE phones SET rotate = 1 WHERE table_id = ? AND seat = ?", [table_id, pos])
         version = _bump(db, table_id)
         _append(db, table_id, version, host.seat, SEAT, {"event": "host", "seat": pos}, None)
     live.publish(table_id, version)

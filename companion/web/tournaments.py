@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 
-from flask import Blueprint, abort, current_app, make_response, redirect, request, url_for
+from flask import Blueprint, abort, current_app, g, make_response, redirect, request, url_for
 from flask_babel import gettext
 from flask_limiter.util import get_remote_address
 
@@ -22,7 +22,7 @@ from companion.storage import get_db, rates
 from companion.tournaments import round_clock, service, tournament_format
 
 from . import tournament_forms as forms
-from .cookies import own_secret, phone_secret
+from .cookies import own_secret, phone_secret, rotate_secret
 from .extensions import limiter
 from .quotas import quota
 from .games import game_or_404, ui_for
@@ -47,11 +47,19 @@ def _event(event_id: str) -> service.Event:
 
 
 def _director_event(event_id: str) -> service.Event:
-    """The event, for its director only (403 for anyone else)."""
+    """The event, for a device directing it only (403 for anyone else, a revoked device
+    included); notes the device as seen (`g.director_device`)."""
     event = _event(event_id)
-    if not service.is_director(get_db(), event, phone_secret()):
+    db = get_db()
+    device = service.director_device(db, event, phone_secret())
+    if device is not None and device["revoked_at"] is not None:
+        raise tables.Forbidden(N_("This device no longer directs the event: the director "
+                                  "revoked it. Ask the director for a new director link."))
+    if device is None:
         raise tables.Forbidden(N_("Only the director's browser can do that. Open the event "
                                   "from the browser that created it."))
+    service.mark_seen(db, event, device)
+    g.director_device = device
     return event
 
 
@@ -105,6 +113,7 @@ def create(slug: str):
                                             config=config, secret=own_secret())
     except ValueError as exc:
         return _form(game, form, said_of(exc), 422)
+    rotate_secret()     # a director's role: a cookie planted on this browser earlier shares none
     return redirect(url_for(".dashboard", event_id=event.id), 303)
 
 
@@ -123,6 +132,9 @@ def _room(event: service.Event, page: bool = True) -> dict:
                 entrants=service.entrants(db, event) if page else [],
                 audit=service.audit(db, event), error=None,
                 tools=_director_tools(event, current, rows) if page else None,
+                devices=service.director_devices(db, event) if page else [],
+                my_device=(g.get("director_device") or {}).get("device_id"),
+                link_minutes=service.LINK_MINUTES,
                 clock=round_clock.clock_state(event, current),
                 clock_minutes=round_clock.DEFAULT_ROUND_MINUTES,
                 can_lock=bool(current) and not current.locked and all(r.result for r in rows),
@@ -561,10 +573,16 @@ def _dashboard_page(event: service.Event, **extra):
 
 @bp.post("/e/<event_id>/director-link")
 def director_link(event_id: str):
-    """A new director's link for a second device (it replaces the previous one), shown once
-    on the dashboard as a QR code and an address: only its hash is stored."""
+    """A new director link for another device, shown once on the dashboard as a QR code and
+    an address (only its hash is stored; it works once, for LINK_MINUTES). It ends the
+    previous link, and revokes the devices that came through links unless the director
+    ticked "keep" (the device asking always stays)."""
     event = _director_event(event_id)
-    token = service.new_director_link(get_db(), event)
+    keep = request.form.get("keep") == "on"
+    token = service.new_director_link(get_db(), event, keep=keep,
+                                      by=g.director_device["device_id"],
+                                      who=g.director_device["name"])
+    rotate_secret()
     url = public_url(url_for(".director_join", event_id=event.id, token=token))
     return _dashboard_page(service.get_event(get_db(), event.id), director_url=url,
                            director_qr=qr_svg(url, gettext("QR code of the director's link")))
@@ -574,13 +592,40 @@ def director_link(event_id: str):
 @limiter.limit(_join_limit)
 def director_join(event_id: str, token: str):
     """The director's link (like a table's QR code, opening it is the action): this browser
-    becomes a director of the event, then sees the dashboard. A wrong or replaced link is
-    a plain 404; guessing is limited like joining a table."""
+    becomes a director device of the event (with a new phone key), then sees the
+    dashboard. A wrong, used, ended or expired link is a plain 404; guessing is limited
+    like joining a table."""
     if len(token) > 64:
         abort(404)
     event = _event(event_id)
     service.join_as_director(get_db(), event, token, secret=own_secret())
+    rotate_secret()
     return redirect(url_for(".dashboard", event_id=event.id), 303)
+
+
+@bp.post("/e/<event_id>/director-devices")
+def director_devices(event_id: str):
+    """Name a director device (action=rename, device, name) or revoke one (action=revoke,
+    device; the device in use also needs confirm=yes). Both are audited."""
+    event = _director_event(event_id)
+    form = request.form
+    device = (form.get("device") or "")[:32]
+    me = g.director_device
+    try:
+        if form.get("action") == "rename":
+            service.rename_director_device(get_db(), event, device,
+                                           (form.get("name") or "")[:200], who=me["name"])
+        elif form.get("action") == "revoke":
+            service.revoke_director_device(get_db(), event, device, by=me["device_id"],
+                                           confirmed=form.get("confirm") == "yes",
+                                           who=me["name"])
+        else:
+            abort(400)
+    except ValueError as exc:
+        return _refused(event, said_of(exc))
+    if device == me["device_id"] and form.get("action") == "revoke":
+        return redirect(url_for(".standings", event_id=event.id), 303)
+    return redirect(url_for(".dashboard", event_id=event.id) + "#director-link", 303)
 
 
 # ---------------------------------------------------------------- the director's tools (issue
