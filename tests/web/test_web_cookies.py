@@ -42,7 +42,7 @@ def test_three_hundred_tables_and_an_event_are_one_cookie(new_phone, db_path):
     event_id = create_event(ann)
     assert ann.pick(event_id, PLAYERS[0]).status_code == 303
     assert cookie_names(ann) == {"session", "tc"}
-    secret = ann.cookie("tc")
+    key, secret = ann.cookie("tc"), ann.secret()
     header = "; ".join(f"{k}={ann.cookie(k)}" for k in cookie_names(ann))
     assert len(header) < 400, header
     # Every table still knows her, in her own seat, by the one cookie.
@@ -51,7 +51,7 @@ def test_three_hundred_tables_and_an_event_are_one_cookie(new_phone, db_path):
     assert ann.get(f"/e/{event_id}").status_code == 200   # still the director
     stored = repr([db_rows(db_path, f"SELECT * FROM {name}")
                    for name in ("phones", "events", "event_directors", "event_passes")])
-    assert secret not in stored
+    assert secret not in stored and key not in stored
     assert phone_hash(secret, ids[0]) in stored and director_hash(secret, event_id) in stored
     assert pass_hash(secret, event_id) in stored
     # 300 rows, 300 different hashes: one table's row says nothing about another's.
@@ -70,11 +70,13 @@ def test_the_cookie_is_set_once_and_only_when_something_was_remembered(table, ne
     assert "HttpOnly" in header and "SameSite=Lax" in header and "Max-Age=31536000" in header
     assert cy.claim(table.id, 2).status_code == 303
     assert "tc" not in set_cookies(cy.get(f"/t/{table.id}"))   # kept, not sent again
-    # A second table: the same cookie, not a second one.
+    # A second table: still one cookie, not a second one. Hosting it renewed the cookie's
+    # key (see test_a_planted_cookie_shares_no_host_role) and Cy keeps her first seat.
     before = cy.cookie("tc")
     other = cy.create_table(["Cy", "Dee"])
-    assert cy.cookie("tc") == before and cookie_names(cy) == {"session", "tc"}
+    assert cookie_names(cy) == {"session", "tc"} and cy.cookie("tc") != before
     assert "You are Cy" in text_of(cy.page(other))
+    assert "You are Cy" in text_of(cy.page(table.id))
 
 
 def test_a_junk_phone_cookie_is_replaced_never_trusted(table, new_phone, db_path):
@@ -111,7 +113,7 @@ def test_an_old_table_cookie_keeps_its_seat_and_is_dropped(app, table, db_path):
     assert deleted(sent[f"tc_{table.id}"]) and not deleted(sent["tc"])
     assert cookie_names(bob) <= {"tc", "session"} and "tc" in cookie_names(bob)
     assert db_rows(db_path, "SELECT secret_hash FROM phones WHERE id = ?", [bob_row]) == \
-        [(phone_hash(bob.cookie("tc"), table.id),)]
+        [(phone_hash(bob.secret(), table.id),)]
     # From now on the one cookie is enough, and Bob is still one phone.
     assert "You are Bob" in text_of(bob.page(table.id))
     assert db_rows(db_path, "SELECT COUNT(*) FROM phones WHERE table_id = ?", [table.id]) == [(2,)]
@@ -138,6 +140,8 @@ def test_old_director_and_pass_cookies_move_over(app, new_phone, db_path):
     old_director, old_pass = new_secret(), new_secret()
     _rekey(db_path, "UPDATE events SET secret_hash = ? WHERE id = ?",
            [hash_secret(old_director), event_id])
+    _rekey(db_path, "UPDATE event_directors SET secret_hash = ? WHERE event_id = ? AND creator = 1",
+           [hash_secret(old_director), event_id])
     _rekey(db_path, "UPDATE event_passes SET secret_hash = ? WHERE event_id = ?",
            [hash_secret(old_pass), event_id])
     laptop = _old_phone(app, "laptop", {f"te_{event_id}": old_director})
@@ -149,7 +153,7 @@ def test_old_director_and_pass_cookies_move_over(app, new_phone, db_path):
     assert PLAYERS[1] in page
     assert cookie_names(phone) <= {"tc", "session"} and "tc" in cookie_names(phone)
     assert db_rows(db_path, "SELECT entrant FROM event_passes WHERE secret_hash = ?",
-                   [pass_hash(phone.cookie("tc"), event_id)]) == [(PLAYERS[1],)]
+                   [pass_hash(phone.secret(), event_id)]) == [(PLAYERS[1],)]
     # The old director's secret no longer opens anything.
     assert _old_phone(app, "copy", {f"te_{event_id}": old_director}).get(
         f"/e/{event_id}").status_code == 403
