@@ -166,3 +166,142 @@ def _rekey(db_path: str, sql: str, params: list) -> None:
             conn.execute(sql, params)
     finally:
         conn.close()
+
+
+# ---------------------------------------------------------------- keys the server issued
+
+FORGED = ["A" * 43, "abcdefghij" * 5, new_secret()]
+
+
+def _keys(db_path: str) -> list[tuple]:
+    return db_rows(db_path, "SELECT key_hash, identity, retired_at FROM phone_keys")
+
+
+def test_a_forged_well_formed_cookie_is_replaced_not_adopted(table, new_phone, db_path):
+    """A cookie value the server never issued (43 × "A", any well-formed string) is not the
+    phone's secret: joining sets a fresh key, and the forged value opens nothing then or
+    later, whoever sends it."""
+    for n, forged in enumerate(FORGED):
+        eve = new_phone(f"eve{n}")
+        eve.client.set_cookie("tc", forged)
+        assert eve.get(f"/t/{table.id}").status_code == 403
+        r = eve.join(table.join_path)
+        assert r.status_code == 303 and "tc" in set_cookies(r)
+        key = eve.cookie("tc")
+        assert key != forged and eve.secret() not in (None, forged)
+        assert db_rows(db_path, "SELECT COUNT(*) FROM phones WHERE secret_hash = ?",
+                       [phone_hash(forged, table.id)]) == [(0,)]
+        # A second browser carrying the same forged value is a stranger, not Eve.
+        twin = new_phone(f"twin{n}")
+        twin.client.set_cookie("tc", forged)
+        assert twin.get(f"/t/{table.id}").status_code == 403
+        # Creating a table with it: the table is the new key's, never the forged value's.
+        mallory = new_phone(f"mallory{n}")
+        mallory.client.set_cookie("tc", forged)
+        own = mallory.create_table(["Mal", "Ory"])
+        assert mallory.cookie("tc") != forged
+        assert twin.get(f"/t/{own}").status_code == 403
+    # At rest: neither keys nor identities in clear, and no row for a forged value.
+    stored = repr(_keys(db_path))
+    for phone in (table.host, table.bob):
+        assert phone.cookie("tc") not in stored and phone.secret() not in stored
+    assert all(f not in stored for f in FORGED)
+
+
+def _host_rights(phone: Phone, table_id: str) -> int:
+    """The status of a host-only POST (a rejoin code for seat 1) by this phone."""
+    return phone.post(f"/t/{table_id}/host/rejoin", {"seat": "1"}).status_code
+
+
+def test_a_planted_cookie_shares_no_host_role(new_phone, db_path, table):
+    """Mallory gets a real key from the server and plants it on Vic's browser (a cookie
+    set over plain http on the same network, say). The moment Vic's phone gains a host's
+    rights (creating a table, taking the host's seat with a rejoin code, receiving the host
+    role) the key is renewed: Mallory's copy opens nothing of Vic's from then on, and
+    everything Vic held before still works for Vic."""
+    mallory = new_phone("Mallory")
+    assert mallory.join(table.join_path).status_code == 303      # a real key, a spectator
+    planted = mallory.cookie("tc")
+    vic = new_phone("Vic")
+    vic.client.set_cookie("tc", planted)
+    # Creating a table.
+    own = vic.create_table(["Vic", "Wes"])
+    assert vic.cookie("tc") != planted
+    assert _host_rights(vic, own) == 200
+    assert mallory.get(f"/t/{own}").status_code == 403
+    assert mallory.get(f"/t/{table.id}").status_code == 403   # the old key is dead everywhere
+    assert "You are watching" in text_of(vic.page(table.id))  # what it proved is Vic's still
+    (retired,), = db_rows(db_path, "SELECT COUNT(*) FROM phone_keys WHERE retired_at IS NOT NULL"
+                          " AND identity IS NULL")
+    assert retired >= 1
+
+    # Receiving the host role: Ann passes it to the seat Vic's phone holds.
+    assert vic.claim(table.id, 2).status_code == 303
+    before = vic.cookie("tc")
+    spy = vic.clone("spy")                           # a copy of Vic's cookie from before
+    assert table.host.post(f"/t/{table.id}/host/pass", {"seat": "2"}).status_code in (200, 303)
+    r = vic.get(f"/t/{table.id}")
+    assert r.status_code == 200 and "tc" in set_cookies(r) and vic.cookie("tc") != before
+    assert "tc" not in set_cookies(vic.get(f"/t/{table.id}"))     # renewed once
+    assert _host_rights(vic, table.id) == 200
+    assert spy.get(f"/t/{table.id}").status_code == 403
+    assert _host_rights(spy, table.id) == 403
+
+
+def test_a_planted_cookie_shares_no_director_role(new_phone, db_path):
+    from test_web_director_devices import link_path
+
+    mallory, vic = new_phone("Mallory"), new_phone("Vic")
+    other = mallory.create_table(["Mal", "Ory"])   # Mallory holds a real key
+    planted = mallory.cookie("tc")
+    # Vic creates an event with the planted key: the director's role is the new key's.
+    vic.client.set_cookie("tc", planted)
+    event_id = create_event(vic)
+    assert vic.cookie("tc") != planted and vic.get(f"/e/{event_id}").status_code == 200
+    assert mallory.get(f"/e/{event_id}").status_code == 403
+    assert vic.get(f"/t/{other}").status_code == 200      # what the key proved moved with Vic
+    # Opening a director link with a planted key: the same.
+    helper = new_phone("helper")
+    assert helper.create_table(["Hel", "Per"])
+    planted = helper.cookie("tc")
+    laptop = new_phone("laptop")
+    laptop.client.set_cookie("tc", planted)
+    assert laptop.get(link_path(vic, event_id)).status_code == 303
+    assert laptop.cookie("tc") != planted and laptop.get(f"/e/{event_id}").status_code == 200
+    assert helper.get(f"/e/{event_id}").status_code == 403
+
+
+def test_a_refused_request_renews_nothing(table, new_phone, db_path):
+    """A rotation happens only with an answer below 400: a refused table creation keeps
+    the key, and a retired key is never brought back."""
+    ann = table.host
+    before, keys = ann.cookie("tc"), _keys(db_path)
+    r = ann.post("/new/scorepad", {"name_0": "", "me": "0"})
+    assert r.status_code == 422 and "tc" not in set_cookies(r)
+    assert ann.cookie("tc") == before and _keys(db_path) == keys
+    assert "You are Ann" in text_of(ann.page(table.id))
+
+
+def test_secrets_from_before_keys_are_converted_once(app, table, new_phone, db_path):
+    """An install upgraded from before keys: a phone's old secret (the cookie was the secret)
+    still finds its seat, under a new key; the old value is retired at once, so a copy of it
+    (or a value planted earlier) shares nothing. A new install converts nothing."""
+    old = new_secret()
+    (bob_row,), = db_rows(db_path, "SELECT id FROM phones WHERE table_id = ? AND seat = 1",
+                          [table.id])
+    _rekey(db_path, "UPDATE phones SET secret_hash = ? WHERE id = ?",
+           [phone_hash(old, table.id), bob_row])
+    bob = _old_phone(app, "Bob from before", {"tc": old})
+    assert bob.get(f"/t/{table.id}").status_code == 403        # a new install: no conversion
+    _rekey(db_path, "INSERT INTO app_flags (name, value) VALUES ('legacy_secrets', 'x')", [])
+    r = bob.get(f"/t/{table.id}")
+    assert r.status_code == 200 and "You are Bob" in text_of(r.get_data(as_text=True))
+    assert "tc" in set_cookies(r) and bob.cookie("tc") != old and bob.secret() == old
+    assert "You are Bob" in text_of(bob.page(table.id))
+    copy = _old_phone(app, "copy", {"tc": old})
+    assert copy.get(f"/t/{table.id}").status_code == 403
+    assert copy.join(table.join_path).status_code == 303 and copy.secret() != old
+    # A refused request converts nothing: the next one still can.
+    other = new_secret()
+    late = _old_phone(app, "late", {"tc": other})
+    assert late.get("/t/nonexistent").status_code == 404 and late.cookie("tc") == other
