@@ -48,7 +48,7 @@ def _event(event_id: str) -> service.Event:
 
 def _director_event(event_id: str) -> service.Event:
     """The event, for a device directing it only (403 for anyone else, a revoked device
-    included); notes the device as seen (`g.director_device`)."""
+    included); the device is `g.director_device` (noted as seen once answered)."""
     event = _event(event_id)
     db = get_db()
     device = service.director_device(db, event, phone_secret())
@@ -58,9 +58,19 @@ def _director_event(event_id: str) -> service.Event:
     if device is None:
         raise tables.Forbidden(N_("Only the director's browser can do that. Open the event "
                                   "from the browser that created it."))
-    service.mark_seen(db, event, device)
     g.director_device = device
+    g.director_event = event
     return event
+
+
+@bp.after_request
+def _director_seen(response):
+    """Note the director device as seen once it was answered (a refused request changes
+    nothing, "last seen" included)."""
+    device = g.get("director_device")
+    if device is not None and response.status_code < 400:
+        service.mark_seen(get_db(), g.director_event, device)
+    return response
 
 
 # ---------------------------------------------------------------- creating an event
@@ -582,7 +592,6 @@ def director_link(event_id: str):
     token = service.new_director_link(get_db(), event, keep=keep,
                                       by=g.director_device["device_id"],
                                       who=g.director_device["name"])
-    rotate_secret()
     url = public_url(url_for(".director_join", event_id=event.id, token=token))
     return _dashboard_page(service.get_event(get_db(), event.id), director_url=url,
                            director_qr=qr_svg(url, gettext("QR code of the director's link")))
