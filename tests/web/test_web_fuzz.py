@@ -309,6 +309,7 @@ EVENT_LIKELY = {
     "rounds": ["1", "", "2"], "target": ["", "", "50"], "low_wins": ["", "on"],
     "name": ["Cy", "Ann", "", "Nobody", "Eve", "Fay"],
     "action": ["add", "drop", "return", "", "x", "open", "close", "start", "pause", "resume",
+               "rename", "revoke",
                "extend", "stop"],
     "minutes": ["60", "5", "", "0", "x", "601", "999999"], "per_page": ["1", "2", "4", "3", ""],
     "show": ["pairings", "standings", ""], "page": ["1", "2", "0", "99", "x"],
@@ -738,9 +739,9 @@ class World:
         if value is DIRECTOR_TOKEN:
             return self.director_token
         if value is DEVICE_LAST:
-            devices = [r[3] for r in rows["event_directors"]
-                       if r[1] == self.event_id and r[8] is None]
-            return devices[-1] if devices else "none"
+            devices = sorted((r[2], r[3]) for r in rows["event_directors"]
+                             if r[1] == self.event_id and r[8] is None)
+            return devices[-1][1] if devices else "none"
         if value in (CURRENT_ROUND, FIRST_SEATED, LAST_SEATED):
             return self.seated(rows, value)
         if value is EVENT_ID:
@@ -1109,8 +1110,6 @@ SEEDS = [  # in order: the confirmation needs B's pending hand, the rematch a fi
     seed(EVENT + "/director-devices", "POST", "events.director_devices", "ann",
          [("action", "rename"), ("device", DEVICE_LAST), ("name", "Desk laptop")],
          params={"event_id": EVENT_ID}),
-    seed(EVENT + "/director-devices", "POST", "events.director_devices", "ann",
-         [("action", "revoke"), ("device", DEVICE_LAST)], params={"event_id": EVENT_ID}),
     # The director's tools: round 2 (nothing played yet) is unseated and seated again with
     # the late arrivals (two tables of three), then two entrants change tables.
     seed(EVENT + "/unseat", "POST", "events.unseat", "ann", [("round", CURRENT_ROUND)],
