@@ -550,8 +550,10 @@ def make_rejoin_token(db: sqlite_utils.Database, table_id: str, phone: Phone, po
 
 def release_seat(db: sqlite_utils.Database, table_id: str, phone: Phone, pos: int,
                  director: bool = False) -> None:
-    """Remove the phone holding seat `pos` (it becomes a spectator). Host only (at an
-    event's table: the director only)."""
+    """Remove the phone holding seat `pos`: it becomes a spectator marked removed (it takes
+    no seat again but through a rejoin code), the seat is locked until the host gives out a
+    rejoin code, and the table gets a new QR token and join code. Host only (at an event's
+    table: the director only)."""
     with transaction(db):
         _table, host, seat = _host_transaction_checks(db, table_id, phone, pos, director)
         if host.seat == pos:
@@ -564,9 +566,24 @@ def release_seat(db: sqlite_utils.Database, table_id: str, phone: Phone, pos: in
                                    name=seat["name"]))
         # Until the host gives out a rejoin code, nobody else takes the seat either.
         db.execute("UPDATE seats SET locked = 1 WHERE table_id = ? AND pos = ?", [table_id, pos])
+        # The table's QR token and join code change: the removed phone with its cookies
+        # cleared is a new browser to the server, and the code it knew no longer opens the
+        # table; newcomers get the new code from the phones at the table.
+        _new_join_keys(db, table_id)
         version = _bump(db, table_id)
         _append(db, table_id, version, host.seat, SEAT, {"event": "release", "seat": pos}, None)
     live.publish(table_id, version)
+
+
+def _new_join_keys(db, table_id: str) -> None:
+    """Give the table a new QR token and join code (inside the caller's write transaction,
+    which holds the write lock: a code drawn here and found free stays free)."""
+    for _attempt in range(20):
+        token, code = tokens.new_token(), tokens.new_code()
+        if _one(db, "SELECT 1 FROM tables WHERE token = ? OR code = ?", [token, code]) is None:
+            db.execute("UPDATE tables SET token = ?, code = ? WHERE id = ?", [token, code, table_id])
+            return
+    raise TableError(N_("Could not find a free join code; please try again."), status=503)
 
 
 def pass_host(db: sqlite_utils.Database, table_id: str, phone: Phone, pos: int) -> None:

@@ -539,11 +539,13 @@ def host_rejoin(table_id: str):
 
 @bp.post("/host/release")
 def host_release(table_id: str):
-    """Remove the phone holding a seat (it becomes a spectator; the seat is free)."""
+    """Remove the phone holding a seat (it becomes a spectator; the seat stays locked until
+    a rejoin code, and the table gets a new join code)."""
     view = _view(table_id)
     pos = _seat_arg()
     tables.release_seat(get_db(), table_id, view.phone, pos, view.is_director)
-    note = gettext("%(name)s’s phone was removed; the seat is free.", name=view.name_of(pos))
+    note = gettext("%(name)s’s phone was removed. The seat opens only with a rejoin code, and "
+                   "the table has a new join code.", name=view.name_of(pos))
     return _host_answer(table_id, note, "#host")
 
 

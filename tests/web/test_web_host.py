@@ -64,6 +64,7 @@ def test_rejoin_qr_for_a_free_seat_and_a_fresh_token_replaces_the_old(table, new
 
 
 def test_host_removes_a_seats_phone(table, new_phone, db_path):
+    (old_code,), = db_rows(db_path, "SELECT code FROM tables WHERE id = ?", [table.id])
     r = table.host.post(f"/t/{table.id}/host/release", {"seat": "1"})
     assert r.status_code == 303
     assert urlsplit(r.headers["Location"]).path == f"/t/{table.id}"
@@ -77,8 +78,18 @@ def test_host_removes_a_seats_phone(table, new_phone, db_path):
     r = table.bob.claim(table.id, 1)
     assert r.status_code == 403 and "rejoin code" in text_of(r.get_data(as_text=True))
     assert table.bob.claim(table.id, 2).status_code == 403          # nor any other seat
-    bob2 = new_phone("Bob2")                                        # cookies cleared
-    bob2.join(table.join_path)
+    # Cookies cleared, the removed phone is a new browser: the QR and code it knew open
+    # nothing any more (the removal gave the table new ones).
+    bob2 = new_phone("Bob2")
+    assert bob2.join(table.join_path).status_code == 404
+    r = bob2.post("/join", {"code": old_code})
+    assert r.status_code == 404
+    assert bob2.claim(table.id, 2).status_code == 403
+    # With the new code (from a phone at the table) a phone still can't take the locked
+    # seat; like any newcomer it may take a seat nobody holds, which the host sees.
+    new_path = table.host.join_path(table.id)
+    assert new_path != table.join_path
+    assert bob2.join(new_path).status_code == 303
     r = bob2.claim(table.id, 1)
     assert r.status_code == 403 and "only a rejoin code" in text_of(r.get_data(as_text=True))
     assert db_rows(db_path, "SELECT COUNT(*) FROM phones WHERE seat = 1") == [(0,)]
