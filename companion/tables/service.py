@@ -552,10 +552,10 @@ def release_seat(db: sqlite_utils.Database, table_id: str, phone: Phone, pos: in
                  director: bool = False) -> None:
     """Remove the phone holding seat `pos`: it becomes a spectator marked removed (it takes
     no seat again but through a rejoin code), the seat is locked until the host gives out a
-    rejoin code, and the table gets a new QR token and join code. Host only (at an event's
-    table: the director only)."""
+    rejoin code, and the table (not an event's) gets a new QR token and join code. Host only
+    (at an event's table: the director only)."""
     with transaction(db):
-        _table, host, seat = _host_transaction_checks(db, table_id, phone, pos, director)
+        table, host, seat = _host_transaction_checks(db, table_id, phone, pos, director)
         if host.seat == pos:
             raise TableError(N_("That is your own seat. Pass the host role on first, or use "
                                 "'Leave seat' to become a spectator."))
@@ -568,8 +568,10 @@ def release_seat(db: sqlite_utils.Database, table_id: str, phone: Phone, pos: in
         db.execute("UPDATE seats SET locked = 1 WHERE table_id = ? AND pos = ?", [table_id, pos])
         # The table's QR token and join code change: the removed phone with its cookies
         # cleared is a new browser to the server, and the code it knew no longer opens the
-        # table; newcomers get the new code from the phones at the table.
-        _new_join_keys(db, table_id)
+        # table; newcomers get the new code from the phones at the table. (An event's table
+        # keeps its code, printed on the table card: its seats open only to passes.)
+        if table.event_id is None:
+            _new_join_keys(db, table_id)
         version = _bump(db, table_id)
         _append(db, table_id, version, host.seat, SEAT, {"event": "release", "seat": pos}, None)
     live.publish(table_id, version)

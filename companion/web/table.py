@@ -544,8 +544,12 @@ def host_release(table_id: str):
     view = _view(table_id)
     pos = _seat_arg()
     tables.release_seat(get_db(), table_id, view.phone, pos, view.is_director)
-    note = gettext("%(name)s’s phone was removed. The seat opens only with a rejoin code, and "
-                   "the table has a new join code.", name=view.name_of(pos))
+    if view.table.event_id is None:
+        note = gettext("%(name)s’s phone was removed. The seat opens only with a rejoin code, "
+                       "and the table has a new join code.", name=view.name_of(pos))
+    else:
+        note = gettext("%(name)s’s phone was removed. The seat opens only with a rejoin code.",
+                       name=view.name_of(pos))
     return _host_answer(table_id, note, "#host")
 
 
