@@ -497,7 +497,7 @@ def claim(table_id: str):
     except tables.TableError as exc:
         context = _page_context(_refresh(view), message=exc.message, status_kind="error")
         return render_template("tables/seats.html", **context), exc.status
-    if pos == view.table.host_seat and view.table.event_id is None:
+    if pos == view.table.host_seat and pos != view.phone.seat and view.table.event_id is None:
         rotate_secret()     # the host's seat, and with it the host's rights
     return redirect(url_for(".show", table_id=table_id), 303)
 
