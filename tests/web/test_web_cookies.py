@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from urllib.parse import urlsplit
 
-from helpers import text_of
+from helpers import attrs, text_of
 from test_web_events import PLAYERS, create_event
 from web_helpers import Phone, db_rows, snapshot
 
@@ -305,3 +306,25 @@ def test_secrets_from_before_keys_are_converted_once(app, table, new_phone, db_p
     other = new_secret()
     late = _old_phone(app, "late", {"tc": other})
     assert late.get("/t/nonexistent").status_code == 404 and late.cookie("tc") == other
+
+
+def test_taking_the_hosts_seat_renews_the_key(table, new_phone):
+    """The host's seat carries the host's rights: a phone that sits in it (by tapping the
+    free seat, or through a rejoin code) gets a new key; a copy of its old cookie doesn't."""
+    ann, bob = table.host, table.bob
+    assert ann.post(f"/t/{table.id}/seats", {"seat": "watch"}).status_code == 303
+    spy = bob.clone("spy")
+    before = bob.cookie("tc")
+    assert bob.claim(table.id, 0).status_code == 303
+    assert bob.cookie("tc") != before and _host_rights(bob, table.id) == 200
+    assert spy.get(f"/t/{table.id}").status_code == 403
+    # Through a rejoin code for the host's seat: the same.
+    r = bob.post(f"/t/{table.id}/host/rejoin", {"seat": "0"})
+    path = urlsplit(attrs(r.get_data(as_text=True), "a#rejoin-url", "href")[0]).path
+    cy = new_phone("Cy")
+    assert cy.join(table.join_path).status_code == 303
+    spy = cy.clone("spy of Cy")
+    before = cy.cookie("tc")
+    assert cy.join(path).status_code == 303
+    assert cy.cookie("tc") != before and _host_rights(cy, table.id) == 200
+    assert spy.get(f"/t/{table.id}").status_code == 403
