@@ -2,8 +2,10 @@
 
 Each table used to set its own `tc_<id>` cookie for a year: after ~134 tables one browser's
 Cookie header passed 8 KB and gunicorn answered 431 to every URL (the real server is checked
-in tests/faults/test_faults_cookies.py). Now a phone holds one secret in one cookie, `tc`,
-and the database keeps a hash of it scoped to each table and event. Phones from before bring
+in tests/faults/test_faults_cookies.py). Now a phone holds one key in one cookie, `tc`, which
+the server issued for the phone's identity, and the database keeps a hash of that identity
+scoped to each table and event. A value the server never issued is replaced, never adopted;
+the key is renewed when the phone gains a host's or director's rights. Phones from before bring
 their old cookies once: their seat, director's role and pass move over, and the old cookies
 are deleted.
 """
