@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+import threading
 
 import pytest
 from helpers import attrs, select, text_of
@@ -288,3 +289,44 @@ def test_director_devices_service_refuses_plainly(app, director, db_path):
         with pytest.raises(ValueError):
             service.revoke_director_device(db, event, "nope", by=None)
         assert [d["creator"] for d in service.director_devices(db, event)] == [1]
+
+
+def _at_once(calls) -> list:
+    """Run every call on its own thread, released together; their answers' status codes."""
+    barrier = threading.Barrier(len(calls))
+    results: list = [None] * len(calls)
+
+    def run(i, call):
+        barrier.wait()
+        results[i] = call().status_code
+
+    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    return results
+
+
+def test_six_browsers_opening_one_link_at_once_make_one_director(director, new_phone, db_path):
+    event_id = create_event(director)
+    path = link_path(director, event_id)
+    browsers = [new_phone(f"browser{i}") for i in range(6)]
+    statuses = _at_once([lambda b=b: b.get(path) for b in browsers])
+    assert sorted(statuses) == [303] + [404] * 5, statuses
+    assert len(devices(db_path, event_id)) == 2
+    assert sorted(b.get(f"/e/{event_id}").status_code for b in browsers) == [200] + [403] * 5
+
+
+def test_two_devices_revoking_each_other_at_once_leave_one(director, new_phone, db_path):
+    event_id = create_event(director)
+    helper = new_phone("helper")
+    assert helper.get(link_path(director, event_id)).status_code == 303
+    mine, theirs = device_of(director, db_path, event_id), device_of(helper, db_path, event_id)
+    director.csrf(), helper.csrf()
+    statuses = _at_once([
+        lambda: devices_post(director, event_id, action="revoke", device=theirs),
+        lambda: devices_post(helper, event_id, action="revoke", device=mine)])
+    assert sorted(statuses) == [303, 422] or sorted(statuses) == [303, 403], statuses
+    active = [d for d in devices(db_path, event_id) if not d[3]]
+    assert len(active) == 1
