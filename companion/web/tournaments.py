@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import time
 
-from flask import Blueprint, abort, current_app, g, make_response, redirect, request, url_for
+from flask import (Blueprint, abort, current_app, g, make_response, redirect, request,
+                   session, url_for)
 from flask_babel import gettext
 from flask_limiter.util import get_remote_address
 
@@ -36,6 +37,7 @@ bp = Blueprint("events", __name__)
 PROJECTOR_ROWS = 15        # standings rows on one projector screen; more rows take turns
 LONG_LIST = 40             # longer entrant lists start folded / searchable
 REGISTER_LIMIT = (20, 60.0)   # registrations per address per minute, across all workers
+_SHOWN_LINK = "director_link"   # the session key holding a link made, until it is shown
 STATUS_WORDS = {"missing": N_("Nobody here yet"), "playing": N_("Playing"),
                 "waiting": N_("Waiting for confirmation"), "finished": N_("Finished")}
 
@@ -156,9 +158,10 @@ def dashboard(event_id: str):
     """The director's dashboard: the current round's tables, live (polled every few seconds)."""
     event = _director_event(event_id)
     url = _players_url(event)
+    page = not is_fragment_request()
     return render("events/dashboard.html", "events/_room.html", players_url=url,
                   players_qr=lambda: qr_svg(url, gettext("QR code of the players' page")),
-                  **_room(event, page=not is_fragment_request()))
+                  **_room(event, page=page), **(_shown_link(event) if page else {}))
 
 
 def _refused(event: service.Event, message: str, status: int = 422):
@@ -572,29 +575,31 @@ def pairings(event_id: str):
                   current=done[-1] if done else None, people=service.pairings(db, event))
 
 
-def _dashboard_page(event: service.Event, **extra):
-    """The whole dashboard (not the polled room alone), with `extra` in its context."""
-    context = _room(event)
-    context["players_url"] = url = _players_url(event)
-    context["players_qr"] = lambda: qr_svg(url, gettext("QR code of the players' page"))
-    context.update(extra)
-    return render("events/dashboard.html", "events/dashboard.html", **context)
-
-
 @bp.post("/e/<event_id>/director-link")
 def director_link(event_id: str):
-    """A new director link for another device, shown once on the dashboard as a QR code and
-    an address (only its hash is stored; it works once, for LINK_MINUTES). It ends the
-    previous link, and revokes the devices that came through links unless the director
-    ticked "keep" (the device asking always stays)."""
+    """A new director link for another device (only its hash is stored; it works once, for
+    LINK_MINUTES). It ends the previous link, and revokes the devices that came through
+    links unless the director ticked "keep" (the device asking always stays). The link is
+    shown once, on the dashboard this answers with a redirect to: reloading that page
+    shows no link and makes none (a re-sent POST would revoke the helpers again)."""
     event = _director_event(event_id)
     keep = request.form.get("keep") == "on"
     token = service.new_director_link(get_db(), event, keep=keep,
                                       by=g.director_device["device_id"],
                                       who=g.director_device["name"])
-    url = public_url(url_for(".director_join", event_id=event.id, token=token))
-    return _dashboard_page(service.get_event(get_db(), event.id), director_url=url,
-                           director_qr=qr_svg(url, gettext("QR code of the director's link")))
+    session[_SHOWN_LINK] = [event.id, token]
+    return redirect(url_for(".dashboard", event_id=event.id) + "#director-link", 303)
+
+
+def _shown_link(event: service.Event) -> dict:
+    """The director link made just before (kept in this browser's session until this page
+    shows it, once), as the dashboard's `director_url` and `director_qr`."""
+    shown = session.pop(_SHOWN_LINK, None)
+    if not isinstance(shown, list) or len(shown) != 2 or shown[0] != event.id:
+        return {}
+    url = public_url(url_for(".director_join", event_id=event.id, token=shown[1]))
+    return {"director_url": url,
+            "director_qr": qr_svg(url, gettext("QR code of the director's link"))}
 
 
 @bp.get("/e/<event_id>/director/<token>")

@@ -28,10 +28,14 @@ def director(new_phone) -> Phone:
 
 
 def link_path(director: Phone, event_id: str, keep: bool = False) -> str:
-    """Make a new director link on the dashboard; its path, read from the page."""
+    """Make a new director link on the dashboard; its path, read from the dashboard the
+    POST redirects to (the link is shown there once)."""
     r = director.post(f"/e/{event_id}/director-link", {"keep": "on"} if keep else {})
-    assert r.status_code == 200, text_of(r.get_data(as_text=True))[:1500]
-    hrefs = attrs(r.get_data(as_text=True), "a#director-url", "href")
+    assert r.status_code == 303, text_of(r.get_data(as_text=True))[:1500]
+    assert r.headers["Location"].endswith(f"/e/{event_id}#director-link")
+    page = director.get(f"/e/{event_id}").get_data(as_text=True)
+    assert "QR code of the director" in page and "15 minutes" in text_of(page)
+    hrefs = attrs(page, "a#director-url", "href")
     match = hrefs and re.fullmatch(rf"https?://[^/]+(/e/{event_id}/director/[A-Z2-7]{{32}})",
                                    hrefs[0])
     assert match, hrefs
@@ -212,8 +216,13 @@ def test_a_link_works_once_expires_and_ends_with_a_newer_one(director, new_phone
     assert late.get(fresh).status_code == 303 and late.get(f"/e/{event_id}").status_code == 200
     (expires, created), = db_rows(db_path, "SELECT expires_at, created_at FROM director_links"
                                   " ORDER BY id DESC LIMIT 1")
-    assert expires > created and "15 minutes" in text_of(
-        director.post(f"/e/{event_id}/director-link", {"keep": "on"}).get_data(as_text=True))
+    assert expires > created
+    # Shown once: a reload of the dashboard shows no link and makes none.
+    count = len(db_rows(db_path, "SELECT id FROM director_links"))
+    for _ in range(2):
+        page = director.get(f"/e/{event_id}").get_data(as_text=True)
+        assert not attrs(page, "a#director-url", "href")
+    assert len(db_rows(db_path, "SELECT id FROM director_links")) == count
 
 
 def test_strangers_cannot_list_name_revoke_or_make_links(director, new_phone, db_path):
