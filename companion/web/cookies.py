@@ -129,7 +129,8 @@ def rotate_secret(done: tuple[str, list] | None = None) -> None:
 
 def _store_key(key: str) -> bool:
     """Record the key issued in this request (and retire the one it replaces); False when
-    another request converted the same old secret first (this one then sets no cookie)."""
+    another request converted the same old secret or renewed the same key first (this one
+    then sets no cookie)."""
     db, stamp = get_db(), now()
     identity = g.phone_identity.encode("utf-8")
     with transaction(db):
@@ -141,8 +142,13 @@ def _store_key(key: str) -> bool:
                 return False
         old = g.get("retire_key")
         if old:
-            db.execute("UPDATE phone_keys SET retired_at = ?, identity = NULL WHERE key_hash = ?",
-                       [stamp, key_hash(old)])
+            cur = db.execute("UPDATE phone_keys SET retired_at = ?, identity = NULL WHERE"
+                             " key_hash = ? AND retired_at IS NULL", [stamp, key_hash(old)])
+            if cur.rowcount == 0:
+                # Another request renewed this key meanwhile: one renewal per key, so two
+                # browsers sharing a key never both come away with a live one. (The same
+                # browser's other request set the new key already.)
+                return False
         db.execute("INSERT INTO phone_keys (key_hash, identity, created_at) VALUES (?, ?, ?)",
                    [key_hash(key), _mask(key, identity).hex(), stamp])
         done = g.get("rotate_done")

@@ -330,3 +330,30 @@ def test_taking_the_hosts_seat_renews_the_key(table, new_phone):
     assert cy.join(path).status_code == 303
     assert cy.cookie("tc") != before and _host_rights(cy, table.id) == 200
     assert spy.get(f"/t/{table.id}").status_code == 403
+
+
+def test_two_browsers_renewing_one_key_at_once_never_both_keep_it(new_phone, db_path):
+    """Mallory's key planted on Vic's browser; both create a table at the same moment (each
+    renews the key): at most one of them comes away with a live key for the identity."""
+    import threading
+
+    for attempt in range(3):
+        mallory = new_phone(f"Mallory{attempt}")
+        mallory.create_table(["Mal", "Ory"])
+        vic = mallory.clone(f"Vic{attempt}")
+        shared = mallory.secret()
+        barrier = threading.Barrier(2)
+
+        def create(phone):
+            barrier.wait()
+            phone.create_table(["A", "B"])
+
+        threads = [threading.Thread(target=create, args=(p,)) for p in (mallory, vic)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        holders = [p for p in (mallory, vic) if p.secret() == shared]
+        assert len(holders) <= 1, attempt
+        live = db_rows(db_path, "SELECT COUNT(*) FROM phone_keys WHERE retired_at IS NULL")
+        assert live[0][0] >= 1
