@@ -186,16 +186,31 @@ def backup_to(source: str | Path, target: str | Path) -> int:
     """Copy the database at `source` into the new file `target` with `VACUUM INTO`.
 
     SQLite writes the copy inside one read transaction, so it is consistent even while
-    the server keeps writing. Refuses to overwrite an existing file. Returns its size.
+    the server keeps writing. Refuses any existing path, a symbolic link included (even one
+    pointing nowhere: writing through it would land wherever it points). Returns its size.
     """
     target = Path(target)
+    if target.is_symlink():
+        raise FileExistsError(f"{target} is a symbolic link; give the name of a new file.")
     if target.exists():
         raise FileExistsError(f"{target} already exists; choose a new file name.")
     if not target.parent.is_dir():
         raise FileNotFoundError(f"The folder {target.parent} doesn't exist.")
+    # Create the empty file here, refusing anything already there: O_EXCL fails on any
+    # existing name, a link to nowhere included, so a link made after the checks above
+    # is refused too. VACUUM INTO accepts an empty file.
+    try:
+        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
+                     0o600)
+    except FileExistsError:
+        raise FileExistsError(f"{target} already exists; choose a new file name.") from None
+    os.close(fd)
     db = connect(source)
     try:
         db.execute("VACUUM INTO ?", [str(target)])
+    except BaseException:
+        target.unlink(missing_ok=True)
+        raise
     finally:
         db.conn.close()
     return target.stat().st_size

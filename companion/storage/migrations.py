@@ -323,6 +323,62 @@ def m011_retired_tables(db):
 
 
 @migrations()
+def m012_director_devices_and_phone_keys(db):
+    # Director devices: every browser directing an event has a row here, the creating one
+    # included (until now it was only events.secret_hash), with a name the director gives
+    # it, when it was last seen, the link it came through (NULL: the creating browser) and,
+    # once revoked, when: a revoked row stays for the list's history and the audit.
+    db.execute("ALTER TABLE event_directors ADD COLUMN device_id TEXT")
+    db.execute("ALTER TABLE event_directors ADD COLUMN name TEXT NOT NULL DEFAULT ''")
+    db.execute("ALTER TABLE event_directors ADD COLUMN seen_at TEXT")
+    db.execute("ALTER TABLE event_directors ADD COLUMN link_id INTEGER")
+    db.execute("ALTER TABLE event_directors ADD COLUMN creator INTEGER NOT NULL DEFAULT 0")
+    db.execute("ALTER TABLE event_directors ADD COLUMN revoked_at TEXT")
+    db.execute("UPDATE event_directors SET creator = 1 WHERE secret_hash IN"
+               " (SELECT secret_hash FROM events)")
+    db.execute("INSERT OR IGNORE INTO event_directors (secret_hash, event_id, created_at, creator)"
+               " SELECT secret_hash, id, created_at, 1 FROM events")
+    db.execute("UPDATE event_directors SET device_id = lower(hex(randomblob(8)))"
+               " WHERE device_id IS NULL")
+    db.execute("CREATE UNIQUE INDEX event_directors_device ON event_directors(event_id, device_id)")
+    # Director links: each works once and for a short time; only the token's hash is kept.
+    db.execute("""
+        CREATE TABLE director_links (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            event_id TEXT NOT NULL REFERENCES events(id),
+            token_hash TEXT NOT NULL UNIQUE,
+            created_at TEXT NOT NULL,
+            expires_at TEXT NOT NULL,
+            used_at TEXT,
+            ended_at TEXT
+        )""")
+    # The link of before worked any number of times and never expired: it ends here.
+    db.execute("UPDATE events SET director_token_hash = NULL")
+    # Phone keys: the `tc` cookie holds a key the server issued; the row maps its hash to
+    # the phone's identity (what every scoped hash is made of), kept XOR-ed with a hash of
+    # the key so a copy of the database can't be turned into a working cookie. A retired
+    # key (rotated, or an old secret converted once) keeps its row with `retired_at` and
+    # no identity: shown again it proves nothing.
+    db.execute("""
+        CREATE TABLE phone_keys (
+            key_hash TEXT PRIMARY KEY,
+            identity TEXT,
+            created_at TEXT NOT NULL,
+            retired_at TEXT
+        )""")
+    # Phones that held a secret before keys were issued keep their roles: a well-formed
+    # secret the server has no key for is converted once into a key, but only on an
+    # install that had phones, passes or events before (a new install converts nothing).
+    db.execute("CREATE TABLE app_flags (name TEXT PRIMARY KEY, value TEXT NOT NULL)")
+    db.execute("INSERT INTO app_flags (name, value) SELECT 'legacy_secrets', datetime('now')"
+               " WHERE EXISTS (SELECT 1 FROM phones) OR EXISTS (SELECT 1 FROM events)"
+               " OR EXISTS (SELECT 1 FROM event_passes)")
+    # A phone that received the host role from another phone gets a new key on its next
+    # request (the host's request can't reach its cookie).
+    db.execute("ALTER TABLE phones ADD COLUMN rotate INTEGER NOT NULL DEFAULT 0")
+
+
+@migrations()
 def m013_corrections_after_lock(db):
     # A director's correction of a locked round is kept apart in the log: `after_lock` 1
     # marks it, `paired` lists (JSON) the later rounds already seated when it was made,

@@ -94,6 +94,7 @@ class Phone:
     id: int
     table_id: str
     seat: int | None
+    rotate: bool = False     # it received the host role: its cookie's key is due for renewal
 
     @property
     def seated(self) -> bool:
@@ -235,9 +236,10 @@ def phone_by_secret(db: sqlite_utils.Database, table_id: str, secret: str | None
     """The phone of this table whose cookie holds `secret`, if any."""
     if not secret:
         return None
-    row = _one(db, "SELECT id, table_id, seat FROM phones WHERE secret_hash = ? AND table_id = ?",
-               [tokens.phone_hash(secret, table_id), table_id])
-    return Phone(id=row["id"], table_id=row["table_id"], seat=row["seat"]) if row else None
+    row = _one(db, "SELECT id, table_id, seat, rotate FROM phones WHERE secret_hash = ? AND"
+               " table_id = ?", [tokens.phone_hash(secret, table_id), table_id])
+    return Phone(id=row["id"], table_id=row["table_id"], seat=row["seat"],
+                 rotate=bool(row["rotate"])) if row else None
 
 
 def adopt_phone(db: sqlite_utils.Database, table_id: str, old_secret: str, secret: str) -> None:
@@ -558,10 +560,12 @@ def make_rejoin_token(db: sqlite_utils.Database, table_id: str, phone: Phone, po
 
 def release_seat(db: sqlite_utils.Database, table_id: str, phone: Phone, pos: int,
                  director: bool = False) -> None:
-    """Remove the phone holding seat `pos` (it becomes a spectator). Host only (at an
-    event's table: the director only)."""
+    """Remove the phone holding seat `pos`: it becomes a spectator marked removed (it takes
+    no seat again but through a rejoin code), the seat is locked until the host gives out a
+    rejoin code, and the table (not an event's) gets a new QR token and join code. Host only
+    (at an event's table: the director only)."""
     with transaction(db):
-        _table, host, seat = _host_transaction_checks(db, table_id, phone, pos, director)
+        table, host, seat = _host_transaction_checks(db, table_id, phone, pos, director)
         if host.seat == pos:
             raise TableError(N_("That is your own seat. Pass the host role on first, or use "
                                 "'Leave seat' to become a spectator."))
@@ -572,9 +576,26 @@ def release_seat(db: sqlite_utils.Database, table_id: str, phone: Phone, pos: in
                                    name=seat["name"]))
         # Until the host gives out a rejoin code, nobody else takes the seat either.
         db.execute("UPDATE seats SET locked = 1 WHERE table_id = ? AND pos = ?", [table_id, pos])
+        # The table's QR token and join code change: the removed phone with its cookies
+        # cleared is a new browser to the server, and the code it knew no longer opens the
+        # table; newcomers get the new code from the phones at the table. (An event's table
+        # keeps its code, printed on the table card: its seats open only to passes.)
+        if table.event_id is None:
+            _new_join_keys(db, table_id)
         version = _bump(db, table_id)
         _append(db, table_id, version, host.seat, SEAT, {"event": "release", "seat": pos}, None)
     live.publish(table_id, version)
+
+
+def _new_join_keys(db, table_id: str) -> None:
+    """Give the table a new QR token and join code (inside the caller's write transaction,
+    which holds the write lock: a code drawn here and found free stays free)."""
+    for _attempt in range(20):
+        token, code = tokens.new_token(), tokens.new_code()
+        if _one(db, "SELECT 1 FROM tables WHERE token = ? OR code = ?", [token, code]) is None:
+            db.execute("UPDATE tables SET token = ?, code = ? WHERE id = ?", [token, code, table_id])
+            return
+    raise TableError(N_("Could not find a free join code; please try again."), status=503)
 
 
 def pass_host(db: sqlite_utils.Database, table_id: str, phone: Phone, pos: int) -> None:
@@ -584,6 +605,9 @@ def pass_host(db: sqlite_utils.Database, table_id: str, phone: Phone, pos: int) 
         if table.host_seat == pos:
             return
         db.execute("UPDATE tables SET host_seat = ? WHERE id = ?", [pos, table_id])
+        # The phone in that seat gains the host's rights: its cookie's key is renewed on its
+        # next request (companion/web/cookies.py), so a copy of its old cookie isn't host.
+        db.execute("UPDATE phones SET rotate = 1 WHERE table_id = ? AND seat = ?", [table_id, pos])
         version = _bump(db, table_id)
         _append(db, table_id, version, host.seat, SEAT, {"event": "host", "seat": pos}, None)
     live.publish(table_id, version)

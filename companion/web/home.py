@@ -8,7 +8,7 @@ from companion import tables
 from companion.rules.game import MAX_NAME_LENGTH
 from companion.storage import get_db
 
-from .cookies import own_secret
+from .cookies import own_secret, rotate_secret
 from .extensions import limiter
 from .quotas import quota
 from .i18n import said_of
@@ -86,6 +86,7 @@ def create_table(slug: str):
         return render_template("new_table.html", game=game, names=names, me=me_row,
                                values=request.form, error=error, max_name=MAX_NAME_LENGTH,
                                ui=ui), 422
+    rotate_secret()     # a host's rights: a cookie planted on this browser earlier shares none
     return redirect(url_for("table.show", table_id=table.id), 303)
 
 
@@ -114,6 +115,8 @@ def join_by_code():
 
 def _enter(table: tables.Table, rejoin_seat: int | None, token: str | None = None):
     phone, _secret = tables.join(get_db(), table, own_secret(), rejoin_seat, token)
+    if rejoin_seat is not None and rejoin_seat == table.host_seat and table.event_id is None:
+        rotate_secret()     # the host's seat, and with it the host's rights
     target = "table.show" if phone.seated else "table.seats"
     return redirect(url_for(target, table_id=table.id), 303)
 

@@ -20,7 +20,7 @@ from companion.tables.prune import mark_opened
 from companion.tables.tokens import new_submission_id
 from companion.tournaments import service as tournaments
 
-from .cookies import phone_secret
+from .cookies import phone_secret, rotate_secret
 from .games import GameUI, ui_for
 from .errors import error_response
 from .i18n import N_, current_language, said_of
@@ -154,6 +154,10 @@ def _view(table_id: str) -> View:
         raise tables.Forbidden(N_("This table is private to the phones that joined it. Scan "
                                   "the table's QR code, or type its join code on the start "
                                   "page."))
+    if phone.rotate:
+        # Another phone passed this one the host role: its key is renewed on its first
+        # request since (the mark is cleared with the new key, in one transaction).
+        rotate_secret(("UPDATE phones SET rotate = 0 WHERE id = ?", [phone.id]))
     return View(table, phone)
 
 
@@ -502,6 +506,8 @@ def claim(table_id: str):
     except tables.TableError as exc:
         context = _page_context(_refresh(view), message=exc.message, status_kind="error")
         return render_template("tables/seats.html", **context), exc.status
+    if pos == view.table.host_seat and pos != view.phone.seat and view.table.event_id is None:
+        rotate_secret()     # the host's seat, and with it the host's rights
     return redirect(url_for(".show", table_id=table_id), 303)
 
 
@@ -542,11 +548,17 @@ def host_rejoin(table_id: str):
 
 @bp.post("/host/release")
 def host_release(table_id: str):
-    """Remove the phone holding a seat (it becomes a spectator; the seat is free)."""
+    """Remove the phone holding a seat (it becomes a spectator; the seat stays locked until
+    a rejoin code, and the table gets a new join code)."""
     view = _view(table_id)
     pos = _seat_arg()
     tables.release_seat(get_db(), table_id, view.phone, pos, view.is_director)
-    note = gettext("%(name)s’s phone was removed; the seat is free.", name=view.name_of(pos))
+    if view.table.event_id is None:
+        note = gettext("%(name)s’s phone was removed. The seat opens only with a rejoin code, "
+                       "and the table has a new join code.", name=view.name_of(pos))
+    else:
+        note = gettext("%(name)s’s phone was removed. The seat opens only with a rejoin code.",
+                       name=view.name_of(pos))
     return _host_answer(table_id, note, "#host")
 
 

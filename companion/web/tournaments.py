@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import time
 
-from flask import Blueprint, abort, current_app, make_response, redirect, request, url_for
+from flask import (Blueprint, abort, current_app, g, make_response, redirect, request,
+                   session, url_for)
 from flask_babel import gettext
 from flask_limiter.util import get_remote_address
 
@@ -22,7 +23,7 @@ from companion.storage import get_db, rates
 from companion.tournaments import round_clock, service, tournament_format
 
 from . import quotas, tournament_forms as forms
-from .cookies import own_secret, phone_secret
+from .cookies import own_secret, phone_secret, rotate_secret
 from .extensions import limiter
 from .quotas import quota
 from .games import game_or_404, ui_for
@@ -36,6 +37,7 @@ bp = Blueprint("events", __name__)
 PROJECTOR_ROWS = 15        # standings rows on one projector screen; more rows take turns
 LONG_LIST = 40             # longer entrant lists start folded / searchable
 REGISTER_LIMIT = (20, 60.0)   # registrations per address per minute, across all workers
+_SHOWN_LINK = "director_link"   # the session key holding a link made, until it is shown
 STATUS_WORDS = {"missing": N_("Nobody here yet"), "playing": N_("Playing"),
                 "waiting": N_("Waiting for confirmation"), "finished": N_("Finished")}
 
@@ -47,12 +49,30 @@ def _event(event_id: str) -> service.Event:
 
 
 def _director_event(event_id: str) -> service.Event:
-    """The event, for its director only (403 for anyone else)."""
+    """The event, for a device directing it only (403 for anyone else, a revoked device
+    included); the device is `g.director_device` (noted as seen once answered)."""
     event = _event(event_id)
-    if not service.is_director(get_db(), event, phone_secret()):
+    db = get_db()
+    device = service.director_device(db, event, phone_secret())
+    if device is not None and device["revoked_at"] is not None:
+        raise tables.Forbidden(N_("This device no longer directs the event: the director "
+                                  "revoked it. Ask the director for a new director link."))
+    if device is None:
         raise tables.Forbidden(N_("Only the director's browser can do that. Open the event "
                                   "from the browser that created it."))
+    g.director_device = device
+    g.director_event = event
     return event
+
+
+@bp.after_request
+def _director_seen(response):
+    """Note the director device as seen once it was answered (a refused request changes
+    nothing, "last seen" included)."""
+    device = g.get("director_device")
+    if device is not None and response.status_code < 400:
+        service.mark_seen(get_db(), g.director_event, device)
+    return response
 
 
 # ---------------------------------------------------------------- creating an event
@@ -105,6 +125,7 @@ def create(slug: str):
                                             config=config, secret=own_secret())
     except ValueError as exc:
         return _form(game, form, said_of(exc), 422)
+    rotate_secret()     # a director's role: a cookie planted on this browser earlier shares none
     return redirect(url_for(".dashboard", event_id=event.id), 303)
 
 
@@ -123,6 +144,9 @@ def _room(event: service.Event, page: bool = True) -> dict:
                 entrants=service.entrants(db, event) if page else [],
                 audit=service.audit(db, event), error=None,
                 tools=_director_tools(event, current, rows) if page else None,
+                devices=service.director_devices(db, event) if page else [],
+                my_device=(g.get("director_device") or {}).get("device_id"),
+                link_minutes=service.LINK_MINUTES,
                 clock=round_clock.clock_state(event, current),
                 clock_minutes=round_clock.DEFAULT_ROUND_MINUTES,
                 can_lock=bool(current) and not current.locked and all(r.result for r in rows),
@@ -134,9 +158,10 @@ def dashboard(event_id: str):
     """The director's dashboard: the current round's tables, live (polled every few seconds)."""
     event = _director_event(event_id)
     url = _players_url(event)
+    page = not is_fragment_request()
     return render("events/dashboard.html", "events/_room.html", players_url=url,
                   players_qr=lambda: qr_svg(url, gettext("QR code of the players' page")),
-                  **_room(event, page=not is_fragment_request()))
+                  **_room(event, page=page), **(_shown_link(event) if page else {}))
 
 
 def _refused(event: service.Event, message: str, status: int = 422):
@@ -567,37 +592,71 @@ def pairings(event_id: str):
                   current=done[-1] if done else None, people=service.pairings(db, event))
 
 
-def _dashboard_page(event: service.Event, **extra):
-    """The whole dashboard (not the polled room alone), with `extra` in its context."""
-    context = _room(event)
-    context["players_url"] = url = _players_url(event)
-    context["players_qr"] = lambda: qr_svg(url, gettext("QR code of the players' page"))
-    context.update(extra)
-    return render("events/dashboard.html", "events/dashboard.html", **context)
-
-
 @bp.post("/e/<event_id>/director-link")
 def director_link(event_id: str):
-    """A new director's link for a second device (it replaces the previous one), shown once
-    on the dashboard as a QR code and an address: only its hash is stored."""
+    """A new director link for another device (only its hash is stored; it works once, for
+    LINK_MINUTES). It ends the previous link, and revokes the devices that came through
+    links unless the director ticked "keep" (the device asking always stays). The link is
+    shown once, on the dashboard this answers with a redirect to: reloading that page
+    shows no link and makes none (a re-sent POST would revoke the helpers again)."""
     event = _director_event(event_id)
-    token = service.new_director_link(get_db(), event)
-    url = public_url(url_for(".director_join", event_id=event.id, token=token))
-    return _dashboard_page(service.get_event(get_db(), event.id), director_url=url,
-                           director_qr=qr_svg(url, gettext("QR code of the director's link")))
+    keep = request.form.get("keep") == "on"
+    token = service.new_director_link(get_db(), event, keep=keep,
+                                      by=g.director_device["device_id"],
+                                      who=g.director_device["name"])
+    session[_SHOWN_LINK] = [event.id, token]
+    return redirect(url_for(".dashboard", event_id=event.id) + "#director-link", 303)
+
+
+def _shown_link(event: service.Event) -> dict:
+    """The director link made just before (kept in this browser's session until this page
+    shows it, once), as the dashboard's `director_url` and `director_qr`."""
+    shown = session.pop(_SHOWN_LINK, None)
+    if not isinstance(shown, list) or len(shown) != 2 or shown[0] != event.id:
+        return {}
+    url = public_url(url_for(".director_join", event_id=event.id, token=shown[1]))
+    return {"director_url": url,
+            "director_qr": qr_svg(url, gettext("QR code of the director's link"))}
 
 
 @bp.get("/e/<event_id>/director/<token>")
 @limiter.limit(_join_limit)
 def director_join(event_id: str, token: str):
     """The director's link (like a table's QR code, opening it is the action): this browser
-    becomes a director of the event, then sees the dashboard. A wrong or replaced link is
-    a plain 404; guessing is limited like joining a table."""
+    becomes a director device of the event (with a new phone key), then sees the
+    dashboard. A wrong, used, ended or expired link is a plain 404; guessing is limited
+    like joining a table."""
     if len(token) > 64:
         abort(404)
     event = _event(event_id)
     service.join_as_director(get_db(), event, token, secret=own_secret())
+    rotate_secret()
     return redirect(url_for(".dashboard", event_id=event.id), 303)
+
+
+@bp.post("/e/<event_id>/director-devices")
+def director_devices(event_id: str):
+    """Name a director device (action=rename, device, name) or revoke one (action=revoke,
+    device; the device in use also needs confirm=yes). Both are audited."""
+    event = _director_event(event_id)
+    form = request.form
+    device = (form.get("device") or "")[:32]
+    me = g.director_device
+    try:
+        if form.get("action") == "rename":
+            service.rename_director_device(get_db(), event, device,
+                                           (form.get("name") or "")[:200], who=me["name"])
+        elif form.get("action") == "revoke":
+            service.revoke_director_device(get_db(), event, device, by=me["device_id"],
+                                           confirmed=form.get("confirm") == "yes",
+                                           who=me["name"])
+        else:
+            abort(400)
+    except ValueError as exc:
+        return _refused(event, said_of(exc))
+    if device == me["device_id"] and form.get("action") == "revoke":
+        return redirect(url_for(".standings", event_id=event.id), 303)
+    return redirect(url_for(".dashboard", event_id=event.id) + "#director-link", 303)
 
 
 # ---------------------------------------------------------------- the director's tools (issue

@@ -191,3 +191,45 @@ def _all_actions(server: Server, table_id: str) -> list:
         return conn.execute("SELECT seq FROM actions WHERE table_id = ?", [table_id]).fetchall()
     finally:
         conn.close()
+
+
+def _cli_backup(instance, target) -> subprocess.CompletedProcess:
+    env = {**os.environ, "COMPANION_INSTANCE_PATH": str(instance)}
+    return subprocess.run([sys.executable, "-P", "-m", "companion.cli", "backup", str(target)],
+                          cwd=instance, env=env, capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("kind", ["dangling", "to_file", "in_folder"])
+def test_backup_refuses_a_symbolic_link(tmp_path, kind):
+    """A backup never writes through a symbolic link: a link pointing nowhere (whose target
+    the copy would create), one pointing at a file, and the copy's name inside a folder
+    given as target. Exit code 2, a plain sentence, and nothing written anywhere."""
+    instance = tmp_path / "instance"
+    instance.mkdir()
+    env = {**os.environ, "COMPANION_INSTANCE_PATH": str(instance)}
+    subprocess.run([sys.executable, "-P", "-c", "import companion; companion.create_app()"],
+                   cwd=instance, env=env, check=True, timeout=120)
+    assert (instance / "companion.db").is_file()
+    elsewhere = tmp_path / "elsewhere.db"
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    if kind == "dangling":
+        link = target = tmp_path / "copy.db"
+    elif kind == "to_file":
+        elsewhere.write_bytes(b"precious")
+        link = target = tmp_path / "copy.db"
+    else:
+        link, target = folder / "companion-backup.db", folder
+    link.symlink_to(elsewhere)
+    r = _cli_backup(instance, target)
+    assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
+    assert "symbolic link" in r.stderr and "Traceback" not in r.stderr, r.stderr
+    assert link.is_symlink()
+    if kind == "to_file":
+        assert elsewhere.read_bytes() == b"precious"
+    else:
+        assert not elsewhere.exists()
+    # A new name in the same place still works.
+    fresh = tmp_path / "fresh.db"
+    r = _cli_backup(instance, fresh)
+    assert r.returncode == 0 and fresh.stat().st_size > 0, r.stderr

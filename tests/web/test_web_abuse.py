@@ -171,7 +171,7 @@ def test_a_join_token_or_code_only_ever_opens_its_own_table(app, table, table_b,
     # Zedekiah's one cookie stays what it was; at A it proves a new phone, a spectator.
     assert zed.cookie("tc") == b_cookie
     assert db_rows(db_path, "SELECT seat FROM phones WHERE secret_hash = ?",
-                   [tokens.phone_hash(b_cookie, table.id)]) == [(None,)]
+                   [tokens.phone_hash(zed.secret(), table.id)]) == [(None,)]
     assert _rows_of(snapshot(db_path), b_id) == b_rows
     # The A cookie Zedekiah got opens A, and his B seat is still his.
     assert zed.get(f"/t/{table.id}").status_code == 200
@@ -476,7 +476,8 @@ def test_seat_secrets_are_kept_only_hashed(table, new_phone, db_path):
     phones[2].join(table.join_path)
     stored = repr(snapshot(db_path))
     for phone in phones:
-        secret = phone.cookie("tc")
-        assert secret and len(secret) >= 40  # 32 random bytes, url-safe base64
-        assert secret not in stored
+        key, secret = phone.cookie("tc"), phone.secret()
+        assert key and len(key) >= 40  # 32 random bytes, url-safe base64
+        assert secret and key != secret
+        assert key not in stored and secret not in stored
         assert tokens.phone_hash(secret, table.id) in stored

@@ -446,49 +446,8 @@ def director_path(page: str, event_id: str) -> str:
     return match.group(1)
 
 
-def test_the_director_link_makes_a_second_device_a_director(director, new_phone, db_path):
-    event_id = create_event(director)
-    dash = page_of(director, f"/e/{event_id}")
-    assert 'id="director-link"' in dash and "Show director link" in dash
-    assert 'id="director-url"' not in dash
-    laptop, stranger = new_phone("second laptop"), new_phone("stranger")
-    assert stranger.get(f"/e/{event_id}").status_code == 403
-    assert stranger.post(f"/e/{event_id}/director-link").status_code == 403
-    r = director.post(f"/e/{event_id}/director-link")
-    assert r.status_code == 200
-    page = r.get_data(as_text=True)
-    path = director_path(page, event_id)
-    token = path.rsplit("/", 1)[1]
-    assert "QR code of the director" in page and "<details" in page and "open>" in page
-    # Only the token's hash is kept.
-    (stored,), = db_rows(db_path, "SELECT director_token_hash FROM events WHERE id = ?",
-                         [event_id])
-    assert stored == hash_secret(token) and token not in repr(everything(db_path))
-
-    r = laptop.get(path)
-    assert r.status_code == 303 and r.headers["Location"].endswith(f"/e/{event_id}")
-    secret = laptop.cookie("tc")
-    assert secret and director_hash(secret, event_id) in repr(everything(db_path))
-    assert "Seat round 1" in page_of(laptop, f"/e/{event_id}")
-    seat_round(laptop, event_id)
-    assert clock_post(laptop, event_id, "start", "30").status_code == 303
-    # The same link works again (a lower-case copy too) until a new one replaces it.
-    assert new_phone("tablet").get(path[:-32] + token.lower()).status_code == 303
-    new_path = director_path(director.post(f"/e/{event_id}/director-link").get_data(as_text=True),
-                             event_id)
-    assert new_path != path
-    before = everything(db_path)
-    late = new_phone("late")
-    r = late.get(path)
-    assert r.status_code == 404 and "old or wrong" in text_of(r.get_data(as_text=True))
-    assert late.get(f"/e/{event_id}/director/" + "A" * 32).status_code == 404
-    assert late.get(f"/e/{event_id}").status_code == 403 and late.cookie("tc") is None
-    assert everything(db_path) == before
-    # Devices that opened the old link stay directors; the stranger still isn't one.
-    assert page_of(laptop, f"/e/{event_id}").count('id="table-1"') == 1
-    assert stranger.get(f"/e/{event_id}").status_code == 403
-    assert late.get(new_path).status_code == 303
-    assert late.get(f"/e/{event_id}").status_code == 200
+# The link itself (works once, expires, a new one revokes link devices unless kept) and the
+# device list: tests/web/test_web_director_devices.py.
 
 
 def test_the_director_link_is_rate_limited_like_a_table_qr(tmp_path):

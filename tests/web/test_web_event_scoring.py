@@ -351,7 +351,7 @@ def test_swap_two_players_between_tables_renames_the_seats(app, director, db_pat
     r = phone.post(f"/e/{event_id}/my-table")
     assert r.status_code == 303
     assert db_rows(db_path, "SELECT seat FROM phones WHERE table_id = ? AND secret_hash = ?",
-                   [t1, phone_hash(phone.cookie("tc"), t1)]) == [(1,)]
+                   [t1, phone_hash(phone.secret(), t1)]) == [(1,)]
 
 
 def test_swap_a_bye_and_whole_teams(app, director, db_path):
@@ -434,7 +434,7 @@ def test_unseat_a_round_and_pair_again(app, director, db_path):
         assert phone.pick(event_id, old[0][2][0]).status_code == 303
         assert phone.post(f"/e/{event_id}/my-table").status_code == 303
         assert not db_rows(db_path, "SELECT 1 FROM phones WHERE table_id = ? AND secret_hash = ?",
-                           [table_id, phone_hash(phone.cookie("tc"), table_id)])
+                           [table_id, phone_hash(phone.secret(), table_id)])
     seat_round(director, event_id)
     seated = sorted(e for _n, _t, ids in seatings(db_path, event_id, 1) for e in ids)
     assert seated == sorted(PLAYERS + ["Zed"])

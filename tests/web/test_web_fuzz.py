@@ -85,7 +85,7 @@ DIRECTOR_ROUTES = ("events.dashboard", "events.seat", "events.lock", "events.cor
                    "events.correct", "events.cards", "events.results_csv",
                    "events.change_entrants", "events.registration", "events.clock",
                    "events.director_link", "events.adjustments", "events.swap",
-                   "events.unseat", "events.standings_csv")
+                   "events.unseat", "events.standings_csv", "events.director_devices")
 # Event writes that may touch the event's own tables (never A or B): a swap renames seats.
 # Event writes that touch the event's own tables, never A or B: a swap renames seats; "my
 # table" seats a phone holding a player's pass (the cast's phones pick names as they go);
@@ -197,8 +197,9 @@ ROUTES: dict[tuple[str, str], tuple[str, ...]] = {
     # The room (issue 13): the round clock, pairings by name, the director's link.
     (EVENT + "/clock", "POST"): ("action", "minutes"),
     (EVENT + "/pairings", "GET"): (),
-    (EVENT + "/director-link", "POST"): (),
+    (EVENT + "/director-link", "POST"): ("keep",),
     (EVENT + "/director/<token>", "GET"): (),
+    (EVENT + "/director-devices", "POST"): ("action", "device", "name", "confirm"),
     # The director's tools (issue 13): penalties, swaps and unseating before play, the CSV.
     (EVENT + "/adjustments", "POST"): ("action", "entrant", "points", "reason", "round", "id",
                                        "who"),
@@ -253,6 +254,7 @@ SID_NEW, SID_OLD, SEQ_LAST, SEQ_PENDING = (Ref("SID_NEW"), Ref("SID_OLD"), Ref("
 CSRF_VALID, CSRF_OTHER = Ref("CSRF_VALID"), Ref("CSRF_OTHER")
 EVENT_ID = Ref("EVENT_ID")
 DIRECTOR_TOKEN = Ref("DIRECTOR_TOKEN")      # the token of the event's director link
+DEVICE_LAST = Ref("DEVICE_LAST")            # the newest director device of the event
 # The event's latest round, and the first entrant of its first and of its last table.
 CURRENT_ROUND, FIRST_SEATED, LAST_SEATED = (Ref("CURRENT_ROUND"), Ref("FIRST_SEATED"),
                                             Ref("LAST_SEATED"))
@@ -308,12 +310,15 @@ EVENT_LIKELY = {
     "rounds": ["1", "", "2"], "target": ["", "", "50"], "low_wins": ["", "on"],
     "name": ["Cy", "Ann", "", "Nobody", "Eve", "Fay"],
     "action": ["add", "drop", "return", "", "x", "open", "close", "start", "pause", "resume",
+               "rename", "revoke",
                "extend", "stop"],
     "minutes": ["60", "5", "", "0", "x", "601", "999999"], "per_page": ["1", "2", "4", "3", ""],
     "show": ["pairings", "standings", ""], "page": ["1", "2", "0", "99", "x"],
     "registration": ["on", "", "off"], "table_size": ["", "4", "5", "1", "13", "x"],
     "member_0": ["Gil", "Ann", "", "Hu" * 20], "member_1": ["", "Ida"], "member_2": ["", "Jo"],
     "pick": ["1", ""],
+    "device": [DEVICE_LAST, DEVICE_LAST, "", "x" * 40], "confirm": ["", "yes"],
+    "keep": ["", "on"],
     "points_places": ["", "4, 2, 1, 0", "5, 3, 1", "1, 2", "x", ", ".join(["1"] * 13)],
     "points_win": ["", "2", "3", "0", "x"], "points_draw": ["", "1", "5"],
     "points_loss": ["", "0", "-1"], "points_bye": ["", "2", "1.5", "lots"],
@@ -557,13 +562,31 @@ def touched(before: dict, after: dict) -> set:
     return ids
 
 
+def _identity(db_path: str, key: str | None) -> str | None:
+    """The phone identity a `tc` key stands for (what the scoped hashes are made of)."""
+    from companion.web.cookies import identity_of
+    conn = sqlite3.connect(db_path)
+    try:
+        return identity_of(conn, key)
+    finally:
+        conn.close()
+
+
+def _set_key(response) -> str | None:
+    """The new `tc` key a response sets, if any."""
+    for header in response.headers.getlist("Set-Cookie"):
+        if header.startswith("tc="):
+            return header.split(";", 1)[0][3:]
+    return None
+
+
 @dataclass
 class Cast:
     """One phone's cookies and CSRF token."""
 
     session: str | None = None
     csrf: str | None = None
-    secret: str | None = None   # the phone's one cookie (every table, the director's role)
+    secret: str | None = None   # the phone's one cookie, a key (every table, the director's role)
 
 
 class World:
@@ -608,8 +631,9 @@ class World:
         assert ann.post(f"/e/{self.event_id}/seat").status_code == 303
         # The director's link for a second device (its token is shown once, in the page).
         r = ann.post(f"/e/{self.event_id}/director-link")
-        assert r.status_code == 200, r.status_code
-        href = attr(r.get_data(as_text=True), "a#director-url", "href")
+        assert r.status_code == 303, r.status_code
+        href = attr(ann.get(f"/e/{self.event_id}").get_data(as_text=True), "a#director-url",
+                    "href")
         self.director_token = re.fullmatch(r".*/director/([A-Z2-7]{32})", href).group(1)
         self.cast: dict[str, Cast] = {"nobody": Cast()}
         for name, phone in (("ann", ann), ("bob", bob), ("spectator", spectator), ("zed", zed),
@@ -624,7 +648,7 @@ class World:
 
     def _phone_id(self, rows, name):
         key = "B" if name in ("zed", "yan") else "A"
-        digest = phone_hash(self.cast[name].secret, self.ids[key])
+        digest = phone_hash(_identity(self.db, self.cast[name].secret), self.ids[key])
         return next(p[0] for p in rows["phones"] if p[2] == digest)
 
     def _seating(self, rows):
@@ -716,6 +740,10 @@ class World:
             return str(max(seqs)) if seqs else "1"
         if value is DIRECTOR_TOKEN:
             return self.director_token
+        if value is DEVICE_LAST:
+            devices = sorted((r[2], r[3]) for r in rows["event_directors"]
+                             if r[1] == self.event_id and r[8] is None)
+            return devices[-1][1] if devices else "none"
         if value in (CURRENT_ROUND, FIRST_SEATED, LAST_SEATED):
             return self.seated(rows, value)
         if value is EVENT_ID:
@@ -803,9 +831,17 @@ class World:
         url, data, content_type, headers, params, tid, token = self.build(req, before)
         _note(f"{req.method} {url[:300]}  body={str(data)[:300]}  content_type={content_type!r}")
         _note(f"headers={ {k: v[:120] for k, v in headers.items()} }")
+        # The identity the request's key stood for when it was sent (a request that gains
+        # a host's or director's rights retires that key as it answers).
+        sent = dict(part.split("=", 1) for part in headers.get("Cookie", "").split("; ") if part)
+        self.identity_sent = _identity(self.db, sent.get("tc"))
         response = self.client.open(url, method=req.method, data=data, headers=headers,
                                     content_type=content_type)
         try:
+            renewed = _set_key(response)
+            if renewed and req.cookies in ("own", "bad-session") and req.who != "nobody" \
+                    and self.cast[req.who].secret == sent.get("tc"):
+                self.cast[req.who].secret = renewed   # the phone keeps its new key
             status = response.status_code
             streaming = response.mimetype == "text/event-stream"
             body = "" if streaming else response.get_data(as_text=True)
@@ -910,20 +946,20 @@ class World:
             assert not any(s[0] == joined and s[4] == rejoin[0][4] for s in after["seats"])
 
     def _check_director(self, before, headers):
-        """A director page answered: only for a phone whose cookie the event lists as its
-        director's (its creator, or a phone that opened the director's link)."""
-        cookie = dict(part.split("=", 1) for part in headers.get("Cookie", "").split("; ") if part)
-        secret = cookie.get("tc")
+        """A director page answered: only for a phone whose cookie the event lists as a
+        director device (its creator, or a phone that opened a director link), not revoked."""
+        secret = self.identity_sent
         assert secret is not None, "a director page was served without a phone cookie"
         digest = director_hash(secret, self.event_id)
-        assert digest in repr(before["events"]) or digest in repr(before["event_directors"]), \
-            "a director page was served to a phone that isn't the event's director"
+        # event_directors: (secret_hash, event_id, created_at, device_id, name, seen_at,
+        # link_id, creator, revoked_at); a revoked device directs nothing.
+        assert any(row[0] == digest and row[8] is None for row in before["event_directors"]), \
+            "a director page was served to a phone that isn't (or no longer is) a director"
 
     def _check_table_access(self, req, before, tid, headers):
         """A table route answered 2xx/3xx: only for a phone holding that table's cookie."""
         assert tid is not None, "a made-up table id was answered with a success"
-        cookie = dict(part.split("=", 1) for part in headers.get("Cookie", "").split("; ") if part)
-        secret = cookie.get("tc")
+        secret = self.identity_sent
         assert secret is not None, "a table page was served without a phone cookie"
         digest = phone_hash(secret, tid)
         phone = next((p for p in before["phones"] if p[1] == tid and p[2] == digest), None)
@@ -1071,7 +1107,10 @@ SEEDS = [  # in order: the confirmation needs B's pending hand, the rematch a fi
          params={"event_id": EVENT_ID, "token": DIRECTOR_TOKEN}),
     seed(EVENT + "/clock", "POST", "events.clock", "ann", [("action", "start"), ("minutes", "60")],
          params={"event_id": EVENT_ID}),
-    seed(EVENT + "/director-link", "POST", "events.director_link", "ann",
+    seed(EVENT + "/director-link", "POST", "events.director_link", "ann", [("keep", "on")],
+         params={"event_id": EVENT_ID}),
+    seed(EVENT + "/director-devices", "POST", "events.director_devices", "ann",
+         [("action", "rename"), ("device", DEVICE_LAST), ("name", "Desk laptop")],
          params={"event_id": EVENT_ID}),
     # The director's tools: round 2 (nothing played yet) is unseated and seated again with
     # the late arrivals (two tables of three), then two entrants change tables.

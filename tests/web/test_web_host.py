@@ -64,6 +64,7 @@ def test_rejoin_qr_for_a_free_seat_and_a_fresh_token_replaces_the_old(table, new
 
 
 def test_host_removes_a_seats_phone(table, new_phone, db_path):
+    (old_code,), = db_rows(db_path, "SELECT code FROM tables WHERE id = ?", [table.id])
     r = table.host.post(f"/t/{table.id}/host/release", {"seat": "1"})
     assert r.status_code == 303
     assert urlsplit(r.headers["Location"]).path == f"/t/{table.id}"
@@ -77,8 +78,18 @@ def test_host_removes_a_seats_phone(table, new_phone, db_path):
     r = table.bob.claim(table.id, 1)
     assert r.status_code == 403 and "rejoin code" in text_of(r.get_data(as_text=True))
     assert table.bob.claim(table.id, 2).status_code == 403          # nor any other seat
-    bob2 = new_phone("Bob2")                                        # cookies cleared
-    bob2.join(table.join_path)
+    # Cookies cleared, the removed phone is a new browser: the QR and code it knew open
+    # nothing any more (the removal gave the table new ones).
+    bob2 = new_phone("Bob2")
+    assert bob2.join(table.join_path).status_code == 404
+    r = bob2.post("/join", {"code": old_code})
+    assert r.status_code == 404
+    assert bob2.claim(table.id, 2).status_code == 403
+    # With the new code (from a phone at the table) a phone still can't take the locked
+    # seat; like any newcomer it may take a seat nobody holds, which the host sees.
+    new_path = table.host.join_path(table.id)
+    assert new_path != table.join_path
+    assert bob2.join(new_path).status_code == 303
     r = bob2.claim(table.id, 1)
     assert r.status_code == 403 and "only a rejoin code" in text_of(r.get_data(as_text=True))
     assert db_rows(db_path, "SELECT COUNT(*) FROM phones WHERE seat = 1") == [(0,)]
@@ -165,3 +176,31 @@ def test_moving_to_another_free_seat_frees_the_old_one(table, new_phone, db_path
     newbie.join(table.join_path)
     assert newbie.claim(table.id, 1).status_code == 303
     assert "You are Bob" in text_of(newbie.page(table.id))
+
+
+def test_a_removed_phone_stays_removed_by_every_path(table, new_phone, db_path):
+    """The removed phone keeps its cookie: a new QR scan, the new typed code, a renewed
+    cookie key (it hosts a table of its own) or a second tab change nothing; only the host's
+    rejoin code seats it again."""
+    bob = table.bob
+    assert table.host.post(f"/t/{table.id}/host/release", {"seat": "1"}).status_code == 303
+    new_path = table.host.join_path(table.id)
+    (code,), = db_rows(db_path, "SELECT code FROM tables WHERE id = ?", [table.id])
+    before = bob.cookie("tc")
+    bob.create_table(["Bob", "Dee"])                   # a host elsewhere: a new key
+    assert bob.cookie("tc") != before
+    tab = bob.clone("Bob's second tab")
+    for phone, how in ((bob, lambda p: p.join(new_path)),
+                       (bob, lambda p: p.post("/join", {"code": code.lower()})),
+                       (tab, lambda p: p.join(new_path))):
+        assert how(phone).status_code == 303
+        for seat in (1, 2):
+            r = phone.claim(table.id, seat)
+            assert r.status_code == 403, seat
+        assert "You are watching" in text_of(phone.page(table.id))
+    assert db_rows(db_path, "SELECT COUNT(*) FROM phones WHERE table_id = ?", [table.id]) == [(2,)]
+    assert db_rows(db_path, "SELECT seat, removed FROM phones WHERE table_id = ? AND seat IS NULL",
+                   [table.id]) == [(None, 1)]
+    rejoin = rejoin_path(table.host.post(f"/t/{table.id}/host/rejoin", {"seat": "1"}))
+    assert bob.join(rejoin).status_code == 303
+    assert "You are Bob" in text_of(bob.page(table.id))

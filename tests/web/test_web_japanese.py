@@ -476,7 +476,8 @@ def test_the_tournament_screens_are_japanese(app):
                              "reason": "遅延", "round": "1"}))
     screens.check("a swap within one table (refused)", director.post(
         f"{e}/swap", {"round": "1", "entrant_a": "Ann", "entrant_b": "Ann"}), 422)
-    screens.check("a director's link for a helper", director.post(f"{e}/director-link"))
+    screens.follow("a director's link for a helper", director,
+                   director.post(f"{e}/director-link"))
     screens.check("standings after a result", director.get(f"{e}/standings"))
 
     player = japanese_phone(app, "Cy's phone")

@@ -85,6 +85,16 @@ class Phone:
         c = self.client.get_cookie(key)
         return c.value if c else None
 
+    def secret(self) -> str | None:
+        """The phone's identity: what the database's scoped hashes (`tokens.phone_hash`,
+        `pass_hash`, `director_hash`) are made of. The `tc` cookie holds a key for it."""
+        from companion.web.cookies import identity_of
+        conn = sqlite3.connect(self.app.config["DATABASE"])
+        try:
+            return identity_of(conn, self.cookie("tc"))
+        finally:
+            conn.close()
+
     def clone(self, name: str | None = None) -> "Phone":
         """A second client carrying the same cookies (the same phone, another connection)."""
         twin = Phone(self.app, name or self.name + "'")
