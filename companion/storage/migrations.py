@@ -152,7 +152,6 @@ def m003_events(db):
         )""")
 
 
-
 @migrations()
 def m004_event_registration_table_size_version(db):
     # Players may register themselves through the event's QR while `registration` is 1.
