@@ -157,7 +157,6 @@ def claim(db: sqlite_utils.Database, event: service.Event, entrant: str, member:
             db.execute("INSERT INTO event_passes (secret_hash, event_id, entrant, member,"
                        " created_at, via) VALUES (?, ?, ?, ?, ?, ?)",
                        [hashed, event.id, entrant, member, now(), "code" if on else "open"])
-            service.touch(db, event.id)
     if refused is not None:
         raise tables.Conflict(refused)
     return (mine[0], mine[1]) if mine is not None else None
@@ -193,7 +192,6 @@ def hold_registered(db: sqlite_utils.Database, event: service.Event, entrant: st
         db.execute("INSERT INTO event_passes (secret_hash, event_id, entrant, member,"
                    " created_at, via) VALUES (?, ?, ?, ?, ?, 'register')",
                    [hashed, event.id, entrant, member, now()])
-        service.touch(db, event.id)
     return (mine[0], mine[1]) if mine is not None else None
 
 
@@ -210,7 +208,6 @@ def give_back(db: sqlite_utils.Database, event: service.Event, secret: str | Non
         if mine is None:
             return None
         db.execute("DELETE FROM event_passes WHERE secret_hash = ?", [hashed])
-        service.touch(db, event.id)
     return mine[0], mine[1]
 
 
