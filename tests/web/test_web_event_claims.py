@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 
 import pytest
 from test_web_events import PLAYERS, create_event, seat_round, seatings, token_of
@@ -175,6 +176,33 @@ def test_a_second_claim_is_refused_and_shown_to_the_director(app, director, db_p
     label = held["Ann"][:6]
     assert f"phone {label}" in row and "2 second claims refused" in row
     assert "not claimed" in claims_list(director, event_id)["Bob"]
+
+
+def test_phones_racing_for_one_player_leave_one_claim(tmp_path):
+    """Eight phones on two workers send Ann's right code at once: one holds Ann."""
+    workers = [make_app(tmp_path), make_app(tmp_path)]
+    db_path = workers[0].config["DATABASE"]
+    event_id = create_event(Phone(workers[0], "Director"), PLAYERS[:4])
+    code = claim_code(db_path, event_id, "Ann")
+    phones = [Phone(workers[i % 2], f"phone {i}") for i in range(8)]
+    for phone in phones:
+        phone.csrf()                           # their pages are open before the race
+    barrier = threading.Barrier(len(phones))
+    answers: list[int | None] = [None] * len(phones)
+
+    def claim(i: int) -> None:
+        barrier.wait()
+        answers[i] = phones[i].post(f"/e/{event_id}/pick", {"name": "Ann", "code": code}
+                                    ).status_code
+
+    threads = [threading.Thread(target=claim, args=(i,)) for i in range(len(phones))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert sorted(answers) == [303] + [409] * 7
+    assert list(holders(db_path, event_id)) == ["Ann"]
+    assert db_rows(db_path, "SELECT refused FROM event_passes")[0][0] == 7
 
 
 def test_a_released_claim_lets_the_real_player_in(app, director, db_path, new_phone):
