@@ -401,8 +401,9 @@ def _players_page(event: service.Event, name: str, own: bool, *, missing: str | 
     mine = _mine(event, name) if name else None
     # A player's own view needs no list of everybody (2,500 names in a big event).
     people = [] if mine else [e.name for e in service.entrants(db, event)]
-    # Only a player's own view polls itself; anything else is the whole page.
-    fragment = "events/_mine.html" if mine else "events/players.html"
+    # Only a player's own view polls itself; anything else (a refusal too: its notice is
+    # outside the polled view) is the whole page.
+    fragment = "events/_mine.html" if mine and not error else "events/players.html"
     code = status or (404 if missing else 200)
     holder = service.pass_holder(db, event.id, phone_secret()) if own else None
     members = []

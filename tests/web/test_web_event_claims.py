@@ -169,12 +169,17 @@ def test_a_second_claim_is_refused_and_shown_to_the_director(app, director, db_p
         r = other.pick(event_id, "Ann")
         assert r.status_code == 409
         assert "Ann is already claimed on another phone — ask the director." in page_text(r)
+    # Sent by htmx too, the refusal is the whole page with its notice, never the bare view.
+    r = other.post(f"/e/{event_id}/pick", {"name": "Ann",
+                                           "code": claim_code(db_path, event_id, "Ann")}, hx=True)
+    assert r.status_code == 409 and "already claimed" in text_of(r.get_data(as_text=True),
+                                                                  '[role="alert"]')
     assert holders(db_path, event_id) == held
     assert card(other, event_id).headers["Location"].endswith("/seats")
     assert other.claim(table_id, names.index("Ann")).status_code == 403
     row = claims_list(director, event_id)["Ann"]
     label = held["Ann"][:6]
-    assert f"phone {label}" in row and "2 second claims refused" in row
+    assert f"phone {label}" in row and "3 second claims refused" in row
     assert "not claimed" in claims_list(director, event_id)["Bob"]
 
 
