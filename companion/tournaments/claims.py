@@ -12,7 +12,8 @@ join code that the director hands out (dashboard, printable slips). While the ev
 codes are on (the default; ``events.config`` ``"claim_codes": false`` switches them off
 for a casual night) "This is me" asks for the code; without codes the first claim holds.
 Either way a second phone is refused while the first holds the player; the refusal is
-counted on the claim, so the director sees it. A phone that registered itself holds its
+counted on the claim, so the director sees it. A player's own claims don't bump the
+event's version: no public page shows them. A phone that registered itself holds its
 claim at once. The director releases or reassigns a claim (audited, kind "claim"); the
 phone itself gives its claim back ("Not me"). Releasing takes the phone off the seat it
 took through the claim at the current round's table.
@@ -332,13 +333,6 @@ def player_claims(db: sqlite_utils.Database, event: service.Event) -> list[Playe
         " WHERE p.event_id = ? ORDER BY e.pos, p.rowid", [event.id]).fetchall()
     return [PlayerClaim(r[0], r[1], r[2], phone_label(r[3]) if r[3] else None, r[4], r[5],
                         r[6] or 0, r[7]) for r in rows]
-
-
-def code_of(db: sqlite_utils.Database, event: service.Event, player: str) -> str | None:
-    """Player `player`'s claim code (None: no such player)."""
-    row = db.execute("SELECT code FROM event_players WHERE event_id = ? AND player = ?",
-                     [event.id, player]).fetchone()
-    return row[0] if row else None
 
 
 def partner_codes(db: sqlite_utils.Database, event: service.Event, secret: str | None

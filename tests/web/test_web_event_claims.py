@@ -13,7 +13,7 @@ import sqlite3
 import threading
 
 import pytest
-from test_web_events import PLAYERS, create_event, seat_round, seatings, token_of
+from test_web_events import PLAYERS, create_event, seat_round, seatings
 from helpers import attr, select, text_of
 from web_helpers import Phone, claim_code, count, db_rows, make_app
 
