@@ -330,6 +330,7 @@ def m010_entrant_claims(db):
             code TEXT NOT NULL,
             PRIMARY KEY (event_id, player)
         )""")
+    db.execute("CREATE INDEX event_players_entrant ON event_players(event_id, entrant)")
     teams: dict[tuple[str, str], list] = {}
     for event_id, name, members in db.execute(
             "SELECT event_id, name, members FROM event_entrants ORDER BY event_id, pos").fetchall():
