@@ -179,11 +179,13 @@ def test_four_rounds_of_eight_tables_standings_match_hand_computed(phones, ui, e
     director.get_by_label("Number of rounds").fill("1")
     director.get_by_role("button", name="Create event").click()
     seatings: list[list[list[str]]] = []        # round -> table -> names in seat order
+    # One scorer's phone claims each table's first player in turn (each claim gives the
+    # previous one back): a claim held by another phone would be refused.
+    player = phones("Scorer", **here).page
     for rnd in range(1, 5):
         director.locator("#seat-round").click()
         expect(director.locator(".event-table")).to_have_count(8)
         tables = []
-        player = phones(f"Scorer {rnd}", **here).page
         for n in range(1, 9):
             card = director.locator(f"#table-{n}")
             seats = card.locator(".seats-line").inner_text().split(" · ")
