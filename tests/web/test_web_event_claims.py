@@ -283,6 +283,18 @@ def test_the_director_alone_sees_codes_and_slips(app, director, db_path, new_pho
     assert claim_code(db_path, event_id, "Bob") in row and "(Ann & Bob)" in row
 
 
+def test_a_late_arrival_gets_a_code_too(app, director, db_path, new_phone):
+    event_id, _table_id, _names = one_table_event(director, db_path)
+    r = director.post(f"/e/{event_id}/entrants", {"action": "add", "name": "Zed"})
+    assert r.status_code == 303
+    code = claim_code(db_path, event_id, "Zed")
+    assert code and code in claims_list(director, event_id)["Zed"]
+    zed = new_phone("Zed")
+    assert zed.pick(event_id, "Zed", code=wrong(code)).status_code == 403
+    assert zed.pick(event_id, "Zed", code=code).status_code == 303
+    assert list(holders(db_path, event_id)) == ["Zed"]
+
+
 # ---------------------------------------------------------------- registering, codes off
 
 def test_a_self_registered_phone_holds_its_claim(app, director, db_path, new_phone):
