@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+from pathlib import Path
 
 import pytest
 from test_web_events import PLAYERS, create_event, seat_round, seatings
@@ -18,6 +19,7 @@ from helpers import attr, select, text_of
 from web_helpers import Phone, claim_code, count, db_rows, make_app
 
 CLAIM_TABLES = ("event_passes", "event_players", "event_audit")
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -527,3 +529,18 @@ def test_the_migration_keeps_old_passes_as_claims(tmp_path):
     assert [c[:3] for c in codes] == [("ev1", "Ann", "Ann"), ("ev1", "Bob", "Bob"),
                                       ("ev2", "Cy", "Cy & Dee"), ("ev2", "Dee", "Cy & Dee")]
     assert all(len(c[3]) == 6 and c[3].isalpha() and c[3].isupper() for c in codes)
+
+
+def test_the_docs_state_the_claim_numbers():
+    """docs/SECURITY.md and docs/TOURNAMENTS.md state the guess limit and the code size."""
+    from companion.tables import tokens
+    from companion.web.tournaments import CLAIM_GUESS_LIMIT
+    assert CLAIM_GUESS_LIMIT == (10, 60.0)
+    assert (len(tokens.CODE_ALPHABET), tokens.CODE_LENGTH) == (23, 6)
+    security = (ROOT / "docs" / "SECURITY.md").read_text(encoding="utf-8")
+    tournaments = (ROOT / "docs" / "TOURNAMENTS.md").read_text(encoding="utf-8")
+    for fact in ("10 a minute per address", f"{23 ** 6:,}", "7.4 million minutes"):
+        assert fact in security, fact
+    for fact in ("10 a minute per address", "6-letter claim code", "m010_entrant_claims"):
+        assert fact in tournaments, fact
+    assert round(23 ** 6 / 2 / 10 / 1e6, 1) == 7.4
