@@ -458,7 +458,10 @@ def pick(event_id: str):
     done = redirect(url_for(".players", event_id=event.id), 303)
     if _holds(service.pass_holder(db, event.id, phone_secret()), found):
         return done
-    if claims.codes_on(event) and not code.strip():
+    # Without a code, a claim needs one (codes on) or a team's one member (a team's name
+    # tapped): the player's page asks for it.
+    team = event.format["kind"] == "teams" and member is None
+    if not code.strip() and (claims.codes_on(event) or team):
         return redirect(url_for(".players", event_id=event.id, name=asked), 303)
     address = get_remote_address() or "-"
     limit, window = CLAIM_GUESS_LIMIT

@@ -454,6 +454,12 @@ def test_a_team_name_without_codes_asks_for_your_own_name(app, director, db_path
                             claim_codes_shown="1")
     phone = new_phone("Cy")
     r = phone.pick(event_id, "Cy & Dee", code="")
+    assert r.status_code == 303 and r.headers["Location"].endswith("name=Cy+%26+Dee")
+    page = phone.get(r.headers["Location"]).get_data(as_text=True)
+    assert [b.get("value") for b in select(page, "#claim-form button")] == ["Cy", "Dee"]
+    assert 'id="claim-code"' not in page
+    # With codes off a code can't say which member: the page asks in plain words.
+    r = phone.pick(event_id, "Cy & Dee", code="ABCDEF")
     assert r.status_code == 422 and "Tap your own name: Cy / Dee." in page_text(r)
     assert holders(db_path, event_id) == {}
     assert phone.pick(event_id, "Dee", code="").status_code == 303
