@@ -309,6 +309,66 @@ def m009_chrome_version(db):
 
 
 @migrations()
+def m010_entrant_claims(db):
+    # Every player of an event (a table game's entrant, or each member of a team) has a
+    # short claim code the director hands out: "This is me" asks for it (see
+    # companion/tournaments/claims.py). Existing entrants get theirs here.
+    import json
+    import secrets
+
+    from companion.tables.tokens import CODE_ALPHABET, CODE_LENGTH
+
+    def code() -> str:
+        return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+    db.execute("""
+        CREATE TABLE event_players (
+            event_id TEXT NOT NULL REFERENCES events(id),
+            player TEXT NOT NULL,
+            entrant TEXT NOT NULL,
+            code TEXT NOT NULL,
+            PRIMARY KEY (event_id, player)
+        )""")
+    db.execute("CREATE INDEX event_players_entrant ON event_players(event_id, entrant)")
+    teams: dict[tuple[str, str], list] = {}
+    for event_id, name, members in db.execute(
+            "SELECT event_id, name, members FROM event_entrants ORDER BY event_id, pos").fetchall():
+        members = json.loads(members or "[]") or [name]
+        if len(members) > 1:
+            teams[(event_id, name)] = members
+        for player in members:
+            db.execute("INSERT OR IGNORE INTO event_players (event_id, player, entrant, code)"
+                       " VALUES (?, ?, ?, ?)", [event_id, player, name, code()])
+    # A pass is now a claim: one phone per player. How the phone came by it: "register"
+    # (it registered itself), "code" (it typed the player's claim code), "open" (the event
+    # had codes switched off), "kept" (it held the pass before claims existed).
+    db.execute("ALTER TABLE event_passes ADD COLUMN via TEXT NOT NULL DEFAULT 'kept'")
+    # Second claims of the player refused while this phone held it, for the director.
+    db.execute("ALTER TABLE event_passes ADD COLUMN refused INTEGER NOT NULL DEFAULT 0")
+    db.execute("ALTER TABLE event_passes ADD COLUMN refused_at TEXT")
+    # Existing passes stay claims, oldest first; a later phone holding the same player
+    # loses it. A team pass that named no player goes to the team's first unclaimed player.
+    held: set[tuple[str, str, str]] = set()
+    for rowid, event_id, entrant, member in db.execute(
+            "SELECT rowid, event_id, entrant, member FROM event_passes"
+            " ORDER BY created_at, rowid").fetchall():
+        if member is None and (event_id, entrant) in teams:
+            member = next((m for m in teams[(event_id, entrant)]
+                           if (event_id, entrant, m) not in held), None)
+            if member is None:
+                db.execute("DELETE FROM event_passes WHERE rowid = ?", [rowid])
+                continue
+            db.execute("UPDATE event_passes SET member = ? WHERE rowid = ?", [member, rowid])
+        key = (event_id, entrant, member or "")
+        if key in held:
+            db.execute("DELETE FROM event_passes WHERE rowid = ?", [rowid])
+        else:
+            held.add(key)
+    db.execute("CREATE UNIQUE INDEX event_passes_one_phone ON event_passes"
+               "(event_id, entrant, COALESCE(member, ''))")
+
+
+@migrations()
 def m011_retired_tables(db):
     # A table of a round the director unseated after a phone had opened it: it takes no
     # more entries and its phones are told why (tables without any phone are deleted

@@ -43,3 +43,12 @@ def take(db: sqlite_utils.Database, bucket: str, key: str, count: int, limit: in
         db.conn.executemany("INSERT INTO rate_hits (bucket, key, at) VALUES (?, ?, ?)",
                             [(bucket, key, moment)] * count)
     return True
+
+
+def spent(db: sqlite_utils.Database, bucket: str, key: str, limit: int, window: float) -> bool:
+    """Whether `limit` requests of `key` were already counted in `bucket` in the last
+    `window` seconds; counts nothing (for limits that count only failures, checked before
+    the attempt and hit after a failed one)."""
+    seen = db.execute("SELECT COUNT(*) FROM rate_hits WHERE bucket = ? AND key = ? AND at >= ?",
+                      [bucket, key, time.time() - window]).fetchone()[0]
+    return seen >= limit

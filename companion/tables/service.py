@@ -475,12 +475,13 @@ def join(db: sqlite_utils.Database, table: Table, secret: str | None,
 
 
 def claim_seat(db: sqlite_utils.Database, table_id: str, phone: Phone, pos: int,
-               allowed: Collection[int] | None = None) -> Phone:
+               allowed: Collection[int] | None = None, claim: dict | None = None) -> Phone:
     """Seat this phone at `pos`; a seat another phone holds is refused with a `Conflict`.
 
     At an event's table a phone may take only the seats in `allowed`: its entrant's, as
     the event's players' page vouched for (the web layer works them out); anyone else
-    watches.
+    watches. `claim` (the event's claim the phone sits down through) is kept in the seat
+    entry of the table's log, so every later entry from this seat traces back to it.
     """
     with transaction(db):
         phone = _phone(db, phone.id)
@@ -510,7 +511,10 @@ def claim_seat(db: sqlite_utils.Database, table_id: str, phone: Phone, pos: int,
                                    "this seat.", name=seat["name"]))
         db.execute("UPDATE phones SET seat = ?, seen_at = ? WHERE id = ?", [pos, now(), phone.id])
         version = _bump(db, table_id)
-        _append(db, table_id, version, pos, SEAT, {"event": "claim", "seat": pos}, None)
+        payload = {"event": "claim", "seat": pos}
+        if claim:
+            payload["claim"] = claim
+        _append(db, table_id, version, pos, SEAT, payload, None)
     live.publish(table_id, version)
     return Phone(id=phone.id, table_id=table_id, seat=pos)
 

@@ -32,6 +32,8 @@ from companion.rules.said import N_, message
 from companion.storage import transaction
 from companion.tables import TableError, retire, tokens
 
+from . import claims
+
 MAX_ENTRANTS = 2500     # 500 tables of five
 MAX_ROUNDS = 20
 MAX_EVENT_NAME = 80
@@ -257,6 +259,7 @@ def create_event(db: sqlite_utils.Database, name: str, slug: str, settings: dict
         for pos, (entrant, members) in enumerate(entrants):
             db.execute("INSERT INTO event_entrants (event_id, pos, name, members) VALUES (?, ?, ?, ?)",
                        [event_id, pos, entrant, json.dumps(members)])
+            claims.give_codes(db, event_id, entrant, members)
         created = now()
         db.execute("INSERT INTO event_directors (secret_hash, event_id, created_at, device_id,"
                    " creator, seen_at) VALUES (?, ?, ?, ?, 1, ?)",
@@ -312,18 +315,8 @@ def find_player(db: sqlite_utils.Database, event: Event, name: str
 
 # ---------------------------------------------------------------- players' passes
 
-def issue_pass(db: sqlite_utils.Database, event: Event, entrant: str,
-               member: str | None = None, secret: str | None = None) -> str:
-    """A pass for the phone holding `secret` (its one cookie; a new secret when None) that
-    registered or picked `entrant` (in a team game, `member` when the player gave their
-    own name). The pass lets that phone take its entrant's seat at the entrant's table,
-    nothing more; a phone holds one pass per event, so picking again replaces it."""
-    secret = secret or tokens.new_secret()
-    with transaction(db):
-        db.execute("INSERT OR REPLACE INTO event_passes (secret_hash, event_id, entrant, member,"
-                   " created_at) VALUES (?, ?, ?, ?, ?)",
-                   [pass_hash(secret, event.id), event.id, entrant, member, now()])
-    return secret
+# A pass is a claim: which phone holds which player, with the players' claim codes, is
+# :mod:`.claims`.
 
 
 def pass_holder(db: sqlite_utils.Database, event_id: str, secret: str | None
@@ -853,6 +846,7 @@ def add_entrant(db: sqlite_utils.Database, event: Event, line: str) -> str:
         db.execute("INSERT INTO event_entrants (event_id, pos, name, members, late_from)"
                    " VALUES (?, ?, ?, ?, ?)",
                    [event.id, pos, name, json.dumps(members), seated + 1 if seated else None])
+        claims.give_codes(db, event.id, name, members)
         touch(db, event.id)
     return name
 

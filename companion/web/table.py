@@ -18,6 +18,7 @@ from companion.storage import get_db
 from companion.tables.live import hub
 from companion.tables.prune import mark_opened
 from companion.tables.tokens import new_submission_id
+from companion.tournaments import claims
 from companion.tournaments import service as tournaments
 
 from .cookies import phone_secret, rotate_secret
@@ -502,7 +503,8 @@ def claim(table_id: str):
         return redirect(url_for(".show", table_id=table_id), 303)
     pos = _form_int("seat")
     try:
-        tables.claim_seat(get_db(), table_id, view.phone, pos, view.allowed_seats)
+        tables.claim_seat(get_db(), table_id, view.phone, pos, view.allowed_seats,
+                          claims.seat_note(get_db(), view.table, phone_secret()))
     except tables.TableError as exc:
         context = _page_context(_refresh(view), message=exc.message, status_kind="error")
         return render_template("tables/seats.html", **context), exc.status

@@ -9,18 +9,20 @@ and :mod:`companion.tournaments.round_clock`, the forms are read by :mod:`.tourn
 """
 from __future__ import annotations
 
+import re
 import time
 
 from flask import (Blueprint, abort, current_app, g, make_response, redirect, request,
                    session, url_for)
 from flask_babel import gettext
 from flask_limiter.util import get_remote_address
+from markupsafe import Markup
 
 from companion import tables
 from companion.rules import GAMES
 from companion.rules.said import message, said_of
 from companion.storage import get_db, rates
-from companion.tournaments import round_clock, service, tournament_format
+from companion.tournaments import claims, round_clock, service, tournament_format
 
 from . import quotas, tournament_forms as forms
 from .cookies import own_secret, phone_secret, rotate_secret
@@ -38,6 +40,9 @@ PROJECTOR_ROWS = 15        # standings rows on one projector screen; more rows t
 LONG_LIST = 40             # longer entrant lists start folded / searchable
 REGISTER_LIMIT = (20, 60.0)   # registrations per address per minute, across all workers
 _SHOWN_LINK = "director_link"   # the session key holding a link made, until it is shown
+# Wrong claim codes per address per minute, across all workers: a typo or two per player
+# of a club on one network, far too few to guess a code (23^6 of them).
+CLAIM_GUESS_LIMIT = (10, 60.0)
 STATUS_WORDS = {"missing": N_("Nobody here yet"), "playing": N_("Playing"),
                 "waiting": N_("Waiting for confirmation"), "finished": N_("Finished")}
 
@@ -116,6 +121,10 @@ def create(slug: str):
         entrants = service.parse_entrants(form.get("entrants", ""), fmt,
                                          allow_few=registration)
         config = forms.parse_config(form, fmt)
+        # The form shows the claim codes' checkbox (on by default); a form without it
+        # (an older page, a script) keeps the default.
+        if form.get("claim_codes_shown") and form.get("claim_codes") != "on":
+            config["claim_codes"] = False
         options = {"confirm": bool(game.teams) and form.get("confirm") == "on"}
         for name, _label, _hint in ui_for(game.slug).table_switches:
             options[name] = form.get(name) == "on"
@@ -143,6 +152,8 @@ def _room(event: service.Event, page: bool = True) -> dict:
                 words=STATUS_WORDS, counts=service.entrant_counts(db, event),
                 entrants=service.entrants(db, event) if page else [],
                 audit=service.audit(db, event), error=None,
+                claims=claims.player_claims(db, event) if page else [],
+                codes=claims.codes_on(event),
                 tools=_director_tools(event, current, rows) if page else None,
                 devices=service.director_devices(db, event) if page else [],
                 my_device=(g.get("director_device") or {}).get("device_id"),
@@ -285,6 +296,41 @@ def registration(event_id: str):
     return redirect(url_for(".dashboard", event_id=event.id) + "#players-qr", 303)
 
 
+@bp.post("/e/<event_id>/claims")
+def claims_action(event_id: str):
+    """The director's claims: release a player's claim (action=release), release it and
+    give the player a new claim code (reassign), or switch the claim codes on or off
+    (codes_on / codes_off). Audited."""
+    event = _director_event(event_id)
+    action = request.form.get("action")
+    player = (request.form.get("player") or "")[:400]
+    try:
+        if action in ("release", "reassign"):
+            claims.release(get_db(), event, player, _who(), reassign=action == "reassign")
+        elif action in ("codes_on", "codes_off"):
+            claims.set_codes(get_db(), event, action == "codes_on", _who())
+        else:
+            abort(400)
+    except ValueError as exc:
+        return _refused(event, said_of(exc))
+    return redirect(url_for(".dashboard", event_id=event.id) + "#claims", 303)
+
+
+@bp.get("/e/<event_id>/slips")
+def slips(event_id: str):
+    """Printable claim slips for the check-in desk, many to an A4 page: one per player
+    with their name, claim code and the players' page (QR code and address)."""
+    event = _director_event(event_id)
+    url = _players_url(event)
+    # One QR code for every slip: they all open the same page (drawn once, see slips.html).
+    drawn = str(qr_svg(url, gettext("QR code of the players' page")))
+    qr = {"view_box": re.search(r'viewBox="([^"]+)"', drawn).group(1),
+          "path": Markup(re.search(r"<path [^>]*/>", drawn).group(0))}
+    return render("events/slips.html", "events/slips.html", event=event, players_url=url,
+                  qr=qr, slips=claims.player_claims(get_db(), event),
+                  codes=claims.codes_on(event))
+
+
 @bp.get("/e/<event_id>/cards")
 def cards(event_id: str):
     """Printable table cards, 1, 2 or 4 to an A4 page (?per_page=): one card per table number
@@ -363,37 +409,55 @@ def _table_card_url(event: service.Event, table_no: int) -> str:
 @bp.get("/e/<event_id>/players")
 def players(event_id: str):
     """A player's phone: pick (or register) your name, then see your table this round and
-    your standing, kept up to date. Reading never writes: picking a name is a POST
-    (:func:`pick`) that gives this phone the entrant's pass."""
+    your standing, kept up to date. Reading never writes: claiming a name is a POST
+    (:func:`pick`) that gives this phone the player's claim."""
     event = _event(event_id)
     db = get_db()
     asked = (request.args.get("name") or "")[:200].strip()
     holder = service.pass_holder(db, event.id, phone_secret())
-    name, error, own = "", None, False
+    name, error, own, member = "", None, False, None
     if asked:
         found = service.find_player(db, event, asked)
-        name = found[0] if found else ""
-        own = bool(holder and found and holder[0] == found[0])
+        name, member = found if found else ("", None)
+        own = _holds(holder, found)
         if not name:
             error = message("tournament", "“{name}” isn't on this event's list. Check the "
                             "spelling, or pick your name below.", name=asked[:40])
     elif holder and "pick" not in request.args:
-        name, own = holder[0], True
-    return _players_page(event, name, own, missing=error)
+        (name, member), own = holder, True
+    return _players_page(event, name, own, missing=error, member=member)
+
+
+def _holds(holder, found) -> bool:
+    """Whether the claim `holder` (entrant, member) is the player `found` names (a team's
+    name: any claim of that team)."""
+    if not holder or not found or holder[0] != found[0]:
+        return False
+    return found[1] is None or holder[1] in (None, found[1])
 
 
 def _players_page(event: service.Event, name: str, own: bool, *, missing: str | None = None,
-                  error: str | None = None, values=None, status: int | None = None):
+                  error: str | None = None, values=None, status: int | None = None,
+                  member: str | None = None):
     db = get_db()
     mine = _mine(event, name) if name else None
     # A player's own view needs no list of everybody (2,500 names in a big event).
     people = [] if mine else [e.name for e in service.entrants(db, event)]
-    # Only a player's own view polls itself; anything else is the whole page.
-    fragment = "events/_mine.html" if mine else "events/players.html"
+    # Only a player's own view polls itself; anything else (a refusal too: its notice is
+    # outside the polled view) is the whole page.
+    fragment = "events/_mine.html" if mine and not error else "events/players.html"
     code = status or (404 if missing else 200)
+    holder = service.pass_holder(db, event.id, phone_secret()) if own else None
+    members = []
+    if mine and not own and event.format["kind"] == "teams":
+        team = next((e.members for e in service.entrants(db, event) if e.name == name), [])
+        members = [member] if member in team else team
     return render("events/players.html", fragment, code, event=event, people=people,
                   name=name, mine=mine, own=own, long_list=LONG_LIST, fmt=event.format,
-                  values=values or {}, error=error, missing=missing)
+                  values=values or {}, error=error, missing=missing,
+                  me=holder[1] if holder else None, members=members,
+                  codes=claims.codes_on(event),
+                  partners=claims.partner_codes(db, event, phone_secret()) if own else [])
 
 
 def _mine(event: service.Event, name: str) -> dict:
@@ -414,34 +478,74 @@ def _mine(event: service.Event, name: str) -> dict:
             "clock": round_clock.clock_state(event, current) if current else None}
 
 
-def _with_pass(response, event: service.Event, entrant: str, member: str | None):
-    service.issue_pass(get_db(), event, entrant, member, secret=own_secret())
-    return response
-
-
 @bp.post("/e/<event_id>/pick")
 def pick(event_id: str):
-    """"This is me": the phone takes the pass of the entrant it names (a name tapped in
-    the list or typed in the search box), so it may take that entrant's seat."""
+    """"This is me": the phone claims the player it names (a name tapped in the list or
+    typed in the search box), so it may take that player's seat. While the event's claim
+    codes are on, the player's code comes with it (a tap without one opens the player's
+    page, which asks for it); a wrong code is refused (403) and counted against the
+    address, a player another phone holds is refused (409). Claiming another player
+    gives this phone's previous claim back, and its seat."""
     event = _event(event_id)
+    db = get_db()
     asked = (request.form.get("name") or "")[:200].strip()
-    found = service.find_player(get_db(), event, asked) if asked else None
+    code = (request.form.get("code") or "")[:40]
+    found = service.find_player(db, event, asked) if asked else None
     if found is None:
         return _players_page(event, "", False, missing=(
             message("tournament", "“{name}” isn't on this event's list. Check the spelling, "
                     "or pick your name below.", name=asked[:40])
             if asked else N_("Type or tap your name.")))
-    response = redirect(url_for(".players", event_id=event.id), 303)
-    return _with_pass(response, event, *found)
+    entrant, member = found
+    done = redirect(url_for(".players", event_id=event.id), 303)
+    if _holds(service.pass_holder(db, event.id, phone_secret()), found):
+        return done
+    # Without a code, a claim needs one (codes on) or a team's one member (a team's name
+    # tapped): the player's page asks for it.
+    team = event.format["kind"] == "teams" and member is None
+    if not code.strip() and (claims.codes_on(event) or team):
+        return redirect(url_for(".players", event_id=event.id, name=asked), 303)
+    address = get_remote_address() or "-"
+    limit, window = CLAIM_GUESS_LIMIT
+    if claims.codes_on(event) and rates.spent(db, "claim-code", address, limit, window):
+        return _players_page(event, entrant, False, member=member, status=429, error=message(
+            "tournament", "Too many wrong claim codes from this network: at most {limit} a "
+            "minute. Wait a minute, then try again.", limit=limit))
+    secret = own_secret()
+    try:
+        given_up = claims.claim(db, event, entrant, member, secret, code)
+    except claims.WrongCode as exc:
+        rates.hit(db, "claim-code", address, limit, window)
+        return _players_page(event, entrant, False, member=member, status=exc.status,
+                             error=said_of(exc))
+    except tables.TableError as exc:
+        return _players_page(event, entrant, False, member=member, status=exc.status,
+                             error=said_of(exc))
+    except ValueError as exc:
+        return _players_page(event, entrant, False, member=member, status=422,
+                             error=said_of(exc))
+    claims.free_own_seat(db, event, secret, given_up)
+    return done
+
+
+@bp.post("/e/<event_id>/not-me")
+def not_me(event_id: str):
+    """"Not me": this phone gives back the player it claimed, and leaves the seat it took
+    through that claim at the current round's table; then the list of names again."""
+    event = _event(event_id)
+    db = get_db()
+    secret = phone_secret()
+    claims.free_own_seat(db, event, secret, claims.give_back(db, event, secret))
+    return redirect(url_for(".players", event_id=event.id, pick=1), 303)
 
 
 @bp.post("/e/<event_id>/my-table")
 def my_table(event_id: str):
-    """Open this phone's table of the current round and sit it in its entrant's seat."""
+    """Open this phone's table of the current round and sit it in its player's seat."""
     event = _event(event_id)
     db = get_db()
     holder = service.pass_holder(db, event.id, phone_secret())
-    if holder is None:   # no name picked on this phone yet: the players' page asks for it
+    if holder is None:   # no name claimed on this phone yet: the players' page asks for it
         return redirect(url_for(".players", event_id=event.id), 303)
     done = service.rounds(db, event)
     row = service.table_of(db, event, done[-1].number, holder[0]) if done else None
@@ -452,8 +556,8 @@ def my_table(event_id: str):
 
 @bp.get("/e/<event_id>/t/<int:table_no>")
 def table_card(event_id: str, table_no: int):
-    """A table card's QR code: table `table_no` of the current round. Its entrants' phones
-    (through their pass) sit down in their seats; anyone else watches."""
+    """A table card's QR code: table `table_no` of the current round. A phone holding the
+    claim of a player there sits down in that player's seat; anyone else watches."""
     event = _event(event_id)
     row = service.table_numbered(get_db(), event, table_no) if table_no < 10_000 else None
     if row is None:
@@ -465,7 +569,8 @@ def table_card(event_id: str, table_no: int):
 
 def _open_table(event: service.Event, table_id: str):
     """Join the table (a phone cookie, like its QR code) and take this phone's own free
-    seat if it has one there; then show the table (or its seats)."""
+    seat if its claim gives it one there (the seat entry records the claim); then show
+    the table (or its seats)."""
     db = get_db()
     table = tables.get_table(db, table_id)
     phone, _secret = tables.join(db, table, own_secret())
@@ -474,7 +579,8 @@ def _open_table(event: service.Event, table_id: str):
         mine = sorted(service.seats_for_pass(db, table, phone_secret()) & free)
         if mine:
             try:
-                phone = tables.claim_seat(db, table.id, phone, mine[0], {mine[0]})
+                phone = tables.claim_seat(db, table.id, phone, mine[0], {mine[0]},
+                                          claims.seat_note(db, table, phone_secret()))
             except tables.TableError:
                 pass   # taken a moment ago: the seats page says by whom
     target = "table.show" if phone.seated else "table.seats"
@@ -483,7 +589,9 @@ def _open_table(event: service.Event, table_id: str):
 
 @bp.post("/e/<event_id>/register")
 def register(event_id: str):
-    """A player registers themselves (or their team) through the event's QR code."""
+    """A player registers themselves (or their team) through the event's QR code; the
+    phone holds the registering player's claim at once (a team's partners claim theirs
+    with the codes this phone is shown)."""
     event = _event(event_id)
     form = request.form
     limit, window = REGISTER_LIMIT
@@ -495,13 +603,20 @@ def register(event_id: str):
     boxes = 3 if event.format["kind"] == "teams" else 1
     parts = [(form.get(f"member_{i}") or "").strip()[:200] for i in range(boxes)]
     line = ", ".join(part for part in parts if part)
+    db = get_db()
     try:
-        name = service.register(get_db(), event.id, line)
+        name = service.register(db, event.id, line)
     except ValueError as exc:
         return _players_page(event, "", False, status=422, values=form, error=said_of(exc))
-    member = parts[0] if event.format["kind"] == "teams" else None
-    response = redirect(url_for(".players", event_id=event.id), 303)
-    return _with_pass(response, event, name, member)
+    found = service.find_player(db, event, parts[0]) if event.format["kind"] == "teams" else None
+    member = found[1] if found and found[0] == name else None
+    secret = own_secret()
+    try:
+        given_up = claims.hold_registered(db, event, name, member, secret)
+    except tables.TableError as exc:
+        return _players_page(event, name, False, status=exc.status, error=said_of(exc))
+    claims.free_own_seat(db, event, secret, given_up)
+    return redirect(url_for(".players", event_id=event.id), 303)
 
 
 # ---------------------------------------------------------------- the room (issue 13): round

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
+from test_browser_events import claim, claim_code
 
 pytestmark = pytest.mark.browser
 
@@ -55,10 +56,21 @@ def test_an_attacker_watches_while_the_table_corrects_itself(phones, ui):
     expect(attacker.locator("#entry-form")).to_have_count(0)
     expect(attacker.locator("#host")).to_have_count(0)
 
-    # The first seat's player: "This is me", then "Open table" sits the phone down.
+    # In another tab the attacker taps a name and guesses a code: refused in plain words.
+    guess = attacker.context.new_page()
+    guess.goto(event_url + "/players")
+    guess.locator("#pick-name").get_by_role("button", name=seats[0], exact=True).click()
+    claim(guess, "ZZZZZZ")
+    expect(guess.locator("#claim .notice")).to_contain_text(f"That isn't {seats[0]}'s claim code")
+    expect(guess.locator("#you-are")).to_have_count(0)
+    guess.close()
+
+    # The first seat's player: the code from the slip, "This is me", then "Open table" sits
+    # the phone down.
     player = phones(seats[0], **SMALL).page
     player.goto(event_url + "/players")
     player.locator("#pick-name").get_by_role("button", name=seats[0], exact=True).click()
+    claim(player, claim_code(director, seats[0]))
     expect(player.locator("#you-are")).to_have_text(f"You are {seats[0]}")
     player.locator("#open-my-table").click()
     expect(player.locator("#me-bar")).to_contain_text(f"You are {seats[0]}")

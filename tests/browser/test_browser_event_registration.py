@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
-from test_browser_events import no_overflow
+from test_browser_events import claim, claim_code, no_overflow
 
 pytestmark = pytest.mark.browser
 
@@ -108,16 +108,32 @@ def test_players_register_themselves_and_find_their_table(phones, ui):
     # The director's room polls every 5 s: the count follows without a reload.
     expect(director.locator("#entrant-count")).to_have_text("4 entrants · registration open")
 
-    # The phone remembers who it is; "Not you?" leads back to the list.
+    # The phone remembers who it is; "Not me" gives the name back and leads to the list.
     cy = players["Cy"]
     cy.goto(url)                # the plain address, as the QR has it: no name in it
     expect(cy.locator("#you-are")).to_have_text("You are Cy")
     expect(cy.locator("#register")).to_have_count(0)
+    big_enough(cy.locator("#not-me"))
     cy.locator("#not-me").click()
     expect(cy).to_have_url(re.compile(r"[?&]pick=1"))
     expect(cy.locator("#pick-name .name-list button")).to_have_count(4)
+    # Claiming the name again takes the claim code the director hands out.
     cy.locator("#pick-name").get_by_role("button", name="Cy", exact=True).click()
+    expect(cy.locator("#viewing")).to_have_text("Showing Cy")
+    no_overflow(cy)
+    big_enough(cy.locator("#claim-code"))
+    big_enough(cy.locator("#this-is-me"))
+    shot(cy, "claim-code")
+    claim(cy, "ZZZZZZ")
+    expect(cy.locator("#claim .notice")).to_contain_text("That isn't Cy's claim code")
+    expect(cy.locator("#claim-code")).to_be_visible()
+    claim(cy, claim_code(director, "Cy").lower())
+    expect(cy.locator("#you-are")).to_have_text("You are Cy")
     expect(cy.locator("#my-table")).to_contain_text("No table for you yet")
+    # The director's claims list shows who holds which name.
+    director.reload()
+    expect(director.locator('#claims li[data-player="Cy"]')).to_contain_text("phone ")
+    no_overflow(director)
 
     director.get_by_role("button", name="Close registration").click()
     expect(director.locator("#registration")).to_contain_text("Registration is closed")
@@ -162,8 +178,20 @@ def test_a_rook_team_registers_with_the_partner_box(phones):
     shot(first, "rook-register")
     register(first, url, "Ann", "Bob")
     expect(first.locator("#my-table")).to_contain_text("No table for you yet")
-    expect(first.locator("main")).to_contain_text("Ann & Bob")
+    expect(first.locator("#you-are")).to_have_text("You are Ann (Ann & Bob)")
     no_overflow(first)
+    # Ann's phone is shown Bob's claim code to pass on; Bob's own phone claims with it.
+    code = first.locator("#partner-codes .claim-code").inner_text()
+    expect(first.locator("#partner-codes")).to_contain_text("Bob")
+    shot(first, "rook-partner-code")
+    bob = phones("Bob").page
+    bob.goto(url + "?name=Bob")
+    expect(bob.locator("#claim-form button")).to_have_text(["I am Bob"])
+    bob.locator("#claim-code").fill(code)
+    bob.get_by_role("button", name="I am Bob").click()
+    expect(bob.locator("#you-are")).to_have_text("You are Bob (Ann & Bob)")
+    first.reload()
+    expect(first.locator("#partner-codes")).to_have_count(0)
 
     second = phones("Cy").page
     second.clock.install()

@@ -39,19 +39,40 @@ def seats_of_table(director: Page) -> list[str]:
     return director.locator("#table-1 .seats-line").inner_text().split(" · ")
 
 
-def sit_as(player: Page, players_url: str, name: str) -> None:
+def claim_code(director: Page, name: str) -> str:
+    """`name`'s claim code as the director's printed slip shows it (read in another tab of
+    the director's browser, which stays where it is)."""
+    tab = director.context.new_page()
+    try:
+        tab.goto(director.url.split("#")[0] + "/slips")
+        return tab.locator(f'article.claim-slip[data-player="{name}"] .claim-code').inner_text()
+    finally:
+        tab.close()
+
+
+def claim(player: Page, code: str) -> None:
+    """On a player's page: type the claim code from the slip, then "This is me"."""
+    player.locator("#claim-code").fill(code)
+    player.locator("#this-is-me").click()
+
+
+def sit_as(player: Page, players_url: str, name: str, director: Page) -> None:
     """At an event only a player's own phone takes their seat: tap your name on the
-    players' page ("This is me"), then "Open table"."""
+    players' page, type your claim code ("This is me"), then "Open table"."""
     player.goto(players_url + "?pick=1")
     player.locator("#pick-name").get_by_role("button", name=name, exact=True).click()
+    expect(player.locator("#you-are, #claim-code")).to_be_visible()
+    if player.locator("#claim-code").count():         # not this phone's name yet
+        claim(player, claim_code(director, name))
+    expect(player.locator("#you-are")).to_have_text(f"You are {name}")
     player.locator("#open-my-table").click()
     expect(player.locator("#me-bar")).to_contain_text(f"You are {name}")
 
 
-def play_table(player: Page, ui, players_url: str, seats: list[str], scores: list[int]
-               ) -> None:
+def play_table(player: Page, ui, players_url: str, seats: list[str], scores: list[int],
+               director: Page) -> None:
     """The player of seat 1 sits down (see sit_as) and enters the one round."""
-    sit_as(player, players_url, seats[0])
+    sit_as(player, players_url, seats[0], director)
     ui.enter_round(player, dict(enumerate(scores)))
     expect(player.locator("#sheet")).to_contain_text(re.compile("wins|won", re.I))
 
@@ -81,7 +102,7 @@ def test_a_two_round_event_from_start_page_to_standings(phones, ui):
             shot(director, "dashboard")
             no_overflow(director)
         players_url = director.url.split("#")[0] + "/players"
-        play_table(player, ui, players_url, seats, [40, 30, 20, 10])
+        play_table(player, ui, players_url, seats, [40, 30, 20, 10], director)
         for place, name in enumerate(seats):
             played[name].append((4, 2, 1, 0)[place])
         # The dashboard polls: the table turns finished without a reload.
@@ -158,17 +179,19 @@ def test_four_rounds_of_eight_tables_standings_match_hand_computed(phones, ui, e
     director.get_by_label("Number of rounds").fill("1")
     director.get_by_role("button", name="Create event").click()
     seatings: list[list[list[str]]] = []        # round -> table -> names in seat order
+    # One scorer's phone claims each table's first player in turn (each claim gives the
+    # previous one back): a claim held by another phone would be refused.
+    player = phones("Scorer", **here).page
     for rnd in range(1, 5):
         director.locator("#seat-round").click()
         expect(director.locator(".event-table")).to_have_count(8)
         tables = []
-        player = phones(f"Scorer {rnd}", **here).page
         for n in range(1, 9):
             card = director.locator(f"#table-{n}")
             seats = card.locator(".seats-line").inner_text().split(" · ")
             assert len(seats) == 4
             tables.append(seats)
-            sit_as(player, director.url.split("#")[0] + "/players", seats[0])
+            sit_as(player, director.url.split("#")[0] + "/players", seats[0], director)
             ui.enter_round(player, {0: 40, 1: 30, 2: 20, 3: 10})
         assert sorted(name for t in tables for name in t) == players
         seatings.append(tables)

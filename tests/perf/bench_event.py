@@ -72,12 +72,16 @@ def team_lines(teams: int) -> list[str]:
 
 
 def play_rook_table(app, event_id: str, table_id: str, rng: random.Random,
-                    target: int | None) -> int:
+                    target: int | None, phones: dict | None = None) -> int:
     """A team A player sits down through the players' page and enters hands until the game
-    is over. Returns the number of hands entered."""
+    is over. Returns the number of hands entered. `phones`: the players' phones by name,
+    kept from round to round (a player's claim stays on their one phone)."""
     seat0 = _rows(app, "SELECT name FROM seats WHERE table_id = ? AND pos = 0", [table_id])[0][0]
-    phone = Phone(app, seat0)
-    assert phone.pick(event_id, seat0).status_code == 303
+    phones = {} if phones is None else phones
+    phone = phones.get(seat0)
+    if phone is None:
+        phone = phones[seat0] = Phone(app, seat0)
+        assert phone.pick(event_id, seat0).status_code == 303
     r = phone.post(f"/e/{event_id}/my-table")
     assert r.status_code == 303 and r.headers["Location"].endswith(f"/t/{table_id}"), \
         r.headers.get("Location")
@@ -114,6 +118,7 @@ def run_event(app, teams: int = 150, rounds: int = 5, seed: int = 13,
     assert r.status_code == 303, r.get_data(as_text=True)[:800]
     event_id = r.headers["Location"].rsplit("/", 1)[1]
     hands = 0
+    phones: dict = {}
     for rnd in range(1, rounds + 1):
         r = timer("seat round", lambda: director.post(f"/e/{event_id}/seat"))
         assert r.status_code == 303, r.get_data(as_text=True)[:800]
@@ -124,7 +129,7 @@ def run_event(app, teams: int = 150, rounds: int = 5, seed: int = 13,
         for table_no, table_id, _entrants in seated:
             if table_no == paper[0]:
                 continue
-            hands += play_rook_table(app, event_id, table_id, rng, target)
+            hands += play_rook_table(app, event_id, table_id, rng, target, phones)
             if table_no % 25 == 0:          # the director's room, polled while tables play
                 timer("dashboard fragment (playing)",
                       lambda: director.get(f"/e/{event_id}", hx=True))

@@ -100,11 +100,13 @@ def test_an_entrant_takes_their_own_seat_only(app, director, db_path, new_phone)
     assert f"You are <b>{mine}</b>" in page and 'id="host"' not in page
     r = player.claim(table_id, 1)                               # another entrant's seat
     assert r.status_code == 403 and other in text_of(r.get_data(as_text=True))
-    # A second phone naming the same player can't take the seat a phone already holds.
+    # A second phone naming the same player, even with the right code, is refused its
+    # claim, so it can't take the seat either.
     twin = new_phone(mine + " again")
-    assert twin.pick(event_id, mine).status_code == 303
+    r = twin.pick(event_id, mine)
+    assert r.status_code == 409 and "already claimed" in text_of(r.get_data(as_text=True))
     assert twin.join(f"/J/{token_of(db_path, table_id)}").status_code == 303
-    assert twin.claim(table_id, 0).status_code == 409
+    assert twin.claim(table_id, 0).status_code == 403
     assert seated(db_path, table_id) == [(0,)]
 
 

@@ -209,7 +209,11 @@ def test_a_players_phone_polls_its_own_view(app, director, new_phone, db_path):
     # A public page never carries a link that seats its reader: no table token, and only
     # a phone holding Cy's pass gets the "Open table" button.
     assert token.casefold() not in fragment.casefold()
-    assert "This is me" in text_of(fragment) and "Open table 1" not in text_of(fragment)
+    assert "Open table 1" not in text_of(fragment)
+    # The claim form is the whole page's, outside the polled view: a refresh never wipes
+    # a claim code being typed.
+    page = phone.get(f"/e/{event_id}/players?name=Cy").get_data(as_text=True)
+    assert "This is me" in text_of(page) and "This is me" not in text_of(fragment)
     assert phone.pick(event_id, "Cy").status_code == 303
     fragment = phone.get(f"/e/{event_id}/players?name=Cy", hx=True).get_data(as_text=True)
     assert "Open table 1" in text_of(fragment) and token.casefold() not in fragment.casefold()
@@ -252,7 +256,7 @@ def test_a_team_player_finds_their_team_by_their_own_name(director, new_phone):
     assert "Showing Ann & Bob" in page and "Place 1 of 2" in page
     assert bob.pick(event_id, "bob").status_code == 303
     page = text_of(bob.get(f"/e/{event_id}/players").get_data(as_text=True))
-    assert "You are Ann & Bob" in page
+    assert "You are Bob (Ann & Bob)" in page            # Bob's own claim, in his team
 
 
 def test_a_result_ended_and_followed_by_a_quick_rematch_shows_at_once(app, director,

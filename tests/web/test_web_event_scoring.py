@@ -429,9 +429,9 @@ def test_unseat_a_round_and_pair_again(app, director, db_path):
     assert "Round 1 unseated to be seated again (2 tables taken back)." in dash
     assert "Seat round 1" in dash
     # Nobody sits down at the old tables: they belong to no seating now.
+    phone = Phone(app, "late")
+    assert phone.pick(event_id, old[0][2][0]).status_code == 303
     for _n, table_id, _ids in old:
-        phone = Phone(app, "late")
-        assert phone.pick(event_id, old[0][2][0]).status_code == 303
         assert phone.post(f"/e/{event_id}/my-table").status_code == 303
         assert not db_rows(db_path, "SELECT 1 FROM phones WHERE table_id = ? AND secret_hash = ?",
                            [table_id, phone_hash(phone.secret(), table_id)])

@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import re
+import weakref
 from urllib.parse import urlsplit
 
 import pytest
@@ -50,14 +51,22 @@ def token_of(db_path: str, table_id: str) -> str:
     return db_rows(db_path, "SELECT token FROM tables WHERE id = ?", [table_id])[0][0]
 
 
+_players: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()   # app -> its players' phones
+
+
 def seat_player(app, db_path: str, table_id: str, pos: int = 0) -> Phone:
     """The entrant of seat `pos` picks their name on the players' page (their pass), scans
     the table's QR and sits down there: an event's seats are their entrants' only."""
     event_id, = db_rows(db_path, "SELECT event_id FROM tables WHERE id = ?", [table_id])[0]
     name, = db_rows(db_path, "SELECT name FROM seats WHERE table_id = ? AND pos = ?",
                     [table_id, pos])[0]
-    phone = Phone(app, name)
-    assert phone.pick(event_id, name).status_code == 303
+    # A player keeps their phone (and its claim) from round to round: a second phone
+    # claiming them would be refused.
+    known = _players.setdefault(app, {})
+    phone = known.get((event_id, name))
+    if phone is None:
+        phone = known[(event_id, name)] = Phone(app, name)
+        assert phone.pick(event_id, name).status_code == 303
     assert phone.join(f"/J/{token_of(db_path, table_id)}").status_code == 303
     assert phone.claim(table_id, pos).status_code == 303
     return phone

@@ -56,7 +56,10 @@ from web_helpers import Phone, make_app
 from web_helpers import snapshot as _table_snapshot
 
 EVENT_DATA = ("events", "event_entrants", "event_rounds", "event_seatings", "event_results",
-              "event_audit", "event_directors", "event_adjustments")
+              "event_audit", "event_directors", "event_adjustments", "event_players")
+# The claims, without the count of second claims refused on each: the one record a refused
+# claim leaves (for the director), as a refused guess leaves a rate-limit hit.
+CLAIMS_SQL = "SELECT secret_hash, event_id, entrant, member, created_at, via FROM event_passes"
 
 
 def snapshot(db_path: str) -> dict[str, list[tuple]]:
@@ -66,6 +69,7 @@ def snapshot(db_path: str) -> dict[str, list[tuple]]:
     try:
         for name in EVENT_DATA:
             rows[name] = sorted(conn.execute(f"SELECT * FROM {name}").fetchall(), key=repr)
+        rows["event_passes"] = sorted(conn.execute(CLAIMS_SQL).fetchall(), key=repr)
     finally:
         conn.close()
     return rows
@@ -77,7 +81,8 @@ EVENT = "/e/<event_id>"
 EVENT_FIELDS = ("event_name", "event_rounds", "entrants", "target", "rounds", "low_wins",
                 "registration", "table_size", "points_places", "points_win", "points_draw",
                 "points_loss", "points_bye", "late_points", "tiebreak_1", "tiebreak_2",
-                "tiebreak_3", "tiebreak_4", "odd_tables", "pairing")
+                "tiebreak_3", "tiebreak_4", "odd_tables", "pairing", "claim_codes",
+                "claim_codes_shown")
 CORRECT_FIELDS = ("round", "table", "place_0", "place_1", "place_2", "place_3", "score_0",
                   "score_1", "score_2", "score_3", "why", "who")
 # Event routes only the director (Ann's browser, holding the event's cookie) may use.
@@ -85,12 +90,15 @@ DIRECTOR_ROUTES = ("events.dashboard", "events.seat", "events.lock", "events.cor
                    "events.correct", "events.cards", "events.results_csv",
                    "events.change_entrants", "events.registration", "events.clock",
                    "events.director_link", "events.adjustments", "events.swap",
-                   "events.unseat", "events.standings_csv", "events.director_devices")
-# Event writes that may touch the event's own tables (never A or B): a swap renames seats.
+                   "events.unseat", "events.standings_csv", "events.director_devices",
+                   "events.claims_action", "events.slips")
 # Event writes that touch the event's own tables, never A or B: a swap renames seats; "my
 # table" seats a phone holding a player's pass (the cast's phones pick names as they go);
-# unseating a round deletes or retires its tables.
-EVENT_TABLE_WRITES = ("events.swap", "events.my_table", "events.unseat")
+# unseating a round deletes or retires its tables. A claim given up (picking another name,
+# "Not me", registering, the director's release) takes its phone off the seat it took
+# through that claim.
+EVENT_TABLE_WRITES = ("events.swap", "events.my_table", "events.unseat", "events.pick",
+                      "events.not_me", "events.register", "events.claims_action")
 NEW_TABLE_FIELDS = ("name_0", "name_1", "name_2", "name_3", "name_4", "me", "target", "rounds",
                     "low_wins", "variant", "min_bid", "ones", "confirm")
 # The entry form of every game with phone screens: the score pad's boxes and Rook's hand.
@@ -191,7 +199,10 @@ ROUTES: dict[tuple[str, str], tuple[str, ...]] = {
     (EVENT + "/entrants", "POST"): ("action", "name"),
     (EVENT + "/registration", "POST"): ("action",),
     (EVENT + "/register", "POST"): ("member_0", "member_1", "member_2"),
-    (EVENT + "/pick", "POST"): ("name",),
+    (EVENT + "/pick", "POST"): ("name", "code"),
+    (EVENT + "/not-me", "POST"): (),
+    (EVENT + "/claims", "POST"): ("action", "player", "who"),
+    (EVENT + "/slips", "GET"): (),
     (EVENT + "/my-table", "POST"): (),
     (EVENT + "/t/<int:table_no>", "GET"): (),
     # The room (issue 13): the round clock, pairings by name, the director's link.
@@ -258,6 +269,7 @@ DEVICE_LAST = Ref("DEVICE_LAST")            # the newest director device of the 
 # The event's latest round, and the first entrant of its first and of its last table.
 CURRENT_ROUND, FIRST_SEATED, LAST_SEATED = (Ref("CURRENT_ROUND"), Ref("FIRST_SEATED"),
                                             Ref("LAST_SEATED"))
+CLAIM_CODE_CY = Ref("CLAIM_CODE_CY")        # Cy's claim code (the director's slip)
 
 # ---------------------------------------------------------------- strategies
 
@@ -311,7 +323,10 @@ EVENT_LIKELY = {
     "name": ["Cy", "Ann", "", "Nobody", "Eve", "Fay"],
     "action": ["add", "drop", "return", "", "x", "open", "close", "start", "pause", "resume",
                "rename", "revoke",
-               "extend", "stop"],
+               "extend", "stop", "release", "reassign", "codes_on", "codes_off"],
+    "code": [CLAIM_CODE_CY, CLAIM_CODE_CY, "", "ABCDEF", " abc-def ", "x" * 60],
+    "player": ["Cy", "Ann", "", "Nobody", "Eve"],
+    "claim_codes": ["on", "", "off"], "claim_codes_shown": ["1", ""],
     "minutes": ["60", "5", "", "0", "x", "601", "999999"], "per_page": ["1", "2", "4", "3", ""],
     "show": ["pairings", "standings", ""], "page": ["1", "2", "0", "99", "x"],
     "registration": ["on", "", "off"], "table_size": ["", "4", "5", "1", "13", "x"],
@@ -748,6 +763,9 @@ class World:
             return self.seated(rows, value)
         if value is EVENT_ID:
             return self.event_id
+        if value is CLAIM_CODE_CY:
+            return next((r[3] for r in rows["event_players"]
+                         if r[0] == self.event_id and r[1] == "Cy"), "ZZZZZZ")
         if value is CSRF_VALID:
             return self.cast[who].csrf or self.cast["stranger"].csrf
         if value is CSRF_OTHER:
@@ -886,8 +904,8 @@ class World:
                     (joined,) = changed
                     self._check_join(before, after, joined, params["token"])
             elif req.endpoint in CARD_ENDPOINTS:
-                # Joined as a watcher (nobody in the cast holds a player's pass): the event's
-                # table gains a phone and nothing else changes.
+                # Joined as a watcher, or sat down through the phone's claim (the stranger
+                # may hold Cy's): only the event's table changes.
                 assert changed <= {t[0] for t in after["tables"] if t[0] not in ids}
                 if changed:
                     assert status == 303
@@ -1098,6 +1116,9 @@ SEEDS = [  # in order: the confirmation needs B's pending hand, the rematch a fi
          [("action", "close")], params={"event_id": EVENT_ID}),
     seed(EVENT + "/pick", "POST", "events.pick", "stranger", [("name", "Cy")],
          params={"event_id": EVENT_ID}),
+    seed(EVENT + "/pick", "POST", "events.pick", "stranger",
+         [("name", "Cy"), ("code", CLAIM_CODE_CY)], params={"event_id": EVENT_ID}),
+    seed(EVENT + "/slips", "GET", "events.slips", "ann", params={"event_id": EVENT_ID}),
     seed(EVENT + "/my-table", "POST", "events.my_table", "stranger",
          params={"event_id": EVENT_ID}),
     seed(EVENT + "/t/<int:table_no>", "GET", "events.table_card", "stranger",
@@ -1127,6 +1148,14 @@ SEEDS = [  # in order: the confirmation needs B's pending hand, the rematch a fi
          [("action", "withdraw"), ("id", "1")], params={"event_id": EVENT_ID}),
     seed(EVENT + "/standings.csv", "GET", "events.standings_csv", "ann",
          params={"event_id": EVENT_ID}),
+    # Claims: the director releases Cy's claim and gives Cy a new code; a phone says "not me".
+    seed(EVENT + "/claims", "POST", "events.claims_action", "ann",
+         [("action", "release"), ("player", "Cy")], params={"event_id": EVENT_ID}),
+    seed(EVENT + "/claims", "POST", "events.claims_action", "ann",
+         [("action", "reassign"), ("player", "Cy")], params={"event_id": EVENT_ID}),
+    seed(EVENT + "/claims", "POST", "events.claims_action", "ann",
+         [("action", "codes_off")], params={"event_id": EVENT_ID}),
+    seed(EVENT + "/not-me", "POST", "events.not_me", "stranger", params={"event_id": EVENT_ID}),
 ]
 
 

@@ -37,7 +37,7 @@ from babel.messages.pofile import read_po
 
 import companion
 from helpers import Node, attr, form_block, parse, select, text_of
-from web_helpers import Phone, create_game_table
+from web_helpers import Phone, claim_code, create_game_table
 
 CATALOGUE = Path(companion.__file__).resolve().parent / "translations" / "ja" / "LC_MESSAGES"
 
@@ -485,7 +485,10 @@ def test_the_tournament_screens_are_japanese(app):
     screens.check("a name that is not on the list", player.post(f"{e}/pick", {"name": "Zed"}),
                   404)
     screens.check("no name at all", player.post(f"{e}/pick", {"name": ""}), 404)
-    screens.follow("this is me: Cy", player, player.post(f"{e}/pick", {"name": "Cy"}))
+    screens.check("a wrong claim code (refused)", player.post(
+        f"{e}/pick", {"name": "Cy", "code": "ZZZZZZ"}), 403)
+    screens.follow("this is me: Cy", player, player.post(f"{e}/pick", {
+        "name": "Cy", "code": claim_code(app.config["DATABASE"], event_id, "Cy")}))
     screens.check("a table card scanned by a stranger", _follow_all(
         japanese_phone(app, "stranger"), f"{e}/t/1"), (200, 403, 404))
     newcomer = japanese_phone(app, "newcomer")

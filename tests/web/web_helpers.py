@@ -131,9 +131,16 @@ class Phone:
         """The path of the QR's join URL, read from `#join-url` on the table page."""
         return urlsplit(attr(self.page(table_id), "a#join-url", "href")).path
 
-    def pick(self, event_id: str, name: str):
-        """"This is me" on an event's players' page: this phone takes `name`'s pass."""
-        return self.post(f"/e/{event_id}/pick", {"name": name})
+    def pick(self, event_id: str, name: str, code: str | None = None):
+        """"This is me" on an event's players' page: this phone claims `name` with the
+        player's claim code (`code`; None: the right one, read from the database as the
+        director's slip shows it; "": none)."""
+        if code is None:
+            code = claim_code(self.app.config["DATABASE"], event_id, name) or ""
+        data = {"name": name}
+        if code:
+            data["code"] = code
+        return self.post(f"/e/{event_id}/pick", data)
 
     def join(self, path: str):
         return self.get(path)
@@ -183,6 +190,21 @@ def db_rows(db_path: str, sql: str, params=()) -> list[tuple]:
         return conn.execute(sql, params).fetchall()
     finally:
         conn.close()
+
+
+def claim_code(db_path: str, event_id: str, name: str) -> str | None:
+    """The claim code of the player `name` names (as the players' page finds names: a
+    player's own name, or an entrant's, ignoring case; a team's name: its first player)."""
+    from companion.rules.game import name_key
+    rows = db_rows(db_path, "SELECT player, entrant, code FROM event_players WHERE event_id = ?"
+                   " ORDER BY rowid", (event_id,))
+    for wanted in (lambda r: r[0] == name, lambda r: r[1] == name,
+                   lambda r: name_key(r[0]) == name_key(name),
+                   lambda r: name_key(r[1]) == name_key(name)):
+        found = next((r[2] for r in rows if wanted(r)), None)
+        if found:
+            return found
+    return None
 
 
 def count(db_path: str, table: str, where: str = "1", params=()) -> int:
