@@ -90,6 +90,14 @@ def create_app(test_config: dict | None = None) -> "Flask":
         JOIN_RATE_LIMIT="20 per minute",
         TABLE_CREATE_LIMIT=(30, 60.0),   # tables per address per minute (web/quotas.py)
         EVENT_CREATE_LIMIT=(10, 60.0),   # events per address per minute
+        # The RockIt board check (web/rockit_tools.py, web/offload.py): checks per address
+        # (per worker process), where they run ("auto": a helper process under gevent,
+        # inline otherwise; "process"; "inline"), how many may wait or run at once in a
+        # worker's helper, and the seconds after which a check is stopped.
+        TOOL_RATE_LIMIT="30 per minute",
+        TOOL_POOL="auto",
+        TOOL_POOL_JOBS=4,
+        TOOL_POOL_CAP=5.0,
         WTF_CSRF_TIME_LIMIT=None,    # a table page stays open for hours
         WTF_CSRF_SSL_STRICT=False,   # LAN servers are plain http; CSRF tokens still apply
         SESSION_COOKIE_SAMESITE="Lax",
