@@ -110,8 +110,12 @@ class Helper:
         job_read, job_write = os.pipe()
         answer_read, answer_write = os.pipe()
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
-        code = ("import sys; from companion.web.offload import _helper; "
-                "_helper(int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]))")
+        # Lower its priority first: importing the app's modules is CPU work too.
+        code = ("import os, sys\n"
+                "try:\n    os.nice(int(sys.argv[3]))\nexcept (AttributeError, OSError):\n"
+                "    pass\n"
+                "from companion.web.offload import _helper\n"
+                "_helper(int(sys.argv[1]), int(sys.argv[2]), 0)")
         try:
             process = subprocess.Popen(
                 [sys.executable, "-c", code, str(job_read), str(answer_write), str(self.nice)],
