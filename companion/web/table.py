@@ -506,7 +506,8 @@ def _history_before(raw: str | None) -> int | None:
     """The page of the history asked for (``before``: show the entries below this number),
     None for the newest entries (also for anything that isn't a plain number)."""
     raw = (raw or "").strip()
-    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 12 else None
+    ok = raw.isascii() and raw.isdigit() and len(raw) <= 12 and int(raw) > 1
+    return int(raw) if ok else None
 
 
 def _history_context(view: View, before: int | None = None, **extra) -> dict:

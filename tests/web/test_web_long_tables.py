@@ -81,17 +81,14 @@ def test_the_history_comes_in_pages_newest_first(pad, app):
     assert [a["seq"] for a in exported["actions"]] == log
 
 
-@pytest.mark.parametrize("before", ["abc", "-1", "", "9" * 40, "0"])
-def test_a_bad_page_number_shows_the_newest_entries_or_none(pad, before):
+@pytest.mark.parametrize("before", ["abc", "-1", "", "9" * 40, "0", "1", "１２"])
+def test_a_bad_page_number_shows_the_newest_entries(pad, before):
     table_id, ann, _bob = pad
     play(table_id, ann, 2)
     r = ann.get(f"/t/{table_id}/history?before={before}")
     assert r.status_code == 200
-    shown = listed(r.get_data(as_text=True))
-    if before == "0":                              # below the first entry: nothing
-        assert shown == [] and "Nothing yet." in text_of(r.get_data(as_text=True))
-    else:
-        assert shown == listed(ann.get(f"/t/{table_id}/history").get_data(as_text=True))
+    newest = listed(ann.get(f"/t/{table_id}/history").get_data(as_text=True))
+    assert listed(r.get_data(as_text=True)) == newest and len(newest) > 4
 
 
 def test_striking_an_early_games_entry_from_an_older_page(pad):
