@@ -163,33 +163,40 @@ class Helper:
     def run(self, function: Callable, *args: Any, **kwargs: Any) -> Any:
         """``function(*args, **kwargs)`` in the helper process: its result, or its exception
         raised here. ``function`` and its arguments must pickle (a module-level function).
-        Raises :class:`Busy` when ``max_jobs`` jobs already wait or run, :class:`TooSlow`
-        after ``cap`` seconds (counted from the call, waiting included)."""
+        Raises :class:`Busy` when ``max_jobs`` jobs already wait or run (or no helper can be
+        started, or it died mid-job), :class:`TooSlow` after ``cap`` seconds (counted from
+        the call, waiting included)."""
         admission, turn = self._the_locks()
         if not admission.acquire(blocking=False):
             raise Busy
         deadline = time.monotonic() + self.cap
         try:
-            if not turn.acquire(timeout=self.cap):
+            if not turn.acquire(timeout=max(0.0, deadline - time.monotonic())):
                 raise TooSlow
             try:
-                if not self._alive():
-                    self._stop()
-                    self._start()
                 try:
-                    self._jobs.send((function, args, kwargs))
-                except OSError:            # the helper died since: start a new one
+                    if not self._alive():
+                        self._stop()
+                        self._start()
+                    try:
+                        self._jobs.send((function, args, kwargs))
+                    except OSError:        # the helper died since: start a new one
+                        self._stop()
+                        self._start()
+                        self._jobs.send((function, args, kwargs))
+                except OSError:
+                    # No process could be started (no memory, no descriptors): the caller
+                    # says "busy, try again" rather than compute on the event loop.
                     self._stop()
-                    self._start()
-                    self._jobs.send((function, args, kwargs))
+                    raise Busy from None
                 if not self._wait(deadline):
                     self._stop()           # the only way to stop pure Python mid-search
                     raise TooSlow
                 try:
                     status, value = self._conn.recv()
                 except (EOFError, OSError):
-                    self._stop()
-                    raise RuntimeError("the helper process ended during a job") from None
+                    self._stop()           # it died mid-job (killed from outside)
+                    raise Busy from None
             finally:
                 turn.release()
         finally:

@@ -154,3 +154,16 @@ def test_the_check_is_limited_per_address_in_plain_words(tmp_path):
     r = ann.client.get(check_url({"trick_0": "7S 7H 7D"}),
                        environ_base={"REMOTE_ADDR": "10.0.0.9"})
     assert r.status_code == 200
+
+
+def test_a_helper_killed_mid_job_is_replaced(helper):
+    """Killed from outside (out of memory, an operator): that job is answered "busy" and
+    the next one gets a new helper."""
+    assert helper.run(sum, [1]) == 1
+    victim = helper._process
+    killer = threading.Timer(0.5, victim.kill)
+    killer.start()
+    with pytest.raises(offload.Busy):
+        helper.run(time.sleep, 2.5)
+    killer.join()
+    assert helper.run(sum, [2, 3]) == 5 and helper.started == 2
