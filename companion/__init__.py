@@ -95,6 +95,7 @@ def create_app(test_config: dict | None = None) -> "Flask":
         # inline otherwise; "process"; "inline"), how many may wait or run at once in a
         # worker's helper, and the seconds after which a check is stopped.
         TOOL_RATE_LIMIT="30 per minute",
+        TOOL_LIMIT_DELAY=1.0,        # seconds a refusal over that limit waits (a flood's pace)
         TOOL_POOL="auto",
         TOOL_POOL_JOBS=4,
         TOOL_POOL_CAP=5.0,

@@ -14,6 +14,7 @@ sentence, the form refilled.
 from __future__ import annotations
 
 import re
+import time
 from collections import Counter
 from collections.abc import Mapping
 
@@ -234,7 +235,13 @@ def _not_checking() -> bool:
 
 
 def _too_many(limit) -> object:
-    """The per-address limit's answer: 429 in plain words."""
+    """The per-address limit's answer: 429 in plain words, after TOOL_LIMIT_DELAY seconds.
+
+    The wait is what keeps a flood cheap: a refusal costs the worker a few milliseconds,
+    so a script that asks again at once would make refusals its new load; held for a
+    second (under gevent the wait holds no other request), each of its connections gets
+    one answer a second."""
+    time.sleep(current_app.config.get("TOOL_LIMIT_DELAY", 1.0))
     return make_response(error_response(message(
         "rockit", "That's many board checks in a short time from one network: at most "
                   "{count} in {seconds} seconds. Wait a little, then check again.",

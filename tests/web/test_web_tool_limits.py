@@ -137,15 +137,18 @@ def test_a_busy_checker_answers_503_in_plain_words(tmp_path):
 
 
 def test_the_check_is_limited_per_address_in_plain_words(tmp_path):
-    app = make_app(tmp_path, TOOL_RATE_LIMIT="3 per minute", TOOL_POOL="inline")
+    app = make_app(tmp_path, TOOL_RATE_LIMIT="3 per minute", TOOL_POOL="inline",
+                   TOOL_LIMIT_DELAY=0.3)
     ann = Phone(app, "Ann")
     for _ in range(3):
         assert ann.get(check_url({"trick_0": "7S 7H 7D"})).status_code == 200
     # Showing the form, adding a box, switching tabs compute nothing and are not counted.
     for url in ("/rockit/check", "/rockit/check?q=board&add=1&n=3", "/rockit/check?q=steal"):
         assert ann.get(url).status_code == 200
+    began = time.monotonic()
     r = ann.get(check_url({"all": BIG}))
     assert r.status_code == 429
+    assert time.monotonic() - began >= 0.3           # a refusal waits: a flood's pace
     assert ("That's many board checks in a short time from one network: at most 3 in 60 "
             "seconds. Wait a little, then check again.") in text_of(r.get_data(as_text=True))
     r = ann.get(check_url({"all": BIG}), headers={"HX-Request": "true"})
