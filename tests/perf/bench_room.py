@@ -19,10 +19,11 @@ and so on, each POST /t/<id>/actions as htmx sends it, against the version the l
 showed. Its entry latency (request sent -> answer read) is measured for ``--seconds``
 quiet, then for ``--seconds`` while ``--attackers`` keep-alive connections (threads of
 a second process, so they share no GIL with the honest phone) each send GET /rockit/check
-with the same ``--cards``-card board (see
-``board()``: by default 80 natural cards that can't be laid out, the hardest of 300 deals,
-all in the "every card on the board" box) as fast as the answers come. Reported: entries, p50/p95/max per phase, p95 hammered / p95 quiet (target
-<= 2), and the attackers' answers by status. Every loop stops by itself after its phase.
+with the same ``--cards``-card board (see ``board()``: by default 80 natural cards that
+can't be laid out, the hardest of 300 deals, all in the "every card on the board" box) as
+fast as the answers come. Reported: entries, p50/p95/max per phase, p95 hammered / p95
+quiet (target <= 2), and the attackers' answers by status. Every loop stops by itself
+after its phase.
 
 ``--app-dir DIR`` serves the ``companion`` package found in DIR (e.g. a ``git archive`` of
 an older commit, for the "before" figures: that code has no limit, so run it with
