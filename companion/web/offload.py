@@ -15,9 +15,10 @@ arrangement search) run in a helper process, started on first use, one per serve
   get the processor first;
 - waiting for the answer yields to the other greenlets (gevent's ``wait_read`` on the pipe).
 
-The helper is a fresh interpreter (``python -c``) talking pickles over two pipes. Where gevent is not in use (tests, ``flask run``) the jobs
-run inline unless the app's ``TOOL_POOL`` setting says ``"process"``; ``"inline"`` turns the
-helper off everywhere.
+The helper is a fresh interpreter (``python -c``) talking pickles over two pipes; it ends
+when its server process closes them (or dies). Where gevent is not in use (tests, ``flask
+run``) the jobs run inline unless the app's ``TOOL_POOL`` setting says ``"process"``;
+``"inline"`` turns the helper off everywhere.
 """
 from __future__ import annotations
 
@@ -120,6 +121,10 @@ class Helper:
             process = subprocess.Popen(
                 [sys.executable, "-c", code, str(job_read), str(answer_write), str(self.nice)],
                 pass_fds=(job_read, answer_write), stdin=subprocess.DEVNULL, env=env)
+        except OSError:
+            os.close(job_write)
+            os.close(answer_read)
+            raise
         finally:
             os.close(job_read)
             os.close(answer_write)
