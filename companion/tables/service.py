@@ -985,9 +985,9 @@ def _mark_entry(db: sqlite_utils.Database, table_id: str, phone: Phone, target: 
 @dataclass
 class _Part:
     """The part of a table's log an undo or a confirmation can change, and how to refold
-    the log from it: the live actions after seq `start` and before seq `end` (None: to the
-    end of the log), which are the games from number `first` (0-based) on, `count` of them
-    when `end` is given; the fold as it stood (`current`)."""
+    the log from it: the actions after seq `start` and before seq `end` (None: to the end
+    of the log), which are `count` games from number `first` (0-based) on as the log
+    stands; the fold as it stood (`current`). `whole`: refold the whole log instead."""
 
     actions: list[ActionRow]
     current: FoldResult
@@ -1039,17 +1039,13 @@ def _part_of(db, table_id: str, current: FoldResult, goal: ActionRow | None,
     row = _one(db, f"SELECT seq FROM actions WHERE {live_rematch} AND seq > ? ORDER BY seq "
                    "LIMIT 1", [table_id, REMATCH, changed])
     end = row[0] if row is not None else None
-    # Games after the part: one per live rematch from its end on; they are the last ones.
-    row = _one(db, f"SELECT COUNT(*) FROM actions WHERE {live_rematch} AND seq >= ?",
-               [table_id, REMATCH, end if end is not None else 1 << 62])
-    later = row[0]
-    games = len(current.past_games) + 1
-    inside = 1 + (goal.kind == REMATCH and goal.undone_by is None and entry is None)
-    first = games - later - inside
-    if end is None:
-        first, count = games - inside, inside
-    else:
-        count = inside
+    # The games after the part (one per live rematch from its end on) are the last ones;
+    # the part holds one game, or two when the live rematch marked is struck.
+    later = 0 if end is None else _one(
+        db, f"SELECT COUNT(*) FROM actions WHERE {live_rematch} AND seq >= ?",
+        [table_id, REMATCH, end])[0]
+    count = 2 if goal.kind == REMATCH and goal.undone_by is None else 1
+    first = len(current.past_games) + 1 - later - count
     if first < 0:  # pragma: no cover - the stored fold and the log disagree: replay it all
         return _Part(_actions(db, table_id), current, whole=True)
     actions = _actions(db, table_id, after=start, before=end)
