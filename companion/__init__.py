@@ -92,6 +92,15 @@ def create_app(test_config: dict | None = None) -> "Flask":
         EVENT_CREATE_LIMIT=(10, 60.0),   # events per address per minute
         EVENT_TABLE_LIMIT=(2000, 3600.0),  # an event's tables per address per hour, counted
                                            # when a round is seated (web/quotas.py)
+        # The RockIt board check (web/rockit_tools.py, web/offload.py): checks per address
+        # (per worker process), where they run ("auto": a helper process under gevent,
+        # inline otherwise; "process"; "inline"), how many may wait or run at once in a
+        # worker's helper, and the seconds after which a check is stopped.
+        TOOL_RATE_LIMIT="30 per minute",
+        TOOL_LIMIT_DELAY=1.0,        # seconds a refusal over that limit waits (a flood's pace)
+        TOOL_POOL="auto",
+        TOOL_POOL_JOBS=4,
+        TOOL_POOL_CAP=5.0,
         WTF_CSRF_TIME_LIMIT=None,    # a table page stays open for hours
         WTF_CSRF_SSL_STRICT=False,   # LAN servers are plain http; CSRF tokens still apply
         SESSION_COOKIE_SAMESITE="Lax",

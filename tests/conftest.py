@@ -63,7 +63,8 @@ def start_server(instance: Path, port: int | None = None, host: str = "127.0.0.1
         config.write_text("TABLE_CREATE_LIMIT = (100_000, 60.0)\n"
                           "EVENT_CREATE_LIMIT = (100_000, 60.0)\n"
                           "EVENT_TABLE_LIMIT = (1_000_000, 60.0)\n"
-                          "STREAMS_PER_ADDRESS = 100_000\n")
+                          "STREAMS_PER_ADDRESS = 100_000\n"
+                          'TOOL_RATE_LIMIT = "100000 per minute"\n')
     log = instance / "server.log"
     env = {**os.environ, "COMPANION_INSTANCE_PATH": str(instance), "PYTHONUNBUFFERED": "1"}
     cmd = [sys.executable, "-P", "-m", "companion.cli", "serve",

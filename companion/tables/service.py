@@ -291,10 +291,12 @@ def _append(db, table_id: str, version: int, seat: int | None, kind: str, payloa
                      pending=pending)
 
 
-def _actions(db, table_id: str, after: int = 0) -> list[ActionRow]:
-    """The table's log (the actions after seq `after`), oldest first."""
-    rows = db.execute("SELECT * FROM actions WHERE table_id = ? AND seq > ? ORDER BY seq",
-                      [table_id, after]).fetchall()
+def _actions(db, table_id: str, after: int = 0, before: int | None = None) -> list[ActionRow]:
+    """The table's log (the actions after seq `after`, and before seq `before` if given),
+    oldest first."""
+    rows = db.execute("SELECT * FROM actions WHERE table_id = ? AND seq > ? AND seq < ? "
+                      "ORDER BY seq", [table_id, after,
+                                       (1 << 62) if before is None else before]).fetchall()
     return [_action_from_row(r) for r in rows]
 
 
@@ -1119,10 +1121,10 @@ def _mark_entry(db: sqlite_utils.Database, table_id: str, phone: Phone, target: 
     error, payload)`); then an action of `kind` is appended and the target's `column`
     points at it. A payload with ``restores`` also clears that entry's ``undone_by``.
 
-    When the entry marked (and, for a restore, the entry brought back) is a game action of
-    the current game, `actions` are the current game's only and only that game is
-    refolded: nothing before its start changes. Otherwise (an entry of an earlier game, a
-    rematch struck or restored) the whole log is read and refolded.
+    Only the part of the log the mark can change is read and refolded (`_part_of`): the
+    game the entry belongs to (two games when a rematch between them is struck or
+    restored), so an entry of the first of 2,000 games costs one game's replay inside the
+    write lock, not the whole evening's.
     """
     with transaction(db):
         table, phone, repeat = _start_write(db, table_id, phone, submission_id, kind)
@@ -1132,16 +1134,11 @@ def _mark_entry(db: sqlite_utils.Database, table_id: str, phone: Phone, target: 
         names = [s.name for s in seats]
         current = _folded(db, table, names)
         goal = _action_at(db, table_id, target)
-        here = current.game_start
         entry = (_action_at(db, table_id, goal.payload.get("target"))
                  if goal is not None and goal.kind == UNDO else None)
-        this_game = goal is not None and goal.seq > here and (
-            goal.kind == GAME or (goal.kind == UNDO and entry is not None
-                                  and entry.kind == GAME and entry.seq > here))
-        actions = _actions(db, table_id, after=here if this_game else 0)
-        after, extra = check(actions, goal, seats, _waiting(db, table_id))
-        folded = fold(table_id, None, table.game, table.settings, names, after,
-                      start=current if this_game else None)
+        part = _part_of(db, table_id, current, goal, entry)
+        after, extra = check(part.actions, goal, seats, _waiting(db, table_id))
+        folded = part.fold(table, names, after)
         if folded.errors:
             raise TableError(refused(folded.errors[0], extra), status=422)
         status = _status(folded.summary)
@@ -1165,6 +1162,84 @@ def _mark_entry(db: sqlite_utils.Database, table_id: str, phone: Phone, target: 
     _remember(table_id, new_version, result, past_written)
     live.publish(table_id, new_version)
     return Outcome(action, False, done)
+
+
+@dataclass
+class _Part:
+    """The part of a table's log an undo or a confirmation can change, and how to refold
+    the log from it: the actions after seq `start` and before seq `end` (None: to the end
+    of the log), which are `count` games from number `first` (0-based) on as the log
+    stands; the fold as it stood (`current`). `whole`: refold the whole log instead."""
+
+    actions: list[ActionRow]
+    current: FoldResult
+    start: int = 0
+    end: int | None = None
+    first: int = 0
+    count: int = 0
+    whole: bool = False
+
+    def fold(self, table: Table, names: list[str], after: list[ActionRow]) -> FoldResult:
+        """The fold of the whole log once `after` (these actions as the mark leaves them)
+        replaces this part: the same result as replaying everything, since each game
+        starts afresh at its rematch and no game reads another's entries."""
+        if self.whole:
+            return fold(table.id, None, table.game, table.settings, names, after)
+        current = self.current
+        start = replace(current, past_games=current.past_games[:self.first], errors=[],
+                        past_errors=[], game_start=self.start,
+                        past_seq=current.past_seq if self.first == len(current.past_games)
+                        else None)
+        folded = fold(table.id, None, table.game, table.settings, names, after, start=start)
+        if self.end is None:
+            return folded
+        past = (folded.past_games + [folded.summary]
+                + current.past_games[self.first + self.count:])
+        return FoldResult(current.state, current.summary, past, folded.errors,
+                          current.game_start, list(folded.errors), None)
+
+
+def _part_of(db, table_id: str, current: FoldResult, goal: ActionRow | None,
+             entry: ActionRow | None) -> _Part:
+    """The part of the log an undo or confirmation of `goal` can change (`entry`: what a
+    strike `goal` struck, brought back when the strike is taken back).
+
+    A game runs from one live rematch to the next, so marking an action changes only the
+    game around it: from the last live rematch before it to the first live one after it
+    (a rematch struck joins the games on either side of it into one; restored, it splits
+    one). When the stored fold carries replay errors (a rules change since the entries
+    were made), the whole log is refolded as before, errors and all."""
+    if goal is None:
+        return _Part([], current, whole=True)
+    if current.errors or current.past_errors:
+        return _Part(_actions(db, table_id), current, whole=True)
+    changed = entry.seq if goal.kind == UNDO and entry is not None else goal.seq
+    live_rematch = "table_id = ? AND kind = ? AND undone_by IS NULL"
+    row = _one(db, f"SELECT seq FROM actions WHERE {live_rematch} AND seq < ? ORDER BY seq "
+                   "DESC LIMIT 1", [table_id, REMATCH, changed])
+    start = row[0] if row is not None else 0
+    row = _one(db, f"SELECT seq FROM actions WHERE {live_rematch} AND seq > ? ORDER BY seq "
+                   "LIMIT 1", [table_id, REMATCH, changed])
+    end = row[0] if row is not None else None
+    # The games after the part (one per live rematch from its end on) are the last ones;
+    # the part holds one game, or two when the live rematch marked is struck.
+    later = 0 if end is None else _one(
+        db, f"SELECT COUNT(*) FROM actions WHERE {live_rematch} AND seq >= ?",
+        [table_id, REMATCH, end])[0]
+    count = 2 if goal.kind == REMATCH and goal.undone_by is None else 1
+    first = len(current.past_games) + 1 - later - count
+    if first < 0:  # pragma: no cover - the stored fold and the log disagree: replay it all
+        return _Part(_actions(db, table_id), current, whole=True)
+    actions = _actions(db, table_id, after=start, before=end)
+    # The actions a refusal names (who struck it, who restored it) may lie outside.
+    inside_seqs = {a.seq for a in actions}
+    for seq in {goal.seq, goal.undone_by, getattr(entry, "seq", None),
+                getattr(entry, "undone_by", None)} - inside_seqs - {None}:
+        extra = _action_at(db, table_id, seq)
+        if extra is not None and extra.kind != REMATCH:
+            actions.append(extra)
+    actions.sort(key=lambda a: a.seq)
+    return _Part(actions, current, start, end, first, count)
 
 
 def rematch(db: sqlite_utils.Database, table_id: str, phone: Phone, submission_id: str,
@@ -1200,6 +1275,20 @@ def rematch(db: sqlite_utils.Database, table_id: str, phone: Phone, submission_i
 def history(db: sqlite_utils.Database, table: Table) -> list[ActionRow]:
     """Every action ever logged at this table, oldest first (nothing is ever deleted)."""
     return _actions(db, table.id)
+
+
+def history_page(db: sqlite_utils.Database, table: Table, before: int | None = None,
+                 size: int = 100) -> tuple[list[ActionRow], int | None]:
+    """One page of the history: the newest ``size`` actions with a seq below ``before``
+    (the newest of all when None), oldest first, and the ``before`` of the next older page
+    (None when these reach the first action). Reads only the page's rows, however long the
+    log (a whole evening of games is thousands of actions)."""
+    size = max(1, size)
+    rows = db.execute("SELECT * FROM actions WHERE table_id = ? AND seq < ? ORDER BY seq DESC "
+                      "LIMIT ?", [table.id, (1 << 62) if before is None else before,
+                                  size + 1]).fetchall()
+    older = rows[size - 1]["seq"] if len(rows) > size else None
+    return [_action_from_row(r) for r in rows[:size]][::-1], older
 
 
 def export_table(db: sqlite_utils.Database, table: Table) -> dict:

@@ -554,11 +554,24 @@ def standings(db: sqlite_utils.Database, event: Event) -> list[dict]:
     Each row also has ``game_score``: the entrant's own game scores summed, as shown
     (the tie-break compares them in the game's direction).
     """
+    return standings_keyed(db, event)[0]
+
+
+def standings_keyed(db: sqlite_utils.Database, event: Event) -> tuple[list[dict], tuple]:
+    """:func:`standings` and their :func:`results_key`, under which a page may keep what
+    it drew from them (the public standings of 2,500 entrants are 650 KB of HTML)."""
     results = all_results(db, event)
     key = results_key(event, results)
     hit = _standings.get(key)
     if hit is not None:
-        return hit
+        return hit, key
+    rows = _standings_rows(db, event, results)
+    _standings.put(key, rows)
+    return rows, key
+
+
+def _standings_rows(db: sqlite_utils.Database, event: Event, results: list[dict]) -> list[dict]:
+    """The standings rows computed from `results` (uncached)."""
     people = entrants(db, event)
     ids = [e.name for e in people]
     own = game_scores(results)
@@ -571,7 +584,6 @@ def standings(db: sqlite_utils.Database, event: Event) -> list[dict]:
     for row in rows:
         row["game_score"] = own.get(row["entrant"], 0)
         row["dropped"] = row["entrant"] in gone
-    _standings.put(key, rows)
     return rows
 
 

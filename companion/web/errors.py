@@ -107,6 +107,10 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException):
+        if exc.response is not None:
+            # Made by the view's own code for this refusal (e.g. a rate limit's on_breach
+            # answer, in its own words): keep it.
+            return exc.response
         status = exc.code or 500
         message = (_safe_gettext(MESSAGES[status]) if status in MESSAGES
                    else exc.description or _safe_gettext(N_("That didn't work.")))

@@ -14,15 +14,21 @@ sentence, the form refilled.
 from __future__ import annotations
 
 import re
+import time
 from collections import Counter
 from collections.abc import Mapping
 
-from flask import Blueprint, abort, render_template, request
+from flask import Blueprint, abort, current_app, make_response, render_template, request
+from flask_limiter.util import get_remote_address
 
 from companion.rules import rockit as rules
 from companion.rules.cards import format_card
 from companion.rules.said import N_, Said, joined, message, said_of
 from companion.rules.verdict import Verdict
+
+from .errors import error_response
+from .extensions import limiter
+from .offload import Busy, TooSlow, run_heavy
 
 bp = Blueprint("rockit_tools", __name__)
 
@@ -37,7 +43,8 @@ MAX_TRICKS = 36
 FIRST_SLOTS = 3
 #: Enough for every card of two decks written out ("10H " x 108 is under 450 characters).
 MAX_TEXT = 600
-#: Seconds the arrangement search may take before the page says "not decided" (§4.6).
+#: Seconds the arrangement search may take before the page says "not decided" (§4.6). The
+#: helper process (web/offload.py) stops a job outright at the app's TOOL_POOL_CAP.
 BUDGET = 2.0
 JOKER = rules.JOKER
 _TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}", re.ASCII)
@@ -140,7 +147,7 @@ def _arrangement(split: list[dict], hand: list[str]) -> list[list[dict]]:
 
 # ---------------------------------------------------------------- the checks
 
-def _board(args: Mapping[str, str], decks: int, slots: int) -> dict:
+def board_answer(args: Mapping[str, str], decks: int, slots: int) -> dict:
     """The board check's answer (``rules.review_layout``) for the template: ``ok`` (None:
     not decided), ``reason``, ``rule``, ``rows`` (one per trick as laid out, numbered as on
     the form) and ``arrangement``."""
@@ -218,7 +225,39 @@ def _come_in(args: Mapping[str, str], decks: int) -> Verdict:
 
 # ---------------------------------------------------------------- the page
 
+def _tool_limit() -> str:
+    return current_app.config["TOOL_RATE_LIMIT"]
+
+
+def _not_checking() -> bool:
+    """Only a check computes: showing the form, adding a trick box or switching tabs is free."""
+    return not request.args.get("check")
+
+
+def _too_many(limit) -> object:
+    """The per-address limit's answer: 429 in plain words, after TOOL_LIMIT_DELAY seconds.
+
+    The wait is what keeps a flood cheap: a refusal costs the worker a few milliseconds,
+    so a script that asks again at once would make refusals its new load; held for a
+    second (under gevent the wait holds no other request), each of its connections gets
+    one answer a second."""
+    time.sleep(current_app.config.get("TOOL_LIMIT_DELAY", 1.0))
+    return make_response(error_response(message(
+        "rockit", "That's many board checks in a short time from one network: at most "
+                  "{count} in {seconds} seconds. Wait a little, then check again.",
+        count=limit.limit.amount, seconds=limit.limit.get_expiry()), 429))
+
+
+def _busy():
+    """The helper process holds as many checks as it may: 503 in plain words, nothing kept."""
+    return make_response(error_response(N_("The board checker is busy with other tables' "
+                                           "checks. Wait a few seconds, then check again."),
+                                        503))
+
+
 @bp.get("/rockit/check")
+@limiter.limit(_tool_limit, key_func=get_remote_address, exempt_when=_not_checking,
+               on_breach=_too_many)
 def check():
     """The board check (valid? bad tricks, joker identities, a valid layout of the same
     cards), the joker steal check and the come-in check, without a table or with a table's
@@ -238,13 +277,19 @@ def check():
     if error is None and args.get("check"):
         try:
             if what == "board":
-                board = _board(args, decks, slots)
+                board = run_heavy(current_app.config, board_answer, args.to_dict(),
+                                  decks, slots)
             elif what == "steal":
                 verdict, identity = _steal(args, decks)
             else:
                 verdict = _come_in(args, decks)
         except ValueError as exc:
             error = said_of(exc)
+        except Busy:
+            return _busy()
+        except TooSlow:
+            error = message("rockit", "This board took too long to check and the check was "
+                                      "stopped. Check fewer cards at a time.")
     carried = {"decks": str(decks)}
     if table_id:
         carried["t"] = table_id

@@ -34,6 +34,8 @@ from .urls import base_is_loopback, join_url
 bp = Blueprint("table", __name__, url_prefix="/t/<table_id>")
 
 MAX_SUBMISSION_ID = 64
+#: Entries per page of a table's history (the export keeps them all).
+HISTORY_PAGE = 100
 #: Where a shared tables/_play.html holds a write's answer (the notice under the tapped
 #: button) and its one catch-up refresh (", load"): a live refresh fills them with nothing,
 #: the phone that wrote with its own (web/fragments.py).
@@ -461,10 +463,12 @@ def _mark_entry(table_id: str, mark, done: str, repeated: str):
 
 def _after_mark(view: View, status: int, message: str, kind: str):
     if request.form.get("from") == "history":
+        before = _history_before(request.form.get("before"))    # the page it came from
         if not is_fragment_request() and status < 400:
-            return redirect(url_for(".history", table_id=view.table.id), 303)
+            return redirect(url_for(".history", table_id=view.table.id, before=before), 303)
         return render("tables/history.html", "tables/_history.html", status=status,
-                      **_history_context(view, message=message, status_kind=kind, answer=True))
+                      **_history_context(view, before, message=message, status_kind=kind,
+                                         answer=True))
     return _play_response(view, status=status, kind=kind, message=message)
 
 
@@ -515,9 +519,20 @@ def claim(table_id: str):
 
 # ---------------------------------------------------------------- history
 
-def _history_context(view: View, **extra) -> dict:
-    actions = tables.history(get_db(), view.table)
-    return _page_context(view, actions=actions, **extra)
+def _history_before(raw: str | None) -> int | None:
+    """The page of the history asked for (``before``: show the entries below this number),
+    None for the newest entries (also for anything that isn't a plain number)."""
+    raw = (raw or "").strip()
+    ok = raw.isascii() and raw.isdigit() and len(raw) <= 12 and int(raw) > 1
+    return int(raw) if ok else None
+
+
+def _history_context(view: View, before: int | None = None, **extra) -> dict:
+    """The history page's context: one page of HISTORY_PAGE entries, newest first, with the
+    link to the older ones (a table's log of an evening is thousands of entries)."""
+    size = current_app.config.get("HISTORY_PAGE", HISTORY_PAGE)
+    actions, older = tables.history_page(get_db(), view.table, before, size)
+    return _page_context(view, actions=actions, before=before, older=older, **extra)
 
 
 @bp.get("/history")
@@ -527,7 +542,8 @@ def history(table_id: str):
     view = _view(table_id)
     if request.args.get("since") == str(view.table.version):
         return Response(status=204)
-    return render("tables/history.html", "tables/_history.html", **_history_context(view))
+    return render("tables/history.html", "tables/_history.html",
+                  **_history_context(view, _history_before(request.args.get("before"))))
 
 
 # ---------------------------------------------------------------- host tools

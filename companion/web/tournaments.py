@@ -12,13 +12,14 @@ from __future__ import annotations
 import re
 import time
 
-from flask import (Blueprint, abort, current_app, g, make_response, redirect, request,
-                   session, url_for)
+from flask import (Blueprint, abort, current_app, g, make_response, redirect, render_template,
+                   request, session, url_for)
 from flask_babel import gettext
 from flask_limiter.util import get_remote_address
 from markupsafe import Markup
 
 from companion import tables
+from companion.lru import LRU
 from companion.rules import GAMES
 from companion.rules.said import message, said_of
 from companion.storage import get_db, rates
@@ -30,13 +31,14 @@ from .extensions import limiter
 from .quotas import quota
 from .games import game_or_404, ui_for
 from .htmx import is_fragment_request, render
-from .i18n import N_
+from .i18n import N_, current_language
 from .qr import qr_svg
 from .urls import base_is_loopback, public_base, public_url
 
 bp = Blueprint("events", __name__)
 
 PROJECTOR_ROWS = 15        # standings rows on one projector screen; more rows take turns
+STANDINGS_ROWS = 200       # places on one page of the public standings (?page=)
 LONG_LIST = 40             # longer entrant lists start folded / searchable
 REGISTER_LIMIT = (20, 60.0)   # registrations per address per minute, across all workers
 _SHOWN_LINK = "director_link"   # the session key holding a link made, until it is shown
@@ -374,25 +376,77 @@ def results_csv(event_id: str):
 
 @bp.get("/e/<event_id>/standings")
 def standings(event_id: str):
-    """The standings: points and tie-breaks (readable by anyone with the link)."""
+    """The standings: points and tie-breaks (readable by anyone with the link), a page of
+    STANDINGS_ROWS places at a time (?page=), each page's table drawn once per results
+    key and language (:func:`_drawn`)."""
     event = _event(event_id)
-    rows = service.standings(get_db(), event)
-    return render("events/standings.html", "events/_standings.html", event=event, rows=rows,
-                  rounds=service.rounds(get_db(), event))
+    db = get_db()
+    rows, key = service.standings_keyed(db, event)
+    done = service.rounds(db, event)
+    pages = _pages(len(rows), STANDINGS_ROWS)
+    page = _page_arg(pages)
+    shown = rows[(page - 1) * STANDINGS_ROWS: page * STANDINGS_ROWS]
+    table = _drawn(("standings", key, page, STANDINGS_ROWS), event=event, rows=shown,
+                   rounds=done)
+    if is_fragment_request():
+        response = make_response(table)
+        response.headers["Vary"] = "HX-Request, Cookie"
+        return response
+    return render("events/standings.html", "events/standings.html", event=event,
+                  standings_table=table, page_no=page, pages=pages, total=len(rows),
+                  rows_per_page=STANDINGS_ROWS, shown=len(shown))
 
 
 @bp.get("/e/<event_id>/projector")
 def projector(event_id: str):
     """The standings for a projector: large type, dark, refreshed every few seconds. While a
-    round is played its pairings take turns with the standings (see _projector_screen)."""
+    round is played its pairings take turns with the standings (see _projector_screen).
+    Its standings table is drawn once per results key, language and page (:func:`_drawn`)."""
     event = _event(event_id)
-    rows = service.standings(get_db(), event)
-    done = service.rounds(get_db(), event)
+    db = get_db()
+    rows, key = service.standings_keyed(db, event)
+    done = service.rounds(db, event)
     url = _players_url(event)
+    screen = _projector_screen(event, rows, done)
+    table = _drawn(("projector", key, screen["page_no"], PROJECTOR_ROWS), event=event,
+                   rows=screen["rows"], rounds=done, legend=False)
     return render("events/projector.html", "events/_projector.html", event=event,
-                  rounds=done, players_url=url,
+                  rounds=done, players_url=url, standings_table=table,
                   players_qr=lambda: qr_svg(url, gettext("QR code of the players' page")),
-                  **_projector_screen(event, rows, done))
+                  **screen)
+
+
+_paired = LRU(16)    # (event id, event version) -> the round's pairings, for the projector
+
+
+def _pairings(event: service.Event) -> list[dict]:
+    """The latest round's pairings (service.pairings), once per event version: seating,
+    a swap, a late entrant or a drop all bump it (service.touch), and the projector asks
+    every 10 s (2,500 names are a fifth of a second of work on a busy machine)."""
+    key = (event.id, event.version)
+    hit = _paired.get(key)
+    if hit is None:
+        hit = service.pairings(get_db(), event)
+        _paired.put(key, hit)
+    return hit
+
+
+#: Standings tables as drawn, per (page kind, results key, page, language): the results key
+#: (service.results_key: the event's version and every result) changes with anything the
+#: table shows, so a drawing is good until then. A few events' worth in each process.
+_drawings = LRU(64)
+
+
+def _drawn(key: tuple, **context) -> Markup:
+    """templates/events/_standings.html drawn with `context`, or its drawing for `key` (plus
+    the page's language) from before: repeated anonymous GETs of a big event's standings
+    cost a lookup, not 2,500 rows of template."""
+    key = (*key, current_language())
+    hit = _drawings.get(key)
+    if hit is None:
+        hit = Markup(render_template("events/_standings.html", **context))
+        _drawings.put(key, hit)
+    return hit
 
 
 def _players_url(event: service.Event) -> str:
@@ -658,7 +712,7 @@ def _projector_screen(event: service.Event, rows: list[dict], done: list) -> dic
     """
     current = done[-1] if done else None
     playing = bool(current) and not current.locked
-    paired = service.pairings(get_db(), event) if playing else []
+    paired = _pairings(event) if playing else []
     spages = _pages(len(rows), PROJECTOR_ROWS)
     ppages = _pages(len(paired), PROJECTOR_PAIRINGS)
     cycle = max(spages, ppages) if playing else spages

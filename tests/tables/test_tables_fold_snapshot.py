@@ -226,14 +226,80 @@ def test_undo_in_the_current_game_reads_only_that_game(db_path, monkeypatch):
         t.rematch()
     start = t.log()[-1].seq
     entry = t.round(5, 5)
-    reads = []
-    real = service._actions
-    monkeypatch.setattr(service, "_actions",
-                        lambda db, table_id, after=0: reads.append(after) or real(db, table_id,
-                                                                                  after))
+    reads = spy_on_reads(monkeypatch)
     t.undo(entry.action.seq)
-    assert reads == [start]
+    assert reads == [(start, None)]
     monkeypatch.undo()
+    check(t)
+
+
+def spy_on_reads(monkeypatch) -> list[tuple[int, int | None]]:
+    """The (after, before) of every read of the log from now on."""
+    reads: list[tuple[int, int | None]] = []
+    real = service._actions
+
+    def spy(db, table_id, after=0, before=None):
+        reads.append((after, before))
+        return real(db, table_id, after, before)
+
+    monkeypatch.setattr(service, "_actions", spy)
+    return reads
+
+
+def test_undo_in_an_earlier_game_reads_and_refolds_only_that_game(db_path, monkeypatch):
+    """Striking, restoring or confirming an entry of game 2 of 40 reads game 2's actions
+    only; striking or restoring the rematch between games 2 and 3 reads those two games;
+    every sheet is still the full replay's."""
+    db = connect(db_path)
+    t = Table(db, "scorepad", PAD, {"rounds": 2})
+    starts = [0]
+    entries = []
+    for game in range(40):
+        entries.append((t.round(game, 1).action.seq, t.round(2, game).action.seq))
+        starts.append(t.rematch().action.seq)
+    t.round(7, 7)
+    restart()
+    last = None       # "the strike just made"
+    for kind, target, bounds, games in (
+            ("strike game 2's entry", entries[1][0], (starts[1], starts[2]), 40),
+            ("restore it", last, (starts[1], starts[2]), 40),
+            ("strike game 1's first entry", entries[0][0], (0, starts[1]), 40),
+            # Game 3 emptied, then the rematch that began it struck: games 2 and 3 are one.
+            ("strike game 3's entry", entries[2][0], (starts[2], starts[3]), 40),
+            ("strike game 3's other entry", entries[2][1], (starts[2], starts[3]), 40),
+            ("strike the rematch", starts[2], (starts[1], starts[3]), 39),
+            ("restore the rematch", last, (starts[1], starts[3]), 40)):
+        target = t.log()[-1].seq if target is None else target
+        reads = spy_on_reads(monkeypatch)
+        outcome = t.undo(target)
+        monkeypatch.undo()
+        assert reads == [bounds], kind
+        check(t, outcome)
+        assert len(outcome.sheet.past_games) == games, kind
+    past = tables.sheet(db, tables.get_table(db, t.id)).past_games
+    assert past[0]["totals"] == {"Ann": 2, "Bob": 0}          # its first round struck
+    assert past[1]["totals"] == {"Ann": 3, "Bob": 2}          # struck and restored
+    assert past[2]["totals"] == {"Ann": 0, "Bob": 0} and past[3]["totals"] == {"Ann": 5,
+                                                                               "Bob": 4}
+
+
+def test_an_entry_of_an_earlier_game_that_would_break_it_is_refused_reading_that_game(
+        db_path, monkeypatch):
+    db = connect(db_path)
+    t = Table(db, "scorepad", PAD, {"rounds": 2})
+    starts = [0]
+    for game in range(5):
+        t.round(game, 1)
+        t.round(2, game)
+        starts.append(t.rematch().action.seq)
+    before = t.log()
+    reads = spy_on_reads(monkeypatch)
+    # Games 2 and 3 joined would be 4 rounds of a 2-round game.
+    with pytest.raises(tables.TableError, match="can't be struck"):
+        t.undo(starts[2])
+    monkeypatch.undo()
+    assert reads == [(starts[1], starts[3])]
+    assert t.log() == before
     check(t)
 
 

@@ -27,6 +27,9 @@ def make_app(tmp_path, **overrides):
         "TABLE_CREATE_LIMIT": (100_000, 60.0),
         "EVENT_CREATE_LIMIT": (100_000, 60.0),
         "EVENT_TABLE_LIMIT": (1_000_000, 60.0),
+        # Likewise the RockIt check's limit (tested in test_web_tool_limits.py), whose
+        # refusals wait a second each.
+        "TOOL_RATE_LIMIT": "100000 per minute",
     }
     config.update(overrides)
     app = create_app(config)
