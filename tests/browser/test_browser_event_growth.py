@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
+from test_browser_events import claim, claim_code
 
 pytestmark = pytest.mark.browser
 
@@ -37,6 +38,7 @@ def test_a_phone_at_an_unseated_table_is_told_at_once(phones, ui, scheme):
     player = phones(seats[0], color_scheme=scheme, **SMALL).page
     player.goto(event_url + "/players")
     player.locator("#pick-name").get_by_role("button", name=seats[0], exact=True).click()
+    claim(player, claim_code(director, seats[0]))
     player.locator("#open-my-table").click()
     expect(player.locator("#me-bar")).to_contain_text(f"You are {seats[0]}")
     expect(player.locator("#entry-form")).to_be_visible()
