@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
-from test_browser_events import claim, claim_code
+from test_browser_events import claim, claim_code, seated_club_night
 
 pytestmark = pytest.mark.browser
 
@@ -24,16 +24,7 @@ def shot(page: Page, name: str) -> None:
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_a_phone_at_an_unseated_table_is_told_at_once(phones, ui, scheme):
-    director = phones("Director", viewport={"width": 1366, "height": 768}).page
-    director.goto("/events/new/scorepad")
-    director.get_by_label("Event name").fill("Club night")
-    director.get_by_label("Rounds in the event").fill("1")
-    director.get_by_label("Players, one per line").fill("Ann\nBob\nCy\nDee")
-    director.get_by_label("Number of rounds").fill("1")
-    director.get_by_role("button", name="Create event").click()
-    director.locator("#seat-round").click()
-    seats = director.locator("#table-1 .seats-line").inner_text().split(" · ")
-    event_url = director.url.split("#")[0]
+    director, seats, event_url = seated_club_night(phones)
 
     player = phones(seats[0], color_scheme=scheme, **SMALL).page
     player.goto(event_url + "/players")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
-from test_browser_events import claim, claim_code
+from test_browser_events import claim, claim_code, seated_club_night
 
 pytestmark = pytest.mark.browser
 
@@ -27,17 +27,7 @@ def result_line(director: Page):
 
 
 def test_an_attacker_watches_while_the_table_corrects_itself(phones, ui):
-    director = phones("Director", viewport={"width": 1366, "height": 768}).page
-    director.goto("/events/new/scorepad")
-    director.get_by_label("Event name").fill("Club night")
-    director.get_by_label("Rounds in the event").fill("1")
-    director.get_by_label("Players, one per line").fill("Ann\nBob\nCy\nDee")
-    director.get_by_label("Number of rounds").fill("1")
-    director.get_by_role("button", name="Create event").click()
-    director.locator("#seat-round").click()
-    expect(director.locator("#table-1 .status")).to_have_text("Nobody here yet")
-    seats = director.locator("#table-1 .seats-line").inner_text().split(" · ")
-    event_url = director.url.split("#")[0]
+    director, seats, event_url = seated_club_night(phones)
 
     # The attacker has the public players' page: no link on it seats anybody.
     attacker = phones("Attacker", **SMALL).page

@@ -39,6 +39,22 @@ def seats_of_table(director: Page) -> list[str]:
     return director.locator("#table-1 .seats-line").inner_text().split(" · ")
 
 
+def seated_club_night(phones) -> tuple[Page, list[str], str]:
+    """The director's laptop creates a one-round score-pad event of Ann, Bob, Cy and Dee and
+    seats round 1: (the director's page, table 1's seats, the event's address)."""
+    director = phones("Director", viewport={"width": 1366, "height": 768}).page
+    director.goto("/events/new/scorepad")
+    director.get_by_label("Event name").fill("Club night")
+    director.get_by_label("Rounds in the event").fill("1")
+    director.get_by_label("Players, one per line").fill("Ann\nBob\nCy\nDee")
+    director.get_by_label("Number of rounds").fill("1")
+    director.get_by_role("button", name="Create event").click()
+    director.locator("#seat-round").click()
+    expect(director.locator("#table-1 .status")).to_have_text("Nobody here yet")
+    seats = director.locator("#table-1 .seats-line").inner_text().split(" · ")
+    return director, seats, director.url.split("#")[0]
+
+
 def claim_code(director: Page, name: str) -> str:
     """`name`'s claim code as the director's printed slip shows it (read in another tab of
     the director's browser, which stays where it is)."""
