@@ -29,6 +29,17 @@ def default_instance_path() -> str:
     return str(Path.cwd() / "instance")
 
 
+def make_private(path: str | Path) -> None:
+    """Take group and others' permissions off a file this process owns (a database,
+    key or backup made by an older version with 0644); nothing else is changed."""
+    try:
+        mode = os.stat(path).st_mode & 0o777
+        if mode & 0o077:
+            os.chmod(path, mode & 0o700)
+    except OSError:      # missing, or not ours to change: left as it is
+        pass
+
+
 #: A secret key shorter than this is refused: an empty or cut-off file would sign every
 #: cookie with (almost) nothing.
 MIN_SECRET_KEY_CHARS = 32
@@ -60,6 +71,7 @@ def _secret_key(instance_path: str) -> str:
                 os.replace(tmp, path)
         finally:
             tmp.unlink(missing_ok=True)
+    make_private(path)
     key = path.read_text().strip()
     if len(key) < MIN_SECRET_KEY_CHARS:
         raise RuntimeError(f"The secret key in {path} is empty or too short. Delete the file "
@@ -75,7 +87,10 @@ def create_app(test_config: dict | None = None) -> "Flask":
     instance_path = (test_config or {}).get("INSTANCE_PATH") or default_instance_path()
     app = Flask(__name__, instance_path=instance_path, instance_relative_config=True,
                 template_folder=_asset_dir("templates"), static_folder=_asset_dir("static"))
-    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    # The instance folder holds the database and the secret key: only this user may
+    # look inside a folder the app makes (an existing one keeps the operator's modes;
+    # `companion doctor` shows them).
+    Path(app.instance_path).mkdir(mode=0o700, parents=True, exist_ok=True)
     app.config.from_mapping(
         DATABASE=str(Path(app.instance_path) / "companion.db"),
         # e.g. "http://192.168.1.23:8000": the base of every QR code and link (see

@@ -22,6 +22,7 @@ def connect(path: str | Path) -> sqlite_utils.Database:
     `isolation_level=None` puts the sqlite3 module in autocommit mode, so the only
     transactions are the explicit ones opened by `transaction()`.
     """
+    repair_sidecar_modes(path)
     conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000,
                            isolation_level=None, check_same_thread=False)
     conn.row_factory = sqlite3.Row
@@ -31,6 +32,30 @@ def connect(path: str | Path) -> sqlite_utils.Database:
     conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
     conn.execute("PRAGMA foreign_keys=ON")
     return sqlite_utils.Database(conn)
+
+
+def repair_sidecar_modes(path: str | Path) -> None:
+    """Give SQLite's -wal and -shm files at least the database file's permissions.
+
+    SQLite creates them with the database's mode at the time. If the database was
+    read-only then (``chmod 0444``), they stay read-only after the database is made
+    writable again, and every later connection opens the WAL index read-only: the app
+    would refuse writes for good. A sidecar lacking a permission the database has gets
+    the database's mode (never more), if this process may change it; anything else is
+    left for the plain "read-only" message to report.
+    """
+    try:
+        wanted = os.stat(path).st_mode & 0o666
+    except OSError:
+        return
+    for suffix in ("-wal", "-shm"):
+        sidecar = f"{path}{suffix}"
+        try:
+            mode = os.stat(sidecar).st_mode & 0o777
+            if mode & wanted != wanted:
+                os.chmod(sidecar, wanted)
+        except OSError:      # not there (the usual case), or not ours to change
+            pass
 
 
 class _Pool:
@@ -78,6 +103,14 @@ class _Pool:
         for db in idle:
             db.conn.close()
 
+    def drop_idle(self, path: str) -> None:
+        """Close the idle connections to `path` (after a storage fault: see discard_db)."""
+        with self._lock:
+            self._forked()
+            idle = self._idle.pop(path, [])
+        for db in idle:
+            db.conn.close()
+
     def get(self, path: str) -> sqlite_utils.Database:
         with self._lock:
             self._forked()
@@ -112,6 +145,29 @@ def get_db() -> sqlite_utils.Database:
         g.db = pool.get(path)
         g.db_path = path
     return g.db
+
+
+def discard_db() -> None:
+    """Close the request's connection instead of lending it to the next request.
+
+    After a storage fault (a read-only database, say) the connection may keep what it
+    learnt about the files when they were opened: SQLite opens the WAL index (-shm)
+    read-only for good if it was read-only then. A fresh connection sees the files as
+    they are now, so the app writes again as soon as the condition is fixed.
+    """
+    db = g.pop("db", None)
+    path = g.pop("db_path", None)
+    if db is not None:
+        try:
+            db.conn.close()
+        except sqlite3.Error:
+            pass
+    if path is not None:
+        # SQLite shares one WAL index per file among a process's connections: all of
+        # them must close for it to be opened again, the live poller's included.
+        pool.drop_idle(path)
+        from companion.tables.live import hub     # tables sits above storage
+        hub.reconnect()
 
 
 def close_db(_exc: BaseException | None = None) -> None:
@@ -177,9 +233,25 @@ def init_app(app: Flask) -> None:
     """Create the database if needed, apply migrations, close connections at teardown."""
     from .migrations import migrate
 
-    Path(app.config["DATABASE"]).parent.mkdir(parents=True, exist_ok=True)
-    migrate(app.config["DATABASE"])
+    path = app.config["DATABASE"]
+    Path(path).parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    _create_private(path)
+    migrate(path)
+    # SQLite gives its -wal and -shm files the database file's mode: a private database
+    # keeps them private too, whatever the process's umask.
+    from companion import make_private
+    for suffix in ("", "-wal", "-shm", ".migrate-lock"):
+        make_private(f"{path}{suffix}")
     app.teardown_appcontext(close_db)
+
+
+def _create_private(path: str | Path) -> None:
+    """Create an empty database file readable by this user only (SQLite accepts an empty
+    file as a new database); an existing file is left alone."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass
 
 
 def backup_to(source: str | Path, target: str | Path) -> int:

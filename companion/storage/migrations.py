@@ -5,6 +5,7 @@ Never drop-and-create: add a new function at the end for every change.
 from __future__ import annotations
 
 import contextlib
+import os
 from pathlib import Path
 
 from sqlite_utils import Migrations
@@ -291,7 +292,7 @@ def _exclusive(lock_path: Path):
     except ImportError:  # Windows: a single `companion serve` process, no race.
         yield
         return
-    with open(lock_path, "a") as fh:
+    with os.fdopen(os.open(lock_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600), "a") as fh:
         fcntl.flock(fh, fcntl.LOCK_EX)
         try:
             yield

@@ -109,7 +109,15 @@ class LiveHub:
         self._db_path: str | None = None
         self._wake = threading.Event()
         self._nudge: _Nudge | None = None
+        self._reconnect = False
         self.interval = 0.05
+
+    def reconnect(self) -> None:
+        """Have the poller close its connection and open a new one at its next read (after
+        a storage fault, so it no longer holds the files as they were; see
+        companion.storage.db.discard_db)."""
+        self._reconnect = True
+        self._wake.set()
 
     def changed(self, table_id: str, version: int) -> None:
         """A write in this process committed: nudge the other processes, wake our streams."""
@@ -173,6 +181,7 @@ class LiveHub:
         db = None
         last_id = None
         last_prune = time.monotonic()
+        opened_as = None
 
         def drop() -> None:
             nonlocal db
@@ -189,8 +198,16 @@ class LiveHub:
         try:
             while self._db_path == db_path:
                 self._wake.clear()     # a nudge from now on means "look again"
+                if self._reconnect or (db is not None and _file_state(db_path) != opened_as):
+                    # After a storage fault, or once the database file's mode changed
+                    # (made writable again, say): SQLite shares one WAL index among a
+                    # process's connections and opened it as the files were then, so
+                    # every connection of the process closes and opens afresh.
+                    self._reconnect = False
+                    drop()
                 try:
                     if db is None:
+                        opened_as = _file_state(db_path)
                         db = connect(db_path)
                         pool.hold(db_path)
                         last_id = db.execute("SELECT COALESCE(MAX(id), 0) FROM changes").fetchone()[0]
@@ -209,6 +226,15 @@ class LiveHub:
                 self._wake.wait(self.interval)
         finally:
             drop()
+
+
+def _file_state(path: str) -> tuple[int, int] | None:
+    """The database file's mode and inode (None while it can't be read)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_mode, st.st_ino
 
 
 hub = LiveHub()

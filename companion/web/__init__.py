@@ -22,10 +22,12 @@ def init_app(app: Flask) -> None:
     games.init_app(app)
     cookies.init_app(app)
 
+    from .health import bp as health_bp
     from .home import bp as home_bp
     from .table import bp as table_bp
     from .tools import bp as tools_bp
 
+    app.register_blueprint(health_bp)
     app.register_blueprint(home_bp)
     app.register_blueprint(table_bp)
     app.register_blueprint(tools_bp)

@@ -10,6 +10,7 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from companion.rules.said import N_, message
+from companion.storage.db import discard_db
 from companion.tables import TableError
 
 from .htmx import is_fragment_request
@@ -122,6 +123,10 @@ def init_app(app: Flask) -> None:
         if message is None:
             return _unexpected(exc)
         app.logger.error("Storage fault on %s %s: %s", request.method, request.path, exc)
+        if not any(word in str(exc).lower() for word in ("locked", "busy")):
+            # A read-only or full disk: the next request opens the files afresh, so the
+            # app writes again as soon as the condition is fixed (storage.db.discard_db).
+            discard_db()
         return error_response(message, 503)
 
     @app.errorhandler(Exception)
