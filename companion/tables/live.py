@@ -139,6 +139,13 @@ class LiveHub:
             # than after the writer has rendered its own answer.
             time.sleep(0)
 
+    def wake_all(self) -> None:
+        """Wake every waiting stream now (the process is stopping; see web/streams.py)."""
+        with self._lock:
+            events, self._events = list(self._events.values()), {}
+        for event in events:
+            event.set()
+
     def wait(self, table_id: str, known: int, timeout: float) -> int | None:
         """Block until the table's version differs from `known` or `timeout` passes.
 

@@ -13,6 +13,10 @@ then failed every request, the start page included. So:
 - a stream refused gets a plain 503; the page then refreshes by polling every 2 s.
 
 The counts are per process (each gunicorn worker has its own descriptors).
+
+A server that is asked to stop (SIGTERM from systemd, docker or gunicorn's master) ends its
+streams at once (:func:`stop_all`): each phone reconnects by itself to whatever serves next,
+and the process exits within a few seconds instead of waiting out ``LIVE_MAX_SECONDS``.
 """
 from __future__ import annotations
 
@@ -29,6 +33,20 @@ MAX_FD_LIMIT = 65536
 
 _lock = threading.Lock()
 _open: Counter[str] = Counter()
+_stopping = False
+
+
+def stop_all() -> None:
+    """This process is stopping: every live stream ends at its next wake-up, now."""
+    global _stopping
+    _stopping = True
+    from companion.tables.live import hub   # tables sits below web; import lazily
+    hub.wake_all()
+
+
+def stopping() -> bool:
+    """Whether :func:`stop_all` was called (streams end, new ones are refused)."""
+    return _stopping
 
 
 def raise_fd_limit() -> int | None:

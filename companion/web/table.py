@@ -291,7 +291,8 @@ def stream(table_id: str):
     view = _view(table_id)
     config = current_app.config
     address = get_remote_address() or "-"
-    if not streams.admit(address, config["STREAMS_PER_ADDRESS"], config["STREAM_FD_RESERVE"]):
+    if streams.stopping() or not streams.admit(address, config["STREAMS_PER_ADDRESS"],
+                                                config["STREAM_FD_RESERVE"]):
         # Before descriptors run out: a plain 503; the page refreshes by polling instead.
         return error_response(N_("Too many live connections right now; this page checks for "
                                  "changes every few seconds instead."), 503)
@@ -304,8 +305,10 @@ def stream(table_id: str):
             # The first message lets a reconnecting page catch up on what it missed.
             yield f"retry: 1000\nevent: changed\ndata: {known}\n\n"
             sent, started = known, time.monotonic()
-            while time.monotonic() - started < max_seconds:
+            while time.monotonic() - started < max_seconds and not streams.stopping():
                 current = hub.wait(table_id, sent, keepalive)
+                if streams.stopping():
+                    break       # the server is stopping: the page reconnects by itself
                 if current is not None and current > sent:
                     sent = current
                     yield f"event: changed\ndata: {current}\n\n"
