@@ -45,11 +45,40 @@ def serve(args: argparse.Namespace) -> int:
     print(f"Database: {app.config['DATABASE']}")
     print("Press Ctrl+C to stop.", flush=True)
     server = WSGIServer((args.host, args.port), app, log=None if args.quiet else "default")
+    _stop_on_signals(server)
     try:
-        server.serve_forever()
+        server.serve_forever(stop_timeout=STOP_TIMEOUT)
     except KeyboardInterrupt:
-        print("\nStopped.")
+        _end_streams()
+    print("\nStopped.")
     return 0
+
+
+#: Seconds `companion serve` waits for answers under way when told to stop.
+STOP_TIMEOUT = 2.0
+
+
+def _end_streams() -> None:
+    """End every live stream now (each phone reconnects when the server is back)."""
+    import gevent
+
+    from companion.web import streams
+
+    gevent.spawn(streams.stop_all).join(1)
+
+
+def _stop_on_signals(server) -> None:
+    """SIGTERM (systemd, docker, kill) stops the server the way Ctrl+C does: live streams
+    end at once, answers under way get STOP_TIMEOUT seconds, then the process exits."""
+    import signal
+
+    import gevent
+
+    def stop() -> None:
+        _end_streams()
+        server.stop(timeout=STOP_TIMEOUT)
+
+    gevent.signal_handler(signal.SIGTERM, lambda: gevent.spawn(stop))
 
 
 def _urls(args: argparse.Namespace) -> list[str]:

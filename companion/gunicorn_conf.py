@@ -34,6 +34,9 @@ worker_connections = 4000
 graceful_timeout = 5
 accesslog = "-"
 errorlog = "-"
+# gunicorn 23+'s control socket ($HOME/.gunicorn/gunicorn.ctl): unused here, and two
+# instances of one user would share it.
+control_socket_disable = True
 access_log_format = '%(h)s %(t)s "%(r)s" %(s)s %(b)s %(M)sms "%(a)s"'
 
 #: Path parts that are secrets: a join token, a director token. A prefix before them (a
