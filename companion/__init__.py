@@ -125,6 +125,9 @@ def create_app(test_config: dict | None = None) -> "Flask":
         # every Werkzeug version.
         MAX_CONTENT_LENGTH=200_000,
         MAX_FORM_MEMORY_SIZE=100_000,
+        # Seconds a client has to send a request's whole body (web/bodies.py): one that
+        # trickles it in gets a 408 instead of holding a worker's connection.
+        BODY_TIMEOUT=10.0,
         COMPRESS_MIMETYPES=["text/html", "text/css", "application/javascript",
                             "text/javascript", "application/json", "image/svg+xml",
                             "application/manifest+json"],

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from flask import Flask, abort, request
 
-from . import assets, cookies, errors, filters, games, security
+from . import assets, bodies, cookies, errors, filters, games, security
 from .extensions import compress, csrf, limiter
 
 
@@ -13,6 +13,7 @@ def init_app(app: Flask) -> None:
     # could not parse comes back as None (a 500 inside Flask-WTF). Such a body is a 400.
     app.before_request(_refuse_unnamed_form_fields)
     csrf.init_app(app)
+    bodies.init_app(app)    # every request body read within BODY_TIMEOUT seconds
     limiter.init_app(app)
     compress.init_app(app)
     assets.init_app(app)    # fingerprinted, minified, precompressed /static (issue 18)

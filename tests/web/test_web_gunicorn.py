@@ -216,3 +216,53 @@ def get_or_none(url: str, path: str) -> int | None:
         return get(url, path)
     except OSError:
         return None
+
+
+def test_a_body_that_stalls_gets_408_and_others_are_answered(instance):
+    """Headers and 1 byte of a 100-byte body, then nothing: a 408 within BODY_TIMEOUT (+2 s),
+    while requests from others are answered meanwhile; a whole body is not held up."""
+    folder, table_id, cookie = instance
+    server = start_gunicorn(folder, COMPANION_WORKERS="1")
+    try:
+        stalled = []
+        for _ in range(20):
+            sock = socket.create_connection(("127.0.0.1", server.port), timeout=BODY_TIMEOUT + 5)
+            sock.sendall(b"POST /join HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                         b"Content-Type: application/x-www-form-urlencoded\r\n"
+                         b"Content-Length: 100\r\n\r\nc")
+            stalled.append(sock)
+        started = time.monotonic()
+        for _ in range(5):         # others are answered while those wait
+            t0 = time.monotonic()
+            assert get(server.url, "/healthz") == 200
+            assert time.monotonic() - t0 < 1.0
+        answers = []
+        for sock in stalled:
+            got = b""
+            while chunk := sock.recv(4096):
+                got += chunk
+            answers.append(got)
+            sock.close()
+        took = time.monotonic() - started
+        print(f"stalled bodies answered after {took:.2f} s (BODY_TIMEOUT {BODY_TIMEOUT} s)")
+        assert took < BODY_TIMEOUT + 2
+        for got in answers:
+            assert got.startswith(b"HTTP/1.1 408"), got[:300]
+            assert b"took too long to arrive, so nothing was saved" in got
+            assert b"X-Companion" not in got      # "no answer" to the page: it sends again
+        # A body sent whole (even in two parts) is read as usual.
+        sock = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+        sock.sendall(b"POST /join HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+                     b"Content-Type: application/x-www-form-urlencoded\r\n"
+                     b"Content-Length: 11\r\n\r\ncode=")
+        time.sleep(0.3)
+        sock.sendall(b"ABCDEF")
+        got = b""
+        while chunk := sock.recv(4096):
+            got += chunk
+        sock.close()
+        assert got.split(b"\r\n", 1)[0] in (b"HTTP/1.1 400 BAD REQUEST",
+                                            b"HTTP/1.1 400 Bad Request"), got[:300]
+        assert b"expired" in got          # the CSRF check read the form: no 408
+    finally:
+        server.stop()
