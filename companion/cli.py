@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -97,8 +98,9 @@ def _existing_database() -> str | None:
     instance = Path(default_instance_path())
     database = instance / "companion.db"
     if not database.is_file():
-        print(f"companion: there is no database at {database} (set COMPANION_INSTANCE_PATH "
-              "to the folder `companion serve` uses).", file=sys.stderr)
+        print(f"companion: there is no database at {database} (give --instance, or set "
+              "COMPANION_INSTANCE_PATH, to the folder `companion serve` uses).",
+              file=sys.stderr)
         return None
     return str(database)
 
@@ -124,6 +126,11 @@ def export(args: argparse.Namespace) -> int:
     """Print a table's whole log (or write it to a new file) as JSON."""
     from companion import tables
 
+    wanted = args.table_option or args.table
+    if not wanted or (args.table_option and args.table and args.table_option != args.table):
+        print("companion export: give one table: its id or join code (or --table ID).",
+              file=sys.stderr)
+        return 2
     output = Path(args.output) if args.output else None
     if output is not None:
         if output.exists() and not args.force:
@@ -137,7 +144,7 @@ def export(args: argparse.Namespace) -> int:
     with _open_database() as db:
         if db is None:
             return 2
-        table = _find_table(db, args.table)
+        table = _find_table(db, wanted)
         if table is None:
             return 2
         data = tables.export_table(db, table)
@@ -180,13 +187,32 @@ def backup(args: argparse.Namespace) -> int:
     target = Path(args.path)
     if target.is_dir():
         target = target / "companion-backup.db"
+    key_target = target.with_name(target.name + ".secret_key")
+    if key_target.exists() or key_target.is_symlink():
+        print(f"companion backup: {key_target} already exists; choose a new file name.",
+              file=sys.stderr)
+        return 2
     try:
         size = backup_to(app.config["DATABASE"], target)
     except (OSError, FileExistsError, ValueError) as exc:
         print(f"companion backup: {exc}", file=sys.stderr)
         return 2
-    print(f"Backed up {app.config['DATABASE']} to {target} ({size:,} bytes).")
+    try:
+        _write_private(key_target, str(app.config["SECRET_KEY"]) + "\n")
+    except OSError as exc:
+        print(f"companion backup: the database was copied to {target}, but its secret key "
+              f"could not be written to {key_target}: {exc}", file=sys.stderr)
+        return 2
+    print(f"Backed up {app.config['DATABASE']} to {target} ({size:,} bytes), and its secret "
+          f"key to {key_target}. Both are readable by you only; keep them together.")
     return 0
+
+
+def _write_private(path: Path, text: str) -> None:
+    """Write a new file readable by this user only (never through a link, never over a file)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(text)
 
 
 def prune(args: argparse.Namespace) -> int:
@@ -209,56 +235,103 @@ def prune(args: argparse.Namespace) -> int:
     return 0
 
 
+def doctor(args: argparse.Namespace) -> int:
+    """Print what phones will open and how this machine is set up (changes nothing)."""
+    from companion.doctor import report
+
+    return report(args)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="companion", description="Table Companion")
+    # Every command takes --instance (the folder with companion.db and secret_key), so a
+    # cron line needs no environment variable.
+    instance = argparse.ArgumentParser(add_help=False)
+    instance.add_argument("--instance", metavar="PATH",
+                          help="the instance folder (companion.db, secret_key, config.py); "
+                               "default: $COMPANION_INSTANCE_PATH, else ./instance")
     sub = parser.add_subparsers(dest="command", required=True)
-    p_serve = sub.add_parser("serve", help="serve the app on this machine's network")
+    p_serve = sub.add_parser("serve", parents=[instance],
+                             help="serve the app on this machine's network")
     p_serve.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all)")
     p_serve.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
     p_serve.add_argument("--public-url", help="the URL phones should use, if not the LAN address")
     p_serve.add_argument("--quiet", action="store_true", help="don't log every request")
     p_serve.set_defaults(func=serve)
-    p_export = sub.add_parser("export", help="print a table's log as JSON")
-    p_export.add_argument("table", help="the table's id (from its URL) or its join code")
+    p_export = sub.add_parser("export", parents=[instance], help="print a table's log as JSON")
+    p_export.add_argument("table", nargs="?",
+                          help="the table's id (from its URL) or its join code")
+    p_export.add_argument("--table", dest="table_option", metavar="ID",
+                          help="the same, as an option (for an id that starts with '-')")
     p_export.add_argument("-o", "--output", help="write to this new file instead of the screen")
     p_export.add_argument("--force", action="store_true", help="replace the --output file")
     p_export.set_defaults(func=export)
-    p_backup = sub.add_parser("backup", help="write a consistent copy of the database")
-    p_backup.add_argument("path", help="the new file (or a folder) for the copy; never overwritten")
+    p_backup = sub.add_parser("backup", parents=[instance],
+                              help="write a consistent copy of the database and its secret key")
+    p_backup.add_argument("path", help="the new file (or a folder) for the copy; never "
+                                       "overwritten. The key goes to PATH.secret_key")
     p_backup.set_defaults(func=backup)
-    p_prune = sub.add_parser("prune", help="remove finished or retired tables nobody has opened for long")
+    p_prune = sub.add_parser("prune", parents=[instance],
+                             help="remove finished or retired tables nobody has opened for long")
     p_prune.add_argument("--older-than", required=True, metavar="AGE",
                          help="e.g. 90d (days), 12w (weeks) or 36h (hours)")
     p_prune.add_argument("--dry-run", action="store_true", help="only count them")
     p_prune.set_defaults(func=prune)
+    p_doctor = sub.add_parser("doctor", parents=[instance],
+                              help="check what phones will open, limits, proxy and files")
+    p_doctor.add_argument("--port", type=int, help="the port the server listens on (default: "
+                                                   "from $COMPANION_BIND, else 8000)")
+    p_doctor.add_argument("--public-url", help="the URL phones should use, as given to serve")
+    p_doctor.set_defaults(func=doctor)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the `companion` console script."""
     args = build_parser().parse_args(_ids_are_not_options(sys.argv[1:] if argv is None else argv))
-    return args.func(args)
+    if not getattr(args, "instance", None):
+        return args.func(args)
+    # The app and the commands find the instance through this variable; set it for the
+    # command only (tests call main() in-process).
+    before = os.environ.get("COMPANION_INSTANCE_PATH")
+    os.environ["COMPANION_INSTANCE_PATH"] = str(Path(args.instance).expanduser().resolve())
+    try:
+        return args.func(args)
+    finally:
+        if before is None:
+            os.environ.pop("COMPANION_INSTANCE_PATH", None)
+        else:
+            os.environ["COMPANION_INSTANCE_PATH"] = before
+
+
+#: export's options that take a value, and those that don't.
+_EXPORT_VALUED = {"-o", "--output", "--instance", "--table"}
+_EXPORT_FLAGS = {"--force", "-h", "--help"}
 
 
 def _ids_are_not_options(argv: list[str]) -> list[str]:
-    """A table id may start with "-" (ids are URL-safe base64): `export -abc` means the
-    table "-abc", not an option, so put "--" before the first word that is no option of
-    export's."""
+    """A table id may start with "-" (ids are URL-safe base64): in `export -abc -o FILE`,
+    "-abc" is the table, not an option. Export's own options (in any order, before or after
+    the id) are kept; every other word is the id, put after "--"."""
     if not argv or argv[0] != "export":
         return list(argv)
-    known = {"-o", "--output", "--force", "-h", "--help", "--"}
-    out, i = ["export"], 1
+    options, words, i = [], [], 1
     while i < len(argv):
         word = argv[i]
-        if word in ("-o", "--output") and i + 1 < len(argv):
-            out += [word, argv[i + 1]]
+        if word == "--":
+            words += argv[i + 1:]
+            break
+        if word in _EXPORT_VALUED and i + 1 < len(argv):
+            # One word, so a value starting with "-" (an id, a file) is taken as a value.
+            options.append(f"{'--output' if word == '-o' else word}={argv[i + 1]}")
             i += 2
             continue
-        if word.startswith("-") and word not in known and not word.startswith("--output="):
-            return out + ["--"] + argv[i:] if "--" not in argv[:i] else out + argv[i:]
-        out.append(word)
+        if word in _EXPORT_FLAGS or word.split("=", 1)[0] in _EXPORT_VALUED - {"-o"}:
+            options.append(word)
+        else:
+            words.append(word)
         i += 1
-    return out
+    return ["export", *options, *(["--", *words] if words else [])]
 
 
 if __name__ == "__main__":

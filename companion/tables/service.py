@@ -1292,10 +1292,11 @@ def history_page(db: sqlite_utils.Database, table: Table, before: int | None = N
 
 
 def export_table(db: sqlite_utils.Database, table: Table) -> dict:
-    """The table, its seats and its whole log as JSON-ready data (no secrets)."""
+    """The table, its seats and its whole log as JSON-ready data (no secrets: neither the
+    join token nor the join code, which would let anyone holding the file join the table)."""
     current = sheet(db, table)
     return {
-        "table": {"id": table.id, "code": table.code, "game": table.game_slug,
+        "table": {"id": table.id, "game": table.game_slug,
                   "settings": table.settings, "status": table.status, "version": table.version,
                   "host_seat": table.host_seat, "created_at": table.created_at},
         "seats": [{"pos": s.pos, "name": s.name, "team": s.team} for s in current.seats],

@@ -29,7 +29,7 @@ def test_export_writes_seats_and_actions(tmp_path, monkeypatch, capsys):
     out = tmp_path / "export.json"
     assert cli.main(["export", code.lower(), "-o", str(out)]) == 0
     data = json.loads(out.read_text(encoding="utf-8"))
-    assert data["table"]["id"] == table_id and data["table"]["code"] == code
+    assert data["table"]["id"] == table_id and "code" not in data["table"]
     assert data["table"]["game"] == "scorepad" and data["table"]["settings"]["target"] == 100
     assert [(s["pos"], s["name"]) for s in data["seats"]] == [(0, "Ann"), (1, "Bob"), (2, "<Cy>")]
     actions = {a["seq"]: a for a in data["actions"]}
@@ -44,6 +44,7 @@ def test_export_writes_seats_and_actions(tmp_path, monkeypatch, capsys):
     text = out.read_text(encoding="utf-8")
     token = ann.join_path(table_id).rsplit("/", 1)[1]
     assert token not in text and "secret" not in text
+    assert code not in text       # the live join code would let the file's reader join
     assert ann.cookie("tc") not in text
 
     # By table id, to stdout.
