@@ -123,9 +123,10 @@ def init_app(app: Flask) -> None:
         if message is None:
             return _unexpected(exc)
         app.logger.error("Storage fault on %s %s: %s", request.method, request.path, exc)
-        if not any(word in str(exc).lower() for word in ("locked", "busy")):
-            # A read-only or full disk: the next request opens the files afresh, so the
-            # app writes again as soon as the condition is fixed (storage.db.discard_db).
+        if any(word in str(exc).lower() for word in ("readonly", "read-only")):
+            # The next request opens the files afresh, so the app writes again as soon as
+            # the condition is fixed (storage.db.discard_db). Not on a full disk: there the
+            # connections held open are what keeps pages readable.
             discard_db()
         return error_response(message, 503)
 

@@ -50,9 +50,9 @@ def healthz():
             if db.conn.in_transaction:
                 db.conn.execute("ROLLBACK")
     except sqlite3.Error as exc:
-        discard_db()      # a connection that failed is not lent to the next request
         text = f"{exc} {getattr(exc, 'sqlite_errorname', '') or ''}".lower()
         if "readonly" in text or "read-only" in text or "unable to open" in text:
+            discard_db()      # the next check opens the files as they are then
             body["database"] = "read-only"
             reason = "The database can't be written (read-only file, folder or disk)."
         elif "locked" in text or "busy" in text:
