@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from companion import create_app
-from web_helpers import Phone, make_app, seq_saved
+from web_helpers import Phone, make_app
 
 TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent.parent
