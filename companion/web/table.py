@@ -29,7 +29,7 @@ from . import streams
 from . import fragments
 from .htmx import csrf_token, is_fragment_request, render
 from .qr import qr_svg
-from .urls import base_is_loopback, join_url
+from .urls import base_is_loopback, base_mismatch, join_url
 
 bp = Blueprint("table", __name__, url_prefix="/t/<table_id>")
 
@@ -168,6 +168,7 @@ def _page_context(view: View, **extra) -> dict:
     url = join_url(view.table.token)
     # join_qr is a callable: only the full page draws the QR, never the live fragments.
     context = dict(view=view, join_url=url, loopback=base_is_loopback(),
+                   other_base=base_mismatch(),
                    join_qr=lambda: qr_svg(url, gettext("QR code to join this table")),
                    sid=new_submission_id(), values={}, message=None, status_kind=None,
                    answer_slot=None, load_slot=None)
