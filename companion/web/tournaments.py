@@ -442,7 +442,7 @@ def _drawn(key: tuple, **context) -> Markup:
     """templates/events/_standings.html drawn with `context`, or its drawing for `key` (plus
     the page's language) from before: repeated anonymous GETs of a big event's standings
     cost a lookup, not 2,500 rows of template."""
-    key = (*key, current_language())
+    key = (*key, current_language(), request.script_root)   # links stay under the prefix
     hit = _drawings.get(key)
     if hit is None:
         hit = Markup(render_template("events/_standings.html", **context))

@@ -568,3 +568,28 @@ def test_scripts_build_no_absolute_paths():
     for script in sorted(root.glob("*.js")):
         found = literal.findall(script.read_text(encoding="utf-8"))
         assert not found, (script.name, found)
+
+
+def test_shared_fragments_keep_each_phones_prefix(tmp_path):
+    """A table's fragments are drawn once per version and shared (web/fragments.py): a
+    phone on the LAN (no prefix) and one through the proxy's prefix each get their own
+    links, whichever asked first."""
+    app = make_app(tmp_path, TRUSTED_PROXIES=1)
+    ann = ProxiedPhone(app, "Ann", "192.0.2.80")
+    table_id = ann.create_table(["Ann", "Bob"])
+    # Ann again, on the LAN: the same phone (cookies), so the same shared fragments.
+    bob = Phone(app, "Ann on the LAN")
+    for name in ("session", "tc"):
+        bob.client.set_cookie(name, ann.client.get_cookie(name, domain="127.0.0.1",
+                                                          path=PREFIX + "/").value)
+    play = f"/t/{table_id}/play"
+    assert_under_prefix(page_urls(ann.get(play, hx=True).get_data(as_text=True)))
+    lan = page_urls(bob.get(play, hx=True).get_data(as_text=True))
+    assert lan and not [u for u in lan if u.startswith(PREFIX)], lan
+    # And the standings, drawn once per results key.
+    r = ann.post("/events/new/scorepad", {"event_name": "Club night", "event_rounds": "1",
+                                          "rounds": "1", "entrants": "Ann\nBob"})
+    event_id = r.headers["Location"].rsplit("/", 1)[1]
+    assert_under_prefix(page_urls(ann.get(f"/e/{event_id}/standings").get_data(as_text=True)))
+    lan = page_urls(bob.get(f"/e/{event_id}/standings").get_data(as_text=True))
+    assert lan and not [u for u in lan if u.startswith(PREFIX)], lan
