@@ -134,6 +134,17 @@ def test_serve_behind_proxy_trusts_one_hop_and_listens_on_loopback(tmp_path, mon
             # Not the loopback address as the phones' address: the proxy's is theirs.
             assert app.config.get("PUBLIC_URL") is None
             assert "only this computer can open it" not in out
+        # Behind TLS (nginx sends X-Forwarded-Proto: https) the cookies are Secure exactly
+        # when the proxy is trusted.
+        client = app.test_client()
+        tls = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "192.0.2.5"}
+        start = client.get("/", headers=tls)
+        r = client.post("/new/scorepad", headers=tls, data=dict(
+            _CREATE, csrf_token=inputs(start.get_data(as_text=True))["csrf_token"]))
+        assert r.status_code == 303, options
+        cookies = {**set_cookies(start), **set_cookies(r)}
+        for name in ("session", "tc"):
+            assert ("secure" in cookie_attrs(cookies[name])) == bool(hops), (options, name)
 
 
 # ---------------------------------------------------------------- the real client address
@@ -265,13 +276,11 @@ def test_a_score_entry_passes_behind_nginx_that_rewrites_host(tmp_path):
     app = make_app(tmp_path, PUBLIC_URL=PUBLIC)
     ann = Phone(app, "Ann")
     host = {"Host": "127.0.0.1:8000"}
-    ann.get("/", headers=host)
-    ann._csrf = None
-    page = ann.get("/", headers=host).get_data(as_text=True)
-    ann._csrf = inputs(page)["csrf_token"]
+    # The test client keeps cookies per host: read the token from a page of that host.
+    ann._csrf = inputs(ann.get("/", headers=host).get_data(as_text=True))["csrf_token"]
     r = ann.post("/new/scorepad", _CREATE, headers=dict(host, Origin=PUBLIC))
     table_id = urlsplit(r.headers["Location"]).path.rsplit("/", 1)[1]
-    form = inputs(ann.get(f"/t/{table_id}", headers=host).get_data(as_text=True))
+    form = ann.entry_form(table_id, ann.get(f"/t/{table_id}", headers=host).get_data(as_text=True))
     r = ann.post(f"/t/{table_id}/actions", {"sid": form["sid"], "version": form["version"],
                                             "score_0": "5", "score_1": "3"},
                  hx=True, headers=dict(host, Origin=PUBLIC))
@@ -304,8 +313,8 @@ def test_cookies_are_secure_and_hsts_sent_exactly_on_https(tmp_path, case, setti
     client = app.test_client()
     base = f"{scheme}://club.example"
     start = client.get("/", headers=headers, base_url=base)
-    r = client.post("/new/scorepad", base_url=base,
-                    data=dict(_CREATE, csrf_token=inputs(start.get_data(as_text=True))["csrf_token"]),
+    token = inputs(start.get_data(as_text=True))["csrf_token"]
+    r = client.post("/new/scorepad", base_url=base, data=dict(_CREATE, csrf_token=token),
                     # Referrer-Policy: no-referrer: no Referer, and Origin: null.
                     headers=dict(headers, Origin="null"))
     assert r.status_code == 303, (case, r.get_data(as_text=True)[:500])
@@ -390,8 +399,7 @@ def test_a_director_on_https_is_told_when_phones_get_plain_http(tmp_path, lan):
              ("http://192.168.1.23:8000", None),
              ("http://localhost:8000", None)]      # the server's own browser
     for base, warned in cases:
-        director.client = app.test_client()
-        director._csrf = None
+        director.client = app.test_client()     # a fresh browser for each address
         director._csrf = inputs(director.get("/", base_url=base).get_data(as_text=True)
                                 )["csrf_token"]
         r = director.post("/new/scorepad", _CREATE, base_url=base)
@@ -465,7 +473,7 @@ def test_under_a_prefix_no_url_leaves_it(tmp_path, lan):
     assert missing.status_code == 404
     assert_under_prefix(page_urls(missing.get_data(as_text=True)))
     # The cookies the app set are the prefix's only.
-    cookies = {**set_cookies(start)}
+    cookies = set_cookies(start)
     jar = {c.key: c for c in ann.client._cookies.values()}
     assert {"session", "tc"} <= set(jar)
     for name in ("session", "tc"):
@@ -488,7 +496,7 @@ def test_an_event_under_a_prefix(tmp_path, lan):
     assert_under_prefix(page_urls(dash))
     assert director.post(f"/e/{event_id}/seat").status_code == 303
     for path in (f"/e/{event_id}", f"/e/{event_id}/standings", f"/e/{event_id}/players",
-                 f"/e/{event_id}/cards"):
+                 f"/e/{event_id}/cards", f"/e/{event_id}/projector"):
         assert_under_prefix(page_urls(director.get(path).get_data(as_text=True)))
 
 
