@@ -96,6 +96,10 @@ def create_app(test_config: dict | None = None) -> "Flask":
         # e.g. "http://192.168.1.23:8000": the base of every QR code and link (see
         # companion.web.urls); without it, the LAN address and the server's port.
         PUBLIC_URL=os.environ.get("COMPANION_PUBLIC_URL") or None,
+        # How many reverse proxies (nginx, Caddy) stand in front of this app: their
+        # X-Forwarded-* headers are believed for exactly that many hops (web/proxy.py);
+        # 0 ignores them. Checked at start: a bad value stops it with a plain error.
+        TRUSTED_PROXIES=os.environ.get("COMPANION_TRUSTED_PROXIES", 0),
         LIVE_POLL_INTERVAL=0.05,     # seconds between reads of the changes table
         LIVE_KEEPALIVE=5.0,          # seconds between pings on a stream (a phone that left
                                      # is noticed at the next one)

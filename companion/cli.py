@@ -21,15 +21,36 @@ def serve(args: argparse.Namespace) -> int:
     from companion import create_app
     from companion.web.qr import qr_terminal
 
-    app = create_app()
+    if args.host is None:
+        # Behind a proxy only the proxy may reach the backend: a phone talking to it
+        # directly could write its own X-Forwarded-For.
+        args.host = "127.0.0.1" if args.behind_proxy else "0.0.0.0"
+    try:
+        app = create_app()
+    except RuntimeError as exc:     # a bad setting (secret key, TRUSTED_PROXIES): one line
+        print(f"companion serve: {exc}", file=sys.stderr)
+        return 2
+    if args.behind_proxy:
+        app.config["TRUSTED_PROXIES"] = 1
     if args.public_url:
         app.config["PUBLIC_URL"] = args.public_url.rstrip("/")
     urls = _urls(args)
     main_url = (args.public_url or app.config.get("PUBLIC_URL") or urls[0]).rstrip("/")
-    if not app.config.get("PUBLIC_URL") and args.host not in ("0.0.0.0", "::"):
+    if (not app.config.get("PUBLIC_URL") and args.host not in ("0.0.0.0", "::")
+            and not app.config["TRUSTED_PROXIES"]):
         app.config["PUBLIC_URL"] = main_url
     app.config["LAN_URL"] = main_url
-    if is_loopback_url(main_url):
+    if app.config["TRUSTED_PROXIES"]:
+        hops = app.config["TRUSTED_PROXIES"]
+        print(f"Table Companion is running behind a proxy: it trusts {hops} proxy "
+              f"hop{'s' if hops != 1 else ''} (X-Forwarded-For/-Proto/-Host/-Prefix) and "
+              f"listens on {args.host}:{args.port}.")
+        if app.config.get("PUBLIC_URL"):
+            print(f"QR codes and links carry {app.config['PUBLIC_URL']}.\n")
+        else:
+            print("QR codes and links carry the address the proxy reports for each request "
+                  "(set --public-url to fix one).\n")
+    elif is_loopback_url(main_url):
         # 127.0.0.1 (or localhost) is this computer to every device: a phone opening it
         # reaches itself, never this server. Say so instead of printing a useless QR.
         print("Table Companion is running, but only this computer can open it:\n")
@@ -253,10 +274,13 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     p_serve = sub.add_parser("serve", parents=[instance],
                              help="serve the app on this machine's network")
-    p_serve.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all)")
+    p_serve.add_argument("--host", default=None,
+                         help="address to listen on (default: all; 127.0.0.1 with --behind-proxy)")
     p_serve.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
     p_serve.add_argument("--public-url", help="the URL phones should use, if not the LAN address")
     p_serve.add_argument("--quiet", action="store_true", help="don't log every request")
+    p_serve.add_argument("--behind-proxy", action="store_true",
+                         help="trust one reverse proxy's X-Forwarded-* headers (nginx, Caddy)")
     p_serve.set_defaults(func=serve)
     p_export = sub.add_parser("export", parents=[instance], help="print a table's log as JSON")
     p_export.add_argument("table", nargs="?",

@@ -3,12 +3,13 @@ from __future__ import annotations
 
 from flask import Flask, abort, request
 
-from . import assets, bodies, cookies, errors, filters, games, security
+from . import assets, bodies, cookies, errors, filters, games, proxy, security
 from .extensions import compress, csrf, limiter
 
 
 def init_app(app: Flask) -> None:
     """Register extensions, blueprints, error pages and response headers."""
+    proxy.init_app(app)     # first: a bad TRUSTED_PROXIES stops the start before anything
     # Before CSRF: Flask-WTF reads every form key, and a multipart part whose name Werkzeug
     # could not parse comes back as None (a 500 inside Flask-WTF). Such a body is a 400.
     app.before_request(_refuse_unnamed_form_fields)

@@ -28,6 +28,7 @@ from ..storage import get_db, transaction
 from ..tables import service as tables
 from ..tables import tokens
 from ..tournaments import service as tournaments
+from .proxy import cookie_path
 
 COOKIE = "tc"
 MAX_AGE = 60 * 60 * 24 * 365
@@ -179,8 +180,10 @@ def send_cookies(response: Response) -> Response:
     (a refused request remembers nothing); delete old cookies."""
     key = g.get("new_phone_key")
     if key and response.status_code < 400 and _store_key(key):
+        # Secure on https (after a trusted proxy's X-Forwarded-Proto, web/proxy.py), and
+        # only for the path the app is mounted under.
         response.set_cookie(COOKIE, key, max_age=MAX_AGE, httponly=True, samesite="Lax",
-                            secure=request.is_secure, path="/")
+                            secure=request.is_secure, path=cookie_path())
     for name in g.get("old_cookies", ()):
         response.delete_cookie(name, path="/", httponly=True, samesite="Lax")
     return response

@@ -30,7 +30,7 @@ MESSAGES = {
 #: The error page when the error page can't be drawn (see error_response).
 BARE_PAGE = ('<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" '
              'content="width=device-width"><title>Table Companion</title><p role="alert">{}</p>'
-             '<p><a href="/">Start page</a></p></html>')
+             '<p><a href="{}/">Start page</a></p></html>')
 
 
 # (words in SQLite's error, what is wrong, what fixes it)
@@ -66,7 +66,7 @@ def error_response(text: str, status: int, rule: str | None = None):
         # E.g. no file descriptor left to open a template or the catalogue: a bare page in
         # plain words, still with its status, rather than the server's own bare 500.
         current_app.logger.exception("The error page failed (%s)", status)
-        response = BARE_PAGE.format(escape(str(text)))
+        response = BARE_PAGE.format(escape(str(text)), escape(request.script_root))
     return response, status, headers
 
 

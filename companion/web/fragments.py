@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 
-from flask import has_request_context
+from flask import has_request_context, request
 from flask_babel import get_locale
 
 from companion.lru import LRU
@@ -31,11 +31,13 @@ stats = {"hits": 0, "misses": 0}
 chrome_stats = {"hits": 0, "misses": 0}
 
 
-def _locale() -> str:
-    """The active UI language, part of every key (a Japanese phone gets Japanese HTML)."""
+def _request_key() -> tuple[str, str]:
+    """The active UI language and the path prefix the app answers under, part of every key:
+    a Japanese phone gets Japanese HTML, and a phone that came through a proxy's prefix
+    (https://club.example/companion/) links under it while one on the LAN does not."""
     if not has_request_context():
-        return ""
-    return str(get_locale() or "")
+        return "", ""
+    return str(get_locale() or ""), request.script_root
 
 
 def shared(key: Hashable, token: str, sid: str, render: Callable[[], str],
@@ -50,7 +52,7 @@ def shared(key: Hashable, token: str, sid: str, render: Callable[[], str],
     (a write's notice). Hits and misses are counted in `counts` (default: :data:`stats`).
     """
     counts = stats if counts is None else counts
-    full_key = (key, _locale())
+    full_key = (key, _request_key())
     stored = _cache.get(full_key)
     if stored is not None:
         counts["hits"] += 1

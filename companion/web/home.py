@@ -123,7 +123,9 @@ def _enter(table: tables.Table, rejoin_seat: int | None, token: str | None = Non
 
 @bp.get("/manifest.webmanifest")
 def manifest():
-    """The web app manifest (installable on a phone's home screen)."""
+    """The web app manifest (installable on a phone's home screen). Its start_url, scope
+    and icons are relative to its own URL (the app's root), so they stay under a path
+    prefix the app is mounted at (e.g. https://club.example/companion/)."""
     response = current_app.send_static_file("manifest.webmanifest")
     response.mimetype = "application/manifest+json"
     return response

@@ -21,6 +21,8 @@ from flask_babel import Babel, get_locale, get_translations, gettext, pgettext
 
 from companion.rules.said import N_, Said, rebuild, said_of
 
+from .proxy import cookie_path
+
 LANGUAGES = ("en", "ja")
 LANGUAGE_NAMES = (("en", "English"), ("ja", "日本語"))
 COOKIE = "lang"
@@ -69,17 +71,21 @@ def say(text: Any) -> Any:
 
 
 def _here() -> str:
-    """This page's path, for the language switch to come back to."""
+    """This page's path (under the app's path prefix, if any), for the language switch
+    to come back to."""
     if request.method == "GET":
-        return request.full_path.rstrip("?")
-    return request.path
+        return request.script_root + request.full_path.rstrip("?")
+    return request.script_root + request.path
 
 
 def _safe_next(value: str | None) -> str:
-    """A path on this site to go back to; anything else (another site, junk) is the start page."""
-    if (not value or len(value) > MAX_NEXT or not value.startswith("/")
-            or value.startswith(("//", "/\\")) or any(ord(c) < 32 or c == "\x7f" for c in value)):
-        return "/"
+    """A path of this app to go back to; anything else (another site, a path outside the
+    app's prefix, junk) is the start page."""
+    root = request.script_root
+    if (not value or len(value) > MAX_NEXT or not value.startswith(root + "/")
+            or value[len(root):].startswith(("//", "/\\"))
+            or any(ord(c) < 32 or c == "\x7f" for c in value)):
+        return root + "/"
     return value
 
 
@@ -93,7 +99,7 @@ def choose():
         return error_response(gettext("Pick English or 日本語 (Japanese)."), 400)
     response = redirect(_safe_next(request.args.get("next")), 303)
     response.set_cookie(COOKIE, language, max_age=COOKIE_MAX_AGE, httponly=True,
-                        samesite="Lax", secure=request.is_secure, path="/")
+                        samesite="Lax", secure=request.is_secure, path=cookie_path())
     return response
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from flask import Flask, Response, request
+from flask import Flask, Response, current_app, request
 
 from companion.rules.said import N_
 from companion.tables import Forbidden
@@ -32,16 +32,45 @@ def same_origin_only() -> None:
     # Under `Referrer-Policy: no-referrer` browsers send `Origin: null` even from our own
     # pages, so "null" says nothing; a named other origin is refused.
     origin = request.headers.get("Origin")
-    if origin not in (None, "null") and _netloc(origin) != request.host:
+    if origin not in (None, "null") and not _own_origin(origin):
         raise Forbidden(CROSS_SITE)
 
 
-def _netloc(origin: str) -> str | None:
-    """The host:port an Origin header names; None for one no browser sends (e.g. "http://[")."""
+_DEFAULT_PORTS = {"http": "80", "https": "443"}
+
+
+def _own_origin(origin: str) -> bool:
+    """Whether `origin` is this app: the host the request names (after a trusted proxy's
+    X-Forwarded-Host), or the public URL's scheme://host[:port]. The public URL counts
+    because a proxy may rewrite Host (nginx's `proxy_pass` without `Host $http_host`
+    sends its upstream's address), which no phone ever sees."""
+    named = _origin_of(origin)
+    if named is None:
+        return False
+    host = request.host.lower()
+    if named[1] == host or named[1] == _without_default_port(host, named[0]):
+        return True
+    public = current_app.config.get("PUBLIC_URL")
+    return bool(public) and _origin_of(str(public)) == named
+
+
+def _origin_of(url: str) -> tuple[str, str] | None:
+    """(scheme, host[:port]) of a URL or Origin, lower case, without the scheme's default
+    port; None for one no browser sends (e.g. "http://[")."""
     try:
-        return urlsplit(origin).netloc
+        parts = urlsplit(url)
+        parts.port   # noqa: B018 - raises ValueError on a port that is no number
     except ValueError:
         return None
+    scheme = parts.scheme.lower()
+    if not scheme or not parts.netloc:
+        return None
+    return scheme, _without_default_port(parts.netloc.lower(), scheme)
+
+
+def _without_default_port(netloc: str, scheme: str) -> str:
+    port = _DEFAULT_PORTS.get(scheme)
+    return netloc[: -len(port) - 1] if port and netloc.endswith(":" + port) else netloc
 
 
 #: A static SVG (the icon) is a document if it is opened by itself: nothing may run or load.

@@ -29,7 +29,7 @@ from . import streams
 from . import fragments
 from .htmx import csrf_token, is_fragment_request, render
 from .qr import qr_svg
-from .urls import base_is_loopback, join_url
+from .urls import base_is_loopback, base_mismatch, join_url
 
 bp = Blueprint("table", __name__, url_prefix="/t/<table_id>")
 
@@ -168,6 +168,7 @@ def _page_context(view: View, **extra) -> dict:
     url = join_url(view.table.token)
     # join_qr is a callable: only the full page draws the QR, never the live fragments.
     context = dict(view=view, join_url=url, loopback=base_is_loopback(),
+                   other_base=base_mismatch(),
                    join_qr=lambda: qr_svg(url, gettext("QR code to join this table")),
                    sid=new_submission_id(), values={}, message=None, status_kind=None,
                    answer_slot=None, load_slot=None)
@@ -258,13 +259,15 @@ def _int_or_none(raw: str | None) -> int | None:
 def _chrome_key(view: View, context: dict) -> Hashable:
     """Everything templates/tables/_chrome.html (and _chrome_oob.html without a host note)
     reads: the table's identity, code, host seat and event; every seat (name, phone, lock,
-    team); this phone's seat and host-ness; the join URL and loopback warning. (The
+    team); this phone's seat and host-ness; the join URL and the loopback and other-address
+    warnings. (The
     language is added by fragments.shared; the CSRF token is put back per phone.) A new
     field read there must be added here."""
     table = view.table
     seats = tuple((s.pos, s.name, s.team, s.has_phone, s.locked) for s in view.seats)
     return (table.id, "chrome", table.code, table.token, table.host_seat, table.event_id,
-            view.phone.seat, view.is_host, seats, context["join_url"], context["loopback"])
+            view.phone.seat, view.is_host, seats, context["join_url"], context["loopback"],
+            context.get("other_base"))
 
 
 def _viewer(view: View) -> Hashable:

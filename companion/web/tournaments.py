@@ -33,7 +33,7 @@ from .games import game_or_404, ui_for
 from .htmx import is_fragment_request, render
 from .i18n import N_, current_language
 from .qr import qr_svg
-from .urls import base_is_loopback, public_base, public_url
+from .urls import base_is_loopback, base_mismatch, public_base, public_url
 
 bp = Blueprint("events", __name__)
 
@@ -151,6 +151,7 @@ def _room(event: service.Event, page: bool = True) -> dict:
     rows = service.round_tables(db, event, current.number) if current else []
     return dict(event=event, rounds=done, current=current, rows=rows, long_list=LONG_LIST,
                 public_base=public_base(), loopback=base_is_loopback(),
+                other_base=base_mismatch(),
                 words=STATUS_WORDS, counts=service.entrant_counts(db, event),
                 entrants=service.entrants(db, event) if page else [],
                 audit=service.audit(db, event), error=None,
@@ -441,7 +442,7 @@ def _drawn(key: tuple, **context) -> Markup:
     """templates/events/_standings.html drawn with `context`, or its drawing for `key` (plus
     the page's language) from before: repeated anonymous GETs of a big event's standings
     cost a lookup, not 2,500 rows of template."""
-    key = (*key, current_language())
+    key = (*key, current_language(), request.script_root)   # links stay under the prefix
     hit = _drawings.get(key)
     if hit is None:
         hit = Markup(render_template("events/_standings.html", **context))

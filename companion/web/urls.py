@@ -1,20 +1,25 @@
 """The address phones use: the base of every QR code and every link shown to be typed.
 
 One rule for the whole app (tables, event pages, table cards): the public URL when one is
-set (`COMPANION_PUBLIC_URL`, or `companion serve --public-url`), else the address
-`companion serve` printed, else this machine's LAN address with the port the server
-listens on. Never the request's Host header: a director who opened the dashboard as
-http://localhost:8000 would print cards that no phone can open, and a forged Host header
-must not end up in a QR code.
+set (`COMPANION_PUBLIC_URL`, or `companion serve --public-url`; under a path prefix it
+includes the prefix, e.g. https://club.example/companion), else the address a trusted
+proxy reports the phone used (`TRUSTED_PROXIES`, web/proxy.py: its forwarded scheme, host
+and prefix), else the address `companion serve` printed, else this machine's LAN address
+with the port the server listens on. Never the request's own Host header: a director who
+opened the dashboard as http://localhost:8000 would print cards that no phone can open,
+and a forged Host header must not end up in a QR code. (A trusted proxy is believed: it
+is the one that answers phones at that address.)
 """
 from __future__ import annotations
 
 import time
+from urllib.parse import urlsplit
 
 from flask import current_app, request
 
 from companion.net import is_loopback_url, lan_addresses
 
+from .proxy import forwarded_base
 from .qr import qr_url
 
 _LAN_TTL = 60.0          # seconds a LAN address lookup is reused
@@ -22,10 +27,16 @@ _lan_cache: dict[str, tuple[float, str | None]] = {}
 
 
 def public_base() -> str:
-    """The base URL (scheme, host, port; no trailing slash) phones reach this app at."""
+    """The base URL (scheme, host, port, path prefix; no trailing slash) phones reach
+    this app at."""
     config = current_app.config
     if config.get("PUBLIC_URL"):
-        return str(config["PUBLIC_URL"]).rstrip("/")
+        public = str(config["PUBLIC_URL"]).rstrip("/")
+        # A public URL without a path, for an app mounted under a prefix: the prefix.
+        return public if urlsplit(public).path else public + request.script_root
+    forwarded = forwarded_base()
+    if forwarded:
+        return forwarded
     if config.get("LAN_URL"):
         return str(config["LAN_URL"]).rstrip("/")
     # Under gunicorn: the port this worker listens on (the socket's, not the Host header's).
@@ -35,7 +46,11 @@ def public_base() -> str:
 
 
 def public_url(path: str) -> str:
-    """An absolute URL of `path` (e.g. url_for's answer) on the public base."""
+    """An absolute URL of `path` (e.g. url_for's answer) on the public base. The base
+    carries the app's path prefix, so url_for's copy of it is dropped."""
+    root = request.script_root
+    if root and path.startswith(root + "/"):
+        path = path[len(root):]
     return public_base() + path
 
 
@@ -53,6 +68,30 @@ def join_url(token: str) -> str:
 def base_is_loopback() -> bool:
     """Whether phones would be sent to this machine's loopback address (unreachable)."""
     return is_loopback_url(public_base())
+
+
+def base_mismatch() -> str | None:
+    """The public base when phones would open another address than the one this request
+    used (it came in over https but the base is plain http, or by another host name);
+    None when they match, or when the base is loopback (warned about on its own) or this
+    request came from the server itself."""
+    base = public_base()
+    if is_loopback_url(base):
+        return None
+    parts = urlsplit(base)
+    if request.scheme == "https" and parts.scheme == "http":
+        return base
+    host = (request.host or "").lower()
+    if is_loopback_url(f"http://{host}"):
+        return None     # the server's own browser: phones can never use its address
+    if _host_port(host, request.scheme) != _host_port(parts.netloc.lower(), parts.scheme):
+        return base
+    return None
+
+
+def _host_port(netloc: str, scheme: str) -> str:
+    default = {"http": ":80", "https": ":443"}.get(scheme, "")
+    return netloc[: -len(default)] if default and netloc.endswith(default) else netloc
 
 
 def _lan_address() -> str | None:
