@@ -100,8 +100,8 @@ def join_page():
     return render_template("join.html", old=request.args.get("old") == "1")
 
 
-@bp.get("/J/<path:token>")
-@bp.get("/j/<path:token>")
+@bp.get("/J/<token>")
+@bp.get("/j/<token>")
 def old_join_link(token: str):
     """An older QR code's URL (``/J/<TOKEN>``, the token in the path, so in every access
     log on the way): it no longer joins, since a URL read from a log could be replayed.

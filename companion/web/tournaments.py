@@ -798,7 +798,7 @@ def director_page(event_id: str):
                            old=request.args.get("old") == "1")
 
 
-@bp.get("/e/<event_id>/director/<path:token>")
+@bp.get("/e/<event_id>/director/<token>")
 def old_director_link(event_id: str, token: str):
     """An older director link (the token in the path, so in every access log on the way):
     it no longer makes a director; the page says to ask for a new one."""

@@ -37,7 +37,7 @@ from babel.messages.pofile import read_po
 
 import companion
 from helpers import Node, attr, form_block, parse, select, text_of
-from web_helpers import Phone, claim_code, create_game_table
+from web_helpers import Phone, claim_code, create_game_table, local_link
 
 CATALOGUE = Path(companion.__file__).resolve().parent / "translations" / "ja" / "LC_MESSAGES"
 
@@ -408,7 +408,7 @@ def test_the_shared_screens_are_japanese(app):
                                                                   {"seat": "1"}))
     new_phone = japanese_phone(app, "Bob's new phone")
     screens.follow("Bob's new phone scans it", new_phone,
-                   new_phone.get(urlsplit(attr(rejoin, "a#rejoin-url", "href")).path))
+                   new_phone.join(local_link(attr(rejoin, "a#rejoin-url", "href"))))
     screens.check("a rematch while the game goes on", ann.post(
         f"/t/{table_id}/rematch", {"sid": "rematch", "version": "99"}, hx=True), REFUSED)
     screens.check("the last round: Ann reaches 60", ann.enter(table_id, {0: 20}))

@@ -153,14 +153,15 @@ class Phone:
             data["code"] = code
         return self.post(f"/e/{event_id}/pick", data)
 
-    def join(self, link: str):
+    def join(self, link: str, **kw):
         """Open a link whose secret rides in its fragment ("/j#<TOKEN>", a director link
-        "/e/<id>/director#<TOKEN>", or the whole URL) as its page's script does: POST the
-        token to the link's path. A link without a fragment is simply opened (GET)."""
+        "/e/<id>/director#<TOKEN>", or the whole URL) as its page's script does
+        (static/js/join.js): POST the token to the link's path. A link without a fragment
+        is simply opened (GET)."""
         parts = urlsplit(link)
         if not parts.fragment:
-            return self.get(link)
-        return self.post(parts.path, {"token": parts.fragment})
+            return self.get(link, **kw)
+        return self.post(parts.path, {"token": parts.fragment}, **kw)
 
     def claim(self, table_id: str, seat):
         return self.post(f"/t/{table_id}/seats", {"seat": str(seat)})
