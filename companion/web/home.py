@@ -90,8 +90,8 @@ def create_table(slug: str):
     return redirect(url_for("table.show", table_id=table.id), 303)
 
 
-@bp.get("/j")
 @bp.get("/J")
+@bp.get("/j")           # registered first: url_for builds /j
 def join_page():
     """The QR's URL, ``/j#<TOKEN>``: the token is in the fragment, which never reaches a
     request line (nor an access log). This page's script (static/js/join.js) reads it,
