@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from urllib.parse import urlsplit
 
 from helpers import attrs, text_of
 from test_web_events import PLAYERS, create_event

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-from urllib.parse import urlsplit
 
 import pytest
 from test_web_events import create_event, seat_player, seat_round, seatings, token_of

@@ -15,7 +15,7 @@ from babel.messages.pofile import read_po
 
 from companion.rules import rocca
 from companion.rules.said import Said, fields_of, rebuild
-from helpers import attr, attrs, form_block, inputs, links, select, text_of
+from helpers import attrs, form_block, inputs, links, select, text_of
 from web_helpers import Phone, create_game_table, snapshot
 
 NAMES = ["Ann", "Bob", "Cy"]
