@@ -90,11 +90,32 @@ def create_table(slug: str):
     return redirect(url_for("table.show", table_id=table.id), 303)
 
 
+@bp.get("/J")
+@bp.get("/j")           # registered first: url_for builds /j
+def join_page():
+    """The QR's URL, ``/j#<TOKEN>``: the token is in the fragment, which never reaches a
+    request line (nor an access log). This page's script (static/js/join.js) reads it,
+    clears it from the address bar and POSTs it here at once; without a script, or
+    without a fragment, the page offers the box for the table's typed code."""
+    return render_template("join.html", old=request.args.get("old") == "1")
+
+
 @bp.get("/J/<token>")
 @bp.get("/j/<token>")
+def old_join_link(token: str):
+    """An older QR code's URL (``/J/<TOKEN>``, the token in the path, so in every access
+    log on the way): it no longer joins, since a URL read from a log could be replayed.
+    The /j page says to scan the table's QR code again or type its code."""
+    return redirect(url_for(".join_page", old="1"), 303)
+
+
+@bp.post("/j")
 @limiter.limit(_join_limit)
-def join_by_token(token: str):
-    """The QR's URL: exchange the token for this phone's cookie, then a clean URL."""
+def join_by_token():
+    """The token the /j page POSTs (form field `token`): this phone joins the table (a
+    rejoin token: takes its seat), then a clean URL. A wrong token is a plain 404;
+    guessing is limited per address (JOIN_RATE_LIMIT)."""
+    token = request.form.get("token") or ""
     if len(token) > 64:
         abort(404)
     table, rejoin_seat = tables.find_by_token(get_db(), token)

@@ -61,8 +61,9 @@ def qr_terminal(text: str) -> str:
 def qr_url(base: str, path: str) -> str:
     """A URL in upper case where that is safe (scheme and host), so QR alphanumeric mode applies.
 
-    `path` must already be upper case (e.g. "/J/<BASE32 TOKEN>"); a path prefix in `base`
-    keeps its case.
+    `path` keeps its case (e.g. "/j#<BASE32 TOKEN>": the qrcode package puts the upper-case
+    token in a segment of its own, alphanumeric mode); a path prefix in `base` keeps its
+    case.
     """
     parts = urlsplit(base.rstrip("/"))
     return f"{parts.scheme.upper()}://{parts.netloc.upper()}{parts.path}{path}"

@@ -33,7 +33,7 @@ from .games import game_or_404, ui_for
 from .htmx import is_fragment_request, render
 from .i18n import N_, current_language
 from .qr import qr_svg
-from .urls import base_is_loopback, base_mismatch, public_base, public_url
+from .urls import base_is_loopback, base_mismatch, director_url, public_base, public_url
 
 bp = Blueprint("events", __name__)
 
@@ -784,18 +784,36 @@ def _shown_link(event: service.Event) -> dict:
     shown = session.pop(_SHOWN_LINK, None)
     if not isinstance(shown, list) or len(shown) != 2 or shown[0] != event.id:
         return {}
-    url = public_url(url_for(".director_join", event_id=event.id, token=shown[1]))
+    url = director_url(event.id, shown[1])
     return {"director_url": url,
             "director_qr": qr_svg(url, gettext("QR code of the director's link"))}
 
 
+@bp.get("/e/<event_id>/director")
+def director_page(event_id: str):
+    """The director link, ``/e/<id>/director#<TOKEN>``: the token is in the fragment, which
+    no request line (nor access log) carries. This page's script (static/js/join.js) reads
+    it and POSTs it here at once; without one it says to open the link again."""
+    event = _event(event_id)
+    return render_template("events/director_join.html", event=event,
+                           old=request.args.get("old") == "1")
+
+
 @bp.get("/e/<event_id>/director/<token>")
+def old_director_link(event_id: str, token: str):
+    """An older director link (the token in the path, so in every access log on the way):
+    it no longer makes a director; the page says to ask for a new one."""
+    return redirect(url_for(".director_page", event_id=_event(event_id).id, old="1"), 303)
+
+
+@bp.post("/e/<event_id>/director")
 @limiter.limit(_join_limit)
-def director_join(event_id: str, token: str):
-    """The director's link (like a table's QR code, opening it is the action): this browser
-    becomes a director device of the event (with a new phone key), then sees the
-    dashboard. A wrong, used, ended or expired link is a plain 404; guessing is limited
-    like joining a table."""
+def director_join(event_id: str):
+    """The token the director link's page POSTs (form field `token`): this browser becomes
+    a director device of the event (with a new phone key), then sees the dashboard. A
+    wrong, used, ended or expired link is a plain 404; guessing is limited like joining a
+    table."""
+    token = request.form.get("token") or ""
     if len(token) > 64:
         abort(404)
     event = _event(event_id)

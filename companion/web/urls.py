@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from urllib.parse import urlsplit
 
-from flask import current_app, request
+from flask import current_app, request, url_for
 
 from companion.net import is_loopback_url, lan_addresses
 
@@ -55,14 +55,24 @@ def public_url(path: str) -> str:
 
 
 def qr_link(path: str) -> str:
-    """A QR code's URL for an upper-case `path` such as "/J/<TOKEN>" (alphanumeric mode)."""
+    """A QR code's URL for `path` on the public base, scheme and host in upper case (QR
+    alphanumeric mode; see :func:`companion.web.qr.qr_url`)."""
     return qr_url(public_base(), path)
 
 
 def join_url(token: str) -> str:
-    """The URL a table's QR code (and its rejoin code) carries: ``/J/<token>`` on the
-    public base, in QR alphanumeric mode (see :func:`qr_link`)."""
-    return qr_link(f"/J/{token}")
+    """The URL a table's QR code (and a rejoin code) carries: ``/j#<token>`` on the public
+    base. The token rides in the fragment, which a browser never sends: no request line,
+    so no proxy's or server's access log, holds it. The /j page reads it and POSTs it
+    (templates/join.html, static/js/join.js). The token is upper-case base32, so the QR
+    keeps it in alphanumeric mode."""
+    return qr_link(f"/j#{token}")
+
+
+def director_url(event_id: str, token: str) -> str:
+    """A director link: ``/e/<id>/director#<token>`` on the public base, the token in the
+    fragment as in :func:`join_url` (the page POSTs it)."""
+    return public_url(url_for("events.director_page", event_id=event_id) + "#" + token)
 
 
 def base_is_loopback() -> bool:

@@ -63,7 +63,8 @@ def test_phones_reconnect_and_catch_up_after_a_restart(browser, ui, restart_serv
         ui.join(b, join_url, "Bob")
         table_id = urlsplit(a.url).path.rsplit("/", 1)[-1]
         cy = Client(server.url, "Cy")
-        cy.join(urlsplit(join_url).path, table_id, 2)
+        link = urlsplit(join_url)
+        cy.join(f"{link.path}#{link.fragment}", table_id, 2)   # the QR's token, POSTed
         caught_up(a, cy.version(table_id))   # Cy sitting down changed the sheet's version
 
         ui.enter_round(a, {0: 3, 1: 4})

@@ -250,12 +250,16 @@ class Client:
         return match.group(1)
 
     def join_path(self, table_id: str) -> str:
-        """The QR's join URL path, read from `#join-url` on the table page."""
-        return urlsplit(attr(self.page(table_id), "a#join-url", "href")).path
+        """The QR's join link without its base ("/j#<TOKEN>"), read from `#join-url` on
+        the table page."""
+        parts = urlsplit(attr(self.page(table_id), "a#join-url", "href"))
+        return f"{parts.path}#{parts.fragment}"
 
     def join(self, join_path: str, table_id: str, seat: int) -> None:
-        """Open the QR's URL (gets this phone's cookie) and sit down in `seat`."""
-        r = self.get(join_path)
+        """Open the QR's link as its page's script does (POST the fragment's token to its
+        path; gets this phone's cookie) and sit down in `seat`."""
+        path, _, token = join_path.partition("#")
+        r = self.post(path, {"token": token})
         assert r.status == 303, (r.status, r.plain[:500])
         r = self.post(f"/t/{table_id}/seats", {"seat": str(seat)})
         assert r.status == 303, (r.status, r.plain[:500])

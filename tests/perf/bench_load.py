@@ -12,7 +12,7 @@ the README says, on loopback only:
 (COMPANION_INSTANCE_PATH set; the instance's config.py raises JOIN_RATE_LIMIT, since
 every simulated phone joins from 127.0.0.1). Then `--clients` load-generator processes
 (tests/perf/load_client.py: gevent + raw sockets, each with its share of the tables)
-create N score pads for five, join four more phones to each by its QR URL (/J/<TOKEN>)
+create N score pads for five, join four more phones to each by its QR URL (/j#<TOKEN>)
 and seat them, and open all 5N live streams. None of that setup is measured.
 
 The measured part (`--duration` seconds, then up to `--drain` seconds to let the last
@@ -54,8 +54,8 @@ open. Before the clients' setup (not measured) the bench, as the director (a bro
 with a cookie jar), creates a score-pad event of 5N entrants at tables of five (3 rounds;
 no target and no round limit, so no table ever ends), seats round 1 (POST /e/<id>/seat:
 N new tables, seat 0 freed) and reads the N join tokens off the dashboard's "Open table"
-links (the printed cards carry them only inside their QR codes). The clients then make
-no tables: each table's five phones open /J/<token>, as the card's QR code does, and
+buttons (the printed cards carry them only inside their QR codes). The clients then make
+no tables: each table's five phones open /j#<token>, as the card's QR code does, and
 claim seats 0..4. Everything after setup is the same as without `--event`. While
 measured, a separate watcher process (load_client.py watch) polls the event the way its
 open pages do (htmx's `every` restarts its timer once an answer is swapped in, so each
@@ -408,12 +408,12 @@ def setup_event(url: str, n: int, where: Path) -> dict:
     dashboard_seconds = now() - t
 
     def tokens_in(page: bytes) -> list[str]:
-        return list(dict.fromkeys(x.decode() for x in re.findall(rb"/[Jj]/([A-Za-z0-9_-]+)",
-                                                                   page)))
+        found = re.findall(rb'(?:/[Jj]#|name="token" value=")([A-Za-z0-9_-]+)', page)
+        return list(dict.fromkeys(x.decode() for x in found))
 
     # The cards carry each table's join URL in its QR code only (and the join code, typed
-    # on the start page); the dashboard's "Open table" links carry /j/<token> in plain
-    # text. The phones open /J/<token>, as the QR code spells it.
+    # on the start page); the dashboard's "Open table" buttons POST the token (a hidden
+    # field). The phones open /j#<token> as the QR code does: the /j page, then its POST.
     tokens, source = tokens_in(cards), "cards"
     if len(tokens) != n:
         tokens, source = tokens_in(dash), "dashboard"

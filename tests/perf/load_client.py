@@ -288,6 +288,14 @@ class Phone:
             else:
                 self.cookies[name.strip()] = value.strip()
 
+    def open_join_link(self, token: str) -> Response:
+        """Scan a table's QR (/j#<token>) as a browser does: the /j page, then the POST
+        its script makes with the fragment's token (answered with a 303 to the table)."""
+        r = self.call("setup", "GET", "/j")
+        self.csrf = CSRF_RE.search(r.text()).group(1).decode()
+        return self.call("setup", "POST", "/j", ok=(303,),
+                         form={"csrf_token": self.csrf, "token": token})
+
     def call(self, what: str, method: str, path: str, form: dict | None = None,
              hx: bool = False, ok=(200,)) -> Response:
         body = form_body(form) if form is not None else None
@@ -499,15 +507,15 @@ class Table:
 
     def _join_event_table(self, seats: int) -> None:
         """An event's table (bench_load.py --event): the director's seating made it and
-        freed seat 0, so every phone scans the table card's QR (/J/<token>) and claims
-        its seat, phone 0 included, the way the joining phones do below."""
+        freed seat 0, so every phone scans the table's QR (/j#<token>) and claims its
+        seat, phone 0 included, the way the joining phones do below."""
         for pos in range(seats):
             p = Phone(self, pos)
-            r = p.call("setup", "GET", f"/J/{self.token}", ok=(303,))
+            r = p.open_join_link(self.token)
             path = urlsplit(r.headers["location"]).path
             table_id = TABLE_PATH_RE.match(path).group(1)
             if self.id and table_id != self.id:
-                raise HTTPFailure("bad_join", f"/J/{self.token} led to {table_id}, not {self.id}")
+                raise HTTPFailure("bad_join", f"/j#{self.token} led to {table_id}, not {self.id}")
             self.id = table_id
             r = p.call("setup", "GET", path)
             p.csrf = CSRF_RE.search(r.text()).group(1).decode()
@@ -527,10 +535,10 @@ class Table:
         self.phones.append(host)
         if seats > 1:
             r = host.call("setup", "GET", f"/t/{self.id}")
-            join_path = urlsplit(JOIN_RE.search(r.text()).group(1).decode().strip()).path
+            token = urlsplit(JOIN_RE.search(r.text()).group(1).decode().strip()).fragment
             for pos in range(1, seats):
                 p = Phone(self, pos)
-                r = p.call("setup", "GET", join_path, ok=(303,))
+                r = p.open_join_link(token)
                 r = p.call("setup", "GET", urlsplit(r.headers["location"]).path)
                 p.csrf = CSRF_RE.search(r.text()).group(1).decode()
                 p.call("setup", "POST", f"/t/{self.id}/seats", ok=(303,),

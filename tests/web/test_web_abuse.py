@@ -27,7 +27,7 @@ import pytest
 from companion import create_app
 from companion.tables import tokens
 from helpers import alerts, attr, text_of
-from web_helpers import Phone, db_rows, make_app, snapshot
+from web_helpers import Phone, db_rows, local_link, make_app, snapshot
 
 ROOT = Path(__file__).resolve().parents[2]
 EVIL = "http://evil.example"
@@ -100,7 +100,7 @@ def table_b(new_phone):
 def b_secrets(app, b_id: str, zed: Phone, join_path: str) -> set[str]:
     """What must never appear in an answer to a phone of another table."""
     code = db_rows(app.config["DATABASE"], "SELECT code FROM tables WHERE id = ?", [b_id])[0][0]
-    return {"Zedekiah", "Yannick", code, join_path.rsplit("/", 1)[1]}
+    return {"Zedekiah", "Yannick", code, join_path.rsplit("#", 1)[1]}
 
 
 def assert_refused_403(response, leaks: set[str], where) -> None:
@@ -165,7 +165,7 @@ def test_a_join_token_or_code_only_ever_opens_its_own_table(app, table, table_b,
         assert r.status_code == 303, how
         location = urlsplit(r.headers["Location"]).path
         assert location.startswith(f"/t/{table.id}"), (how, location)
-        assert table.join_path.rsplit("/", 1)[1] not in r.headers["Location"]  # a clean URL
+        assert table.join_path.rsplit("#", 1)[1] not in r.headers["Location"]  # a clean URL
         assert b_id not in r.headers["Location"]
     # One new phone at A (a re-scan finds it again), a spectator; B untouched.
     # Zedekiah's one cookie stays what it was; at A it proves a new phone, a spectator.
@@ -182,8 +182,8 @@ def test_a_rejoin_token_of_a_never_seats_anyone_at_b(table, table_b, db_path):
     b_id, zed, _b_join = table_b
     r = table.host.post(f"/t/{table.id}/host/rejoin", {"seat": "1"})
     assert r.status_code == 200
-    rejoin = urlsplit(attr(r.get_data(as_text=True), "a#rejoin-url", "href")).path
-    token = rejoin.rsplit("/", 1)[1]
+    rejoin = local_link(attr(r.get_data(as_text=True), "a#rejoin-url", "href"))
+    token = rejoin.rsplit("#", 1)[1]
     b_rows = _rows_of(snapshot(db_path), b_id)
     before = snapshot(db_path)
     # Typed as B's join code, or put where B's token goes: nothing.
@@ -202,7 +202,7 @@ def test_a_rejoin_token_of_a_never_seats_anyone_at_b(table, table_b, db_path):
     # And the other way round: B's rejoin token seats Ann at B without touching A.
     a_rows = _rows_of(snapshot(db_path), table.id)
     r = zed.post(f"/t/{b_id}/host/rejoin", {"seat": "1"})
-    b_rejoin = urlsplit(attr(r.get_data(as_text=True), "a#rejoin-url", "href")).path
+    b_rejoin = local_link(attr(r.get_data(as_text=True), "a#rejoin-url", "href"))
     assert table.host.join(b_rejoin).status_code == 303
     assert "You are Yannick" in text_of(table.host.page(b_id))
     assert "You are Ann" in text_of(table.host.page(table.id))
@@ -266,21 +266,24 @@ def test_guessing_codes_is_rate_limited_and_a_429_changes_nothing(limited):
     assert r.status_code == 303 and f"/t/{table_id}" in r.headers["Location"]
 
 
-def test_guessing_tokens_is_rate_limited_on_both_spellings_of_the_qr_route(limited):
+def test_guessing_tokens_is_rate_limited_in_either_case(limited):
     app, table_id, token, _code = limited
     db = app.config["DATABASE"]
     guesser = Phone(app, "guesser")
-    for n in range(5):  # /J/ and /j/ share one budget: the lower-case path doesn't double it
-        path = ("/J/" if n % 2 else "/j/") + tokens.new_token()
-        assert guesser.get(path, **_from("10.0.0.99")).status_code == 404
+    for n in range(5):  # a lower-case token doesn't get a budget of its own
+        guess = tokens.new_token()
+        assert guesser.join("/j#" + (guess.lower() if n % 2 else guess),
+                            **_from("10.0.0.99")).status_code == 404
+    # An older QR's URL (the token in the path) looks nothing up: it spends no budget.
+    assert guesser.get("/J/" + tokens.new_token(), **_from("10.0.0.99")).status_code == 303
     before = snapshot(db)
-    for path in ("/J/" + token, "/j/" + token.lower()):
-        r = guesser.get(path, **_from("10.0.0.99"))
+    for link in ("/j#" + token, "/j#" + token.lower()):
+        r = guesser.join(link, **_from("10.0.0.99"))
         assert r.status_code == 429
         assert "Too many tries" in text_of(r.get_data(as_text=True))
     assert snapshot(db) == before
     # Other addresses are not affected.
-    assert Phone(app).get("/J/" + token, **_from("10.0.0.100")).status_code == 303
+    assert Phone(app).join("/j#" + token, **_from("10.0.0.100")).status_code == 303
 
 
 def test_the_join_limit_and_the_code_space_are_what_security_md_says(tmp_path):
@@ -396,7 +399,7 @@ def test_security_headers_on_every_route_and_every_kind_of_answer(tmp_path):
     join_path = host.join_path(table_id)
     assert bob.join(join_path).status_code == 303 and bob.claim(table_id, 1).status_code == 303
     version = attr(host.page(table_id), "[data-version]", "data-version")
-    values = dict(table_id=table_id, slug="scorepad", token=join_path.rsplit("/", 1)[1],
+    values = dict(table_id=table_id, slug="scorepad", token=join_path.rsplit("#", 1)[1],
                   table_no="1",
                   event_id=NO_EVENT,
                   filename="css/app.css")
@@ -417,7 +420,7 @@ def test_security_headers_on_every_route_and_every_kind_of_answer(tmp_path):
     special = {
         "204 sheet": (204, lambda: host.get(f"/t/{table_id}/sheet?since={version}", hx=True)),
         "204 version": (204, lambda: host.get(f"/t/{table_id}/version?since={version}")),
-        "303 join": (303, lambda: Phone(app).get(join_path, **_from("10.0.2.1"))),
+        "303 join": (303, lambda: Phone(app).join(join_path, **_from("10.0.2.1"))),
         "303 claim": (303, lambda: host.claim(table_id, 2)),
         "308 tidy url": (308, lambda: host.get(f"/t//{table_id}")),
         "400 csrf": (400, lambda: host.post(f"/t/{table_id}/actions", {"sid": "x"}, csrf=False)),
@@ -464,7 +467,7 @@ def test_security_headers_on_every_route_and_every_kind_of_answer(tmp_path):
     missing = {r.endpoint for r in app.url_map.iter_rules()} - set(seen)
     assert not missing, missing
     for n in range(4):
-        r = stranger.get("/J/" + tokens.new_token(), **_from("10.0.3.1"))
+        r = stranger.join("/j#" + tokens.new_token(), **_from("10.0.3.1"))
         assert r.status_code == (429 if n == 3 else 404)
         record(r, f"join guess {n}")
 

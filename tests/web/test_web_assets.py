@@ -323,7 +323,7 @@ def test_the_invite_qr_is_the_same_code_drawn_in_runs():
 
     from companion.web.qr import qr_svg
 
-    text = "HTTP://192.168.1.23:8000/J/63EYDEVDYIZ27JBLFC7XVGFYWMAGRTXH"
+    text = "HTTP://192.168.1.23:8000/j#63EYDEVDYIZ27JBLFC7XVGFYWMAGRTXH"   # a join link
     svg = str(qr_svg(text, "QR code to join this table"))
     code = qrcode.QRCode(error_correction=qrcode.constants.ERROR_CORRECT_M, border=2)
     code.add_data(text)

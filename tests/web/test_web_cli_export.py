@@ -42,7 +42,7 @@ def test_export_writes_seats_and_actions(tmp_path, monkeypatch, capsys):
     assert data["summary"]["totals"] == {"Ann": 10, "Bob": 5, "<Cy>": 0}
     # No secrets leave the database.
     text = out.read_text(encoding="utf-8")
-    token = ann.join_path(table_id).rsplit("/", 1)[1]
+    token = ann.join_path(table_id).rsplit("#", 1)[1]
     assert token not in text and "secret" not in text
     assert code not in text       # the live join code would let the file's reader join
     assert ann.cookie("tc") not in text

@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from urllib.parse import urlsplit
 
 from helpers import attrs, text_of
 from test_web_events import PLAYERS, create_event
-from web_helpers import Phone, db_rows, snapshot
+from web_helpers import Phone, db_rows, local_link, snapshot
 
 from companion.tables.tokens import hash_secret, new_secret, phone_hash
 from companion.tournaments.service import director_hash, pass_hash
@@ -66,7 +65,7 @@ def test_the_cookie_is_set_once_and_only_when_something_was_remembered(table, ne
     cy = new_phone("Cy")
     r = cy.get("/")
     assert "tc" not in set_cookies(r)            # reading the start page remembers nothing
-    r = cy.get("/j/" + "A" * 32)                  # a wrong QR link remembers nothing either
+    r = cy.join("/j#" + "A" * 32)                 # a wrong QR link remembers nothing either
     assert r.status_code == 404 and "tc" not in set_cookies(r)
     r = cy.join(table.join_path)
     header = set_cookies(r)["tc"]
@@ -269,7 +268,7 @@ def test_a_planted_cookie_shares_no_director_role(new_phone, db_path):
     planted = helper.cookie("tc")
     laptop = new_phone("laptop")
     laptop.client.set_cookie("tc", planted)
-    assert laptop.get(link_path(vic, event_id)).status_code == 303
+    assert laptop.join(link_path(vic, event_id)).status_code == 303
     assert laptop.cookie("tc") != planted and laptop.get(f"/e/{event_id}").status_code == 200
     assert helper.get(f"/e/{event_id}").status_code == 403
 
@@ -322,7 +321,7 @@ def test_taking_the_hosts_seat_renews_the_key(table, new_phone):
     assert spy.get(f"/t/{table.id}").status_code == 403
     # Through a rejoin code for the host's seat: the same.
     r = bob.post(f"/t/{table.id}/host/rejoin", {"seat": "0"})
-    path = urlsplit(attrs(r.get_data(as_text=True), "a#rejoin-url", "href")[0]).path
+    path = local_link(attrs(r.get_data(as_text=True), "a#rejoin-url", "href")[0])
     cy = new_phone("Cy")
     assert cy.join(table.join_path).status_code == 303
     spy = cy.clone("spy of Cy")

@@ -28,15 +28,16 @@ def director(new_phone) -> Phone:
 
 
 def link_path(director: Phone, event_id: str, keep: bool = False) -> str:
-    """Make a new director link on the dashboard; its path, read from the dashboard the
-    POST redirects to (the link is shown there once)."""
+    """Make a new director link on the dashboard; its path and fragment
+    ("/e/<id>/director#<TOKEN>"), read from the dashboard the POST redirects to (the link
+    is shown there once)."""
     r = director.post(f"/e/{event_id}/director-link", {"keep": "on"} if keep else {})
     assert r.status_code == 303, text_of(r.get_data(as_text=True))[:1500]
     assert r.headers["Location"].endswith(f"/e/{event_id}#director-link")
     page = director.get(f"/e/{event_id}").get_data(as_text=True)
     assert "QR code of the director" in page and "15 minutes" in text_of(page)
     hrefs = attrs(page, "a#director-url", "href")
-    match = hrefs and re.fullmatch(rf"https?://[^/]+(/e/{event_id}/director/[A-Z2-7]{{32}})",
+    match = hrefs and re.fullmatch(rf"https?://[^/]+(/e/{event_id}/director#[A-Z2-7]{{32}})",
                                    hrefs[0])
     assert match, hrefs
     return match.group(1)
@@ -76,7 +77,7 @@ def test_devices_are_listed_named_and_revoked_with_403_everywhere(director, new_
     assert listed(page) == ["The browser that created the event"]
     assert "this device" in text_of(page)
     laptop = new_phone("laptop")
-    r = laptop.get(link_path(director, event_id))
+    r = laptop.join(link_path(director, event_id))
     assert r.status_code == 303 and r.headers["Location"].endswith(f"/e/{event_id}")
     page = laptop.get(f"/e/{event_id}").get_data(as_text=True)
     assert listed(page) == ["The browser that created the event",
@@ -134,7 +135,7 @@ def test_the_device_in_use_needs_a_confirmation_and_the_last_one_stays(director,
     page = director.get(f"/e/{event_id}").get_data(as_text=True)
     assert not select(page, "form.revoke-device")          # no Revoke button to tap
     helper = new_phone("helper")
-    assert helper.get(link_path(director, event_id)).status_code == 303
+    assert helper.join(link_path(director, event_id)).status_code == 303
     page = director.get(f"/e/{event_id}").get_data(as_text=True)
     mine = select(page, f"li#device-{me} form.revoke-device")[0]
     assert mine.select_one('input[name="confirm"][required]') is not None
@@ -157,14 +158,14 @@ def test_the_device_in_use_needs_a_confirmation_and_the_last_one_stays(director,
 def test_a_new_link_revokes_link_devices_unless_kept(director, new_phone, db_path):
     event_id = create_event(director)
     first, second, third = new_phone("first"), new_phone("second"), new_phone("third")
-    assert first.get(link_path(director, event_id)).status_code == 303
+    assert first.join(link_path(director, event_id)).status_code == 303
     # Kept: the first device stays while the second joins.
-    assert second.get(link_path(director, event_id, keep=True)).status_code == 303
+    assert second.join(link_path(director, event_id, keep=True)).status_code == 303
     assert first.get(f"/e/{event_id}").status_code == 200
     assert second.get(f"/e/{event_id}").status_code == 200
     # A helper makes a link without keeping: every link device but itself is revoked;
     # the creating browser stays.
-    assert third.get(link_path(second, event_id)).status_code == 303
+    assert third.join(link_path(second, event_id)).status_code == 303
     assert first.get(f"/e/{event_id}").status_code == 403
     assert second.get(f"/e/{event_id}").status_code == 200
     assert director.get(f"/e/{event_id}").status_code == 200
@@ -178,7 +179,7 @@ def test_a_new_link_revokes_link_devices_unless_kept(director, new_phone, db_pat
     assert [(a["kept"], len(a["revoked"])) for a in links] == [
         (False, 0), (True, 0), (False, 1), (False, 2)]
     # A revoked device the director lets in again comes back (same row, directing).
-    assert first.get(link_path(director, event_id)).status_code == 303
+    assert first.join(link_path(director, event_id)).status_code == 303
     assert first.get(f"/e/{event_id}").status_code == 200
     assert len(devices(db_path, event_id)) == 4
 
@@ -186,34 +187,34 @@ def test_a_new_link_revokes_link_devices_unless_kept(director, new_phone, db_pat
 def test_a_link_works_once_expires_and_ends_with_a_newer_one(director, new_phone, db_path):
     event_id = create_event(director)
     path = link_path(director, event_id)
-    token = path.rsplit("/", 1)[1]
+    token = path.rsplit("#", 1)[1]
     # Only the token's hash is stored.
     (stored,), = db_rows(db_path, "SELECT token_hash FROM director_links WHERE event_id = ?",
                          [event_id])
     assert stored == hash_secret(token)
     assert token not in repr(db_rows(db_path, "SELECT * FROM director_links"))
-    assert new_phone("tablet").get(path[:-32] + token.lower()).status_code == 303  # lower case ok
+    assert new_phone("tablet").join(path[:-32] + token.lower()).status_code == 303  # lower case ok
     # Used once: a second browser with the same link (a copy from a log) gets a 404.
     late = new_phone("late")
-    r = late.get(path)
+    r = late.join(path)
     assert r.status_code == 404 and "used, old or wrong" in text_of(r.get_data(as_text=True))
     assert late.get(f"/e/{event_id}").status_code == 403 and late.cookie("tc") is None
     # A newer link ends an unused older one.
     older, newer = link_path(director, event_id, keep=True), link_path(director, event_id,
                                                                         keep=True)
-    assert late.get(older).status_code == 404
+    assert late.join(older).status_code == 404
     # Expired: past LINK_MINUTES it opens nothing.
     conn = sqlite3.connect(db_path)
     with conn:
         conn.execute("UPDATE director_links SET expires_at = '2000-01-01T00:00:00.000+00:00'"
                      " WHERE ended_at IS NULL")
     conn.close()
-    assert late.get(newer).status_code == 404
+    assert late.join(newer).status_code == 404
     assert late.get(f"/e/{event_id}").status_code == 403
-    assert late.get(f"/e/{event_id}/director/" + "A" * 32).status_code == 404
-    assert late.get(f"/e/{event_id}/director/" + "A" * 65).status_code == 404
+    assert late.join(f"/e/{event_id}/director#" + "A" * 32).status_code == 404
+    assert late.join(f"/e/{event_id}/director#" + "A" * 65).status_code == 404
     fresh = link_path(director, event_id, keep=True)
-    assert late.get(fresh).status_code == 303 and late.get(f"/e/{event_id}").status_code == 200
+    assert late.join(fresh).status_code == 303 and late.get(f"/e/{event_id}").status_code == 200
     (expires, created), = db_rows(db_path, "SELECT expires_at, created_at FROM director_links"
                                   " ORDER BY id DESC LIMIT 1")
     assert expires > created
@@ -321,7 +322,9 @@ def test_six_browsers_opening_one_link_at_once_make_one_director(director, new_p
     event_id = create_event(director)
     path = link_path(director, event_id)
     browsers = [new_phone(f"browser{i}") for i in range(6)]
-    statuses = _at_once([lambda b=b: b.get(path) for b in browsers])
+    for b in browsers:
+        b.csrf()        # each has its form token before the race
+    statuses = _at_once([lambda b=b: b.join(path) for b in browsers])
     assert sorted(statuses) == [303] + [404] * 5, statuses
     assert len(devices(db_path, event_id)) == 2
     assert sorted(b.get(f"/e/{event_id}").status_code for b in browsers) == [200] + [403] * 5
@@ -330,7 +333,7 @@ def test_six_browsers_opening_one_link_at_once_make_one_director(director, new_p
 def test_two_devices_revoking_each_other_at_once_leave_one(director, new_phone, db_path):
     event_id = create_event(director)
     helper = new_phone("helper")
-    assert helper.get(link_path(director, event_id)).status_code == 303
+    assert helper.join(link_path(director, event_id)).status_code == 303
     mine, theirs = device_of(director, db_path, event_id), device_of(helper, db_path, event_id)
     director.csrf(), helper.csrf()
     statuses = _at_once([

@@ -192,7 +192,7 @@ def test_the_players_page_leads_to_the_new_table(dead_table, db_path):
     late = Phone(player.app, "Late")
     assert late.pick(event_id, dead_table["ids"][1]).status_code == 303
     token = db_rows(db_path, "SELECT token FROM tables WHERE id = ?", [old])[0][0]
-    assert late.join(f"/J/{token}").status_code == 303
+    assert late.join(f"/j#{token}").status_code == 303
     assert late.claim(old, 1).status_code == 403
 
 

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import json
 import re
-from urllib.parse import urlsplit
 
 import pytest
 from test_web_events import create_event, seat_player, seat_round, seatings, token_of
 from helpers import attr, attrs, links, select, text_of
-from web_helpers import Phone, count, db_rows, make_app, snapshot
+from web_helpers import Phone, count, db_rows, local_link, make_app, snapshot
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
 
@@ -49,7 +48,7 @@ def test_public_pages_carry_no_link_that_seats_the_reader(app, director, db_path
                  f"/e/{event_id}/standings", f"/e/{event_id}/projector"):
         page = reader.get(path).get_data(as_text=True)
         assert token.casefold() not in page.casefold(), path
-        assert "/j/" not in page.casefold(), path
+        assert "/j/" not in page.casefold() and "/j#" not in page.casefold(), path
     # The players' page says which table a player is at, without a way in for the reader.
     page = text_of(reader.get(f"/e/{event_id}/players?name={names[0]}").get_data(as_text=True))
     assert "Table 1" in page and "Open table" not in page
@@ -62,7 +61,7 @@ def test_an_attacker_can_watch_but_never_sit_host_or_enter(app, director, db_pat
     attacker = new_phone("attacker")
     code = db_rows(db_path, "SELECT code FROM tables WHERE id = ?", [table_id])[0][0]
     if way_in == "token":
-        r = attacker.join(f"/J/{token_of(db_path, table_id)}")
+        r = attacker.join(f"/j#{token_of(db_path, table_id)}")
     elif way_in == "code":
         r = attacker.post("/join", {"code": code})
     else:
@@ -105,7 +104,7 @@ def test_an_entrant_takes_their_own_seat_only(app, director, db_path, new_phone)
     twin = new_phone(mine + " again")
     r = twin.pick(event_id, mine)
     assert r.status_code == 409 and "already claimed" in text_of(r.get_data(as_text=True))
-    assert twin.join(f"/J/{token_of(db_path, table_id)}").status_code == 303
+    assert twin.join(f"/j#{token_of(db_path, table_id)}").status_code == 303
     assert twin.claim(table_id, 0).status_code == 403
     assert seated(db_path, table_id) == [(0,)]
 
@@ -129,12 +128,12 @@ def test_team_players_take_their_own_seat_and_the_team_name_either(app, director
                                    " ORDER BY pos", [table_id])]
     bob = new_phone("Bob")
     assert bob.pick(event_id, "bob").status_code == 303         # his own name finds the team
-    assert bob.join(f"/J/{token_of(db_path, table_id)}").status_code == 303
+    assert bob.join(f"/j#{token_of(db_path, table_id)}").status_code == 303
     assert bob.claim(table_id, names.index("Ann")).status_code == 403   # his partner's seat
     assert bob.claim(table_id, names.index("Bob")).status_code == 303
     team = new_phone("Ann's phone")
     assert team.pick(event_id, "Ann & Bob").status_code == 303
-    assert team.join(f"/J/{token_of(db_path, table_id)}").status_code == 303
+    assert team.join(f"/j#{token_of(db_path, table_id)}").status_code == 303
     assert team.claim(table_id, names.index("Cy")).status_code == 403
     assert team.claim(table_id, names.index("Ann")).status_code == 303
 
@@ -143,16 +142,15 @@ def test_the_director_holds_the_host_tools_of_event_tables(app, director, db_pat
     event_id, table_id, names = one_table_event(director, db_path)
     player = seat_player(app, db_path, table_id, 1)
     assert "Make host" not in player.get(f"/t/{table_id}").get_data(as_text=True)
-    assert director.join(f"/J/{token_of(db_path, table_id)}").status_code == 303
+    assert director.join(f"/j#{token_of(db_path, table_id)}").status_code == 303
     page = director.get(f"/t/{table_id}").get_data(as_text=True)
     assert 'id="host"' in page and "Director’s tools" in page and "Make host" not in page
     # The director hands a new phone a seat (a player's phone died) and can remove a phone.
     r = director.post(f"/t/{table_id}/host/rejoin", {"seat": "2"})
     assert r.status_code == 200
-    rejoin = urlsplit(attr(r.get_data(as_text=True), "a#rejoin-url", "href")).path
-    rejoin = rejoin.removeprefix("/J/")
+    rejoin = local_link(attr(r.get_data(as_text=True), "a#rejoin-url", "href"))
     new = new_phone("new phone")
-    assert new.join(f"/J/{rejoin}").status_code == 303
+    assert new.join(rejoin).status_code == 303
     assert seated(db_path, table_id) == [(1,), (2,)]
     assert director.post(f"/t/{table_id}/host/release", {"seat": "1"}).status_code == 303
     assert seated(db_path, table_id) == [(2,)]
@@ -298,7 +296,7 @@ def test_without_a_public_url_the_lan_address_never_the_host_header(app, directo
     assert "attacker.example" not in dash and 'id="loopback-warning"' not in dash
     page = director.get(f"/t/{table_id}", headers=host).get_data(as_text=True)
     (join,) = links(page, "a#join-url")
-    assert join.startswith("HTTP://10.1.2.3/J/")            # the test client's port is 80
+    assert join.startswith("HTTP://10.1.2.3/j#")            # the test client's port is 80
     # No network at all: the loopback address, and the dashboard says phones can't use it.
     monkeypatch.setattr(urls, "lan_addresses", lambda: [])
     urls._lan_cache.clear()

@@ -67,7 +67,7 @@ def seat_player(app, db_path: str, table_id: str, pos: int = 0) -> Phone:
     if phone is None:
         phone = known[(event_id, name)] = Phone(app, name)
         assert phone.pick(event_id, name).status_code == 303
-    assert phone.join(f"/J/{token_of(db_path, table_id)}").status_code == 303
+    assert phone.join(f"/j#{token_of(db_path, table_id)}").status_code == 303
     assert phone.claim(table_id, pos).status_code == 303
     return phone
 

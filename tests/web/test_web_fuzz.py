@@ -166,7 +166,10 @@ ROUTES: dict[tuple[str, str], tuple[str, ...]] = {
     ("/new", "GET"): (),
     ("/new/<slug>", "GET"): (),
     ("/new/<slug>", "POST"): NEW_TABLE_FIELDS,
-    ("/J/<token>", "GET"): (),
+    ("/j", "GET"): ("old",),        # the QR's page: its script POSTs the fragment's token
+    ("/J", "GET"): ("old",),
+    ("/j", "POST"): ("token",),
+    ("/J/<token>", "GET"): (),      # an older QR's URL: joins nothing any more
     ("/j/<token>", "GET"): (),
     ("/join", "POST"): ("code",),
     ("/manifest.webmanifest", "GET"): (),
@@ -219,6 +222,8 @@ ROUTES: dict[tuple[str, str], tuple[str, ...]] = {
     (EVENT + "/clock", "POST"): ("action", "minutes"),
     (EVENT + "/pairings", "GET"): (),
     (EVENT + "/director-link", "POST"): ("keep",),
+    (EVENT + "/director", "GET"): ("old",),
+    (EVENT + "/director", "POST"): ("token",),
     (EVENT + "/director/<token>", "GET"): (),
     (EVENT + "/director-devices", "POST"): ("action", "device", "name", "confirm"),
     # The director's tools (issue 13): penalties, swaps and unseating before play, the CSV.
@@ -380,6 +385,8 @@ def likely(name: str, endpoint: str = ""):
     if name == "target":  # the entry to undo or confirm, or the new-table target score
         return st.one_of(st.sampled_from([SEQ_LAST, SEQ_PENDING]), small_ints,
                          st.sampled_from(["50", "100", "0"]))
+    if name == "token":   # a join or director token, POSTed from its link's fragment
+        return path_value("token", True)
     if name == "code":
         return st.sampled_from([CODE_A, CODE_A, CODE_B, CODE_A_TYPED, "ZZZZZZ", "abc", ""])
     if name.startswith("name_"):
@@ -659,7 +666,7 @@ class World:
         assert r.status_code == 303, r.status_code
         href = attr(ann.get(f"/e/{self.event_id}").get_data(as_text=True), "a#director-url",
                     "href")
-        self.director_token = re.fullmatch(r".*/director/([A-Z2-7]{32})", href).group(1)
+        self.director_token = re.fullmatch(r".*/director#([A-Z2-7]{32})", href).group(1)
         self.cast: dict[str, Cast] = {"nobody": Cast()}
         for name, phone in (("ann", ann), ("bob", bob), ("spectator", spectator), ("zed", zed),
                             ("yan", yan), ("stranger", stranger)):
@@ -806,6 +813,7 @@ class World:
             headers["X-CSRFToken"] = token
         if token is not None and req.csrf_where in ("form", "both"):
             fields = [("csrf_token", token)] + fields
+        self.fields_sent = fields     # what the oracles read a POSTed token from
         data, content_type = self._body(req, fields)
         if req.content_type is not None:
             content_type = req.content_type
@@ -907,13 +915,7 @@ class World:
         ids = {self.ids["A"], self.ids["B"]}
         existing = {t[0] for t in before["tables"]}
         if req.method in ("GET", "HEAD"):
-            if req.endpoint in JOIN_ENDPOINTS:
-                assert len(changed) <= 1 and changed <= existing
-                if changed:
-                    assert status == 303
-                    (joined,) = changed
-                    self._check_join(before, after, joined, params["token"])
-            elif req.endpoint in CARD_ENDPOINTS:
+            if req.endpoint in CARD_ENDPOINTS:
                 # Joined as a watcher, or sat down through the phone's claim (the stranger
                 # may hold Cy's): only the event's table changes.
                 assert changed <= {t[0] for t in after["tables"] if t[0] not in ids}
@@ -939,6 +941,13 @@ class World:
         if req.rule.startswith(TABLE):
             self._check_table_access(req, before, tid, headers)
             assert changed <= {tid}, f"a write on one table changed {changed}"
+        elif req.endpoint in JOIN_ENDPOINTS:
+            assert len(changed) <= 1 and changed <= existing
+            if changed:
+                assert status == 303
+                (joined,) = changed
+                sent = next((v for k, v in _flat(self.fields_sent) if k == "token"), "")
+                self._check_join(before, after, joined, str(sent))
         elif req.endpoint == "home.join_by_code":
             assert len(changed) <= 1 and changed <= ids  # A's or B's code, nothing else
             if changed:  # one new phone, a spectator, and nothing else
@@ -1053,8 +1062,11 @@ SEEDS = [  # in order: the confirmation needs B's pending hand, the rematch a fi
     seed("/", "GET", "home.start", "nobody", query=[("code", "ABCDEF")]),
     seed("/new", "GET", "home.choose_game", "nobody"),
     seed("/new/<slug>", "GET", "home.new_table", "stranger", params={"slug": "rook"}),
-    seed("/J/<token>", "GET", "home.join_by_token", "stranger", params={"token": TOKEN_A}),
-    seed("/j/<token>", "GET", "home.join_by_token", "nobody", params={"token": TOKEN_A_LOWER}),
+    seed("/j", "GET", "home.join_page", "nobody"),
+    seed("/J", "GET", "home.join_page", "stranger", query=[("old", "1")]),
+    seed("/j", "POST", "home.join_by_token", "stranger", [("token", TOKEN_A)]),
+    seed("/J/<token>", "GET", "home.old_join_link", "stranger", params={"token": TOKEN_A}),
+    seed("/j/<token>", "GET", "home.old_join_link", "nobody", params={"token": TOKEN_A_LOWER}),
     seed("/manifest.webmanifest", "GET", "home.manifest", "nobody"),
     seed(TABLE, "GET", "table.show", "ann", hx=False),
     seed(TABLE + "/sheet", "GET", "table.sheet_fragment", "bob", query=[("since", "0")]),
@@ -1135,7 +1147,11 @@ SEEDS = [  # in order: the confirmation needs B's pending hand, the rematch a fi
     seed(EVENT + "/t/<int:table_no>", "GET", "events.table_card", "stranger",
          params={"event_id": EVENT_ID, "table_no": "1"}),
     seed(EVENT + "/pairings", "GET", "events.pairings", "nobody", params={"event_id": EVENT_ID}),
-    seed(EVENT + "/director/<token>", "GET", "events.director_join", "stranger",
+    seed(EVENT + "/director", "GET", "events.director_page", "nobody",
+         params={"event_id": EVENT_ID}),
+    seed(EVENT + "/director", "POST", "events.director_join", "stranger",
+         [("token", DIRECTOR_TOKEN)], params={"event_id": EVENT_ID}),
+    seed(EVENT + "/director/<token>", "GET", "events.old_director_link", "stranger",
          params={"event_id": EVENT_ID, "token": DIRECTOR_TOKEN}),
     seed(EVENT + "/clock", "POST", "events.clock", "ann", [("action", "start"), ("minutes", "60")],
          params={"event_id": EVENT_ID}),
@@ -1282,11 +1298,11 @@ def test_fuzz_table_writes(tmp_path):
 
 
 def test_fuzz_home_writes(tmp_path):
-    """POST /new/<slug> and /join: names, settings, codes."""
+    """POST /new/<slug>, /join and /j: names, settings, codes, tokens."""
     _routes, stats = run_fuzz(tmp_path, "home_writes",
                      lambda app: route_list(app, methods=("POST",), table=False))
     assert successes(stats) >= 30, "the fuzz hardly got past the refusals"
-    for endpoint in ("home.create_table", "home.join_by_code"):
+    for endpoint in ("home.create_table", "home.join_by_code", "home.join_by_token"):
         assert answered(stats, endpoint, "POST", 4), f"{endpoint} never refused"
 
 

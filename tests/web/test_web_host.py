@@ -5,13 +5,13 @@ import re
 from urllib.parse import urlsplit
 
 from helpers import links, text_of
-from web_helpers import count, db_rows, snapshot
+from web_helpers import count, db_rows, local_link, snapshot
 
 
 def rejoin_path(response) -> str:
     hrefs = links(response.get_data(as_text=True), "a#rejoin-url")
     assert hrefs, response.get_data(as_text=True)[:2000]
-    return urlsplit(hrefs[0]).path
+    return local_link(hrefs[0])
 
 
 def test_rejoin_qr_moves_a_seat_to_a_new_phone_once(table, new_phone, db_path):
@@ -21,14 +21,14 @@ def test_rejoin_qr_moves_a_seat_to_a_new_phone_once(table, new_phone, db_path):
     assert "Rejoin as Bob" in text_of(body)
     assert "<svg" in body  # the QR code itself, inline
     path = rejoin_path(r)
-    assert re.fullmatch(r"/J/[A-Z2-7]{26,}", path)
+    assert re.fullmatch(r"/j#[A-Z2-7]{26,}", path)
     assert path != table.join_path  # a one-time token, not the table's own
 
     bob2 = new_phone("Bob's new phone")
     r = bob2.join(path)
     assert r.status_code == 303
     assert urlsplit(r.headers["Location"]).path == f"/t/{table.id}"  # seated at once
-    assert path.rsplit("/", 1)[1] not in r.headers["Location"]
+    assert path.rsplit("#", 1)[1] not in r.headers["Location"]
     assert "You are Bob" in text_of(bob2.page(table.id))
     # The old phone became a spectator and can no longer write.
     assert "You are watching" in text_of(table.bob.page(table.id))

@@ -37,7 +37,7 @@ from babel.messages.pofile import read_po
 
 import companion
 from helpers import Node, attr, form_block, parse, select, text_of
-from web_helpers import Phone, claim_code, create_game_table
+from web_helpers import Phone, claim_code, create_game_table, local_link
 
 CATALOGUE = Path(companion.__file__).resolve().parent / "translations" / "ja" / "LC_MESSAGES"
 
@@ -327,11 +327,11 @@ def test_every_screen_of_a_game_is_japanese(app, game):
     screens.check("the host's first screen", host.get(f"/t/{table_id}"))
 
     guest = japanese_phone(app, "guest")
-    join = urlsplit(attr(host.page(table_id), "a#join-url", "href")).path
-    screens.follow("a guest scans the QR: seats", guest, guest.get(join))
+    join = host.join_path(table_id)
+    screens.follow("a guest scans the QR: seats", guest, guest.join(join))
     screens.follow("the guest sits down", guest, guest.claim(table_id, 1))
     watcher = japanese_phone(app, "watcher")
-    watcher.get(join)
+    watcher.join(join)
     screens.follow("a spectator just watches", watcher, watcher.claim(table_id, "watch"))
 
     for n, step in enumerate(game.steps, 1):
@@ -378,11 +378,11 @@ def test_the_shared_screens_are_japanese(app):
     stranger = japanese_phone(app, "stranger")
     screens.check("a table opened without joining", stranger.get(f"/t/{table_id}"), 403)
     bob = japanese_phone(app, "Bob's phone")
-    join = urlsplit(attr(ann.page(table_id), "a#join-url", "href")).path
-    bob.get(join)
+    join = ann.join_path(table_id)
+    bob.join(join)
     bob.claim(table_id, 1)
     late = japanese_phone(app, "late")
-    late.get(join)
+    late.join(join)
     screens.check("a seat that is taken", late.post(f"/t/{table_id}/seats", {"seat": "1"}),
                   REFUSED)
     # Target 50: striking Ann's -20 would end the game at her +60, before Bob's +5.
@@ -408,7 +408,7 @@ def test_the_shared_screens_are_japanese(app):
                                                                   {"seat": "1"}))
     new_phone = japanese_phone(app, "Bob's new phone")
     screens.follow("Bob's new phone scans it", new_phone,
-                   new_phone.get(urlsplit(attr(rejoin, "a#rejoin-url", "href")).path))
+                   new_phone.join(local_link(attr(rejoin, "a#rejoin-url", "href"))))
     screens.check("a rematch while the game goes on", ann.post(
         f"/t/{table_id}/rematch", {"sid": "rematch", "version": "99"}, hx=True), REFUSED)
     screens.check("the last round: Ann reaches 60", ann.enter(table_id, {0: 20}))

@@ -38,7 +38,7 @@ def test_host_creates_table_gets_cookie_clean_url_and_host_seat(new_phone, db_pa
     # The QR link carries the table's token in upper case, in QR-alphanumeric-friendly form.
     path = ann.join_path(table_id)
     token = db_rows(db_path, "SELECT token FROM tables")[0][0]
-    assert path == f"/J/{token}"
+    assert path == f"/j#{token}"   # in the fragment: never in a request line
     assert token == token.upper() and len(token) >= 26  # >= 128 bits of base32
 
 
@@ -48,7 +48,7 @@ def test_second_phone_joins_by_qr_and_claims_a_seat(table, new_phone, db_path):
     assert r.status_code == 303
     location = r.headers["Location"]
     assert urlsplit(location).path == f"/t/{table.id}/seats"
-    token = table.join_path.rsplit("/", 1)[1]
+    token = table.join_path.rsplit("#", 1)[1]
     assert token not in location and token.lower() not in location.lower()
     cookie = r.headers["Set-Cookie"]
     assert cookie.startswith("tc=")
@@ -169,8 +169,8 @@ def test_join_codes_use_the_lookalike_free_alphabet(new_phone, db_path):
 def test_unknown_join_token_is_404_and_makes_no_phone(table, new_phone, db_path):
     before = count(db_path, "phones")
     eve = new_phone("Eve")
-    for path in ("/J/" + "A" * 32, "/J/" + "x" * 200, "/j/not-a-token"):
-        r = eve.get(path)
+    for link in ("/j#" + "A" * 32, "/j#" + "x" * 200, "/j#not-a-token"):
+        r = eve.join(link)
         assert r.status_code == 404
         assert not any(c.startswith("tc=") for c in r.headers.getlist("Set-Cookie"))
         assert "QR code" in text_of(r.get_data(as_text=True))
@@ -180,6 +180,6 @@ def test_unknown_join_token_is_404_and_makes_no_phone(table, new_phone, db_path)
 def test_lowercase_qr_path_also_joins(table, new_phone):
     """Some scanners lower-case a URL; the token still opens the table."""
     eve = new_phone("Eve")
-    r = eve.get(table.join_path.lower())
+    r = eve.join(table.join_path.lower())
     assert r.status_code == 303
     assert urlsplit(r.headers["Location"]).path == f"/t/{table.id}/seats"

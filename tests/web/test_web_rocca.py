@@ -15,7 +15,7 @@ from babel.messages.pofile import read_po
 
 from companion.rules import rocca
 from companion.rules.said import Said, fields_of, rebuild
-from helpers import attr, attrs, form_block, inputs, links, select, text_of
+from helpers import attrs, form_block, inputs, links, select, text_of
 from web_helpers import Phone, create_game_table, snapshot
 
 NAMES = ["Ann", "Bob", "Cy"]
@@ -267,7 +267,7 @@ def test_bon_when_the_table_plays_it(ann):
 
 def test_another_players_move_is_folded_on_this_phone_when_they_have_a_phone(ann, new_phone):
     table_id = create(ann)
-    path = urlsplit(attr(ann.page(table_id), "a#join-url", "href")).path
+    path = ann.join_path(table_id)
     bob = new_phone("Bob")
     assert bob.join(path).status_code == 303 and bob.claim(table_id, 1).status_code == 303
     ok(act(ann, table_id, kind="play", card="5H"))                 # Bob's turn now
@@ -353,7 +353,7 @@ def test_a_table_of_eleven_players(ann):
 
 def test_spectators_see_the_referee_screen_without_buttons(ann, new_phone):
     table_id = create(ann)
-    path = urlsplit(attr(ann.page(table_id), "a#join-url", "href")).path
+    path = ann.join_path(table_id)
     sam = new_phone("Sam")
     assert sam.join(path).status_code == 303
     page = sam.page(table_id)

@@ -63,7 +63,8 @@ def test_security_headers_on_every_kind_of_response(table, new_phone):
         "version": host.get(f"/t/{table.id}/version?since=0"),
         "history": host.get(f"/t/{table.id}/history"),
         "seats": host.get(f"/t/{table.id}/seats"),
-        "join redirect": new_phone().get(table.join_path),
+        "join page": new_phone().get("/j"),
+        "join redirect": new_phone().join(table.join_path),
         "403 page": stranger.get(f"/t/{table.id}"),
         "403 fragment": stranger.get(f"/t/{table.id}", hx=True),
         "404 page": host.get("/t/nope"),
@@ -173,8 +174,8 @@ def test_join_attempts_are_rate_limited(tmp_path):
     check_headers(r, "429")
     # The QR route is limited as well (its own budget).
     for _ in range(3):
-        assert guesser.get("/J/" + "A" * 32).status_code == 404
-    r = guesser.get("/J/" + "B" * 32)
+        assert guesser.join("/j#" + "A" * 32).status_code == 404
+    r = guesser.join("/j#" + "B" * 32)
     assert r.status_code == 429
     assert "Too many tries" in text_of(r.get_data(as_text=True))
     # Other pages stay usable.

@@ -37,6 +37,13 @@ def make_app(tmp_path, **overrides):
     return app
 
 
+def local_link(url: str) -> str:
+    """A link shown on a page without its scheme and host: its path and its fragment
+    ("HTTP://10.0.0.1/j#ABC" -> "/j#ABC")."""
+    parts = urlsplit(url)
+    return parts.path + ("#" + parts.fragment if parts.fragment else "")
+
+
 def round_rows(page: str) -> int:
     """How many round rows the score sheet shows."""
     body = select_one(page, "tbody")
@@ -131,8 +138,9 @@ class Phone:
         return r.get_data(as_text=True)
 
     def join_path(self, table_id: str) -> str:
-        """The path of the QR's join URL, read from `#join-url` on the table page."""
-        return urlsplit(attr(self.page(table_id), "a#join-url", "href")).path
+        """The QR's join link without its base ("/j#<TOKEN>"), read from `#join-url` on the
+        table page."""
+        return local_link(attr(self.page(table_id), "a#join-url", "href"))
 
     def pick(self, event_id: str, name: str, code: str | None = None):
         """"This is me" on an event's players' page: this phone claims `name` with the
@@ -145,8 +153,15 @@ class Phone:
             data["code"] = code
         return self.post(f"/e/{event_id}/pick", data)
 
-    def join(self, path: str):
-        return self.get(path)
+    def join(self, link: str, **kw):
+        """Open a link whose secret rides in its fragment ("/j#<TOKEN>", a director link
+        "/e/<id>/director#<TOKEN>", or the whole URL) as its page's script does
+        (static/js/join.js): POST the token to the link's path. A link without a fragment
+        is simply opened (GET)."""
+        parts = urlsplit(link)
+        if not parts.fragment:
+            return self.get(link, **kw)
+        return self.post(parts.path, {"token": parts.fragment}, **kw)
 
     def claim(self, table_id: str, seat):
         return self.post(f"/t/{table_id}/seats", {"seat": str(seat)})
