@@ -119,7 +119,7 @@ def test_sigterm_with_phones_connected_stops_in_seconds(instance):
     server = start_gunicorn(folder)
     try:
         assert get(server.url, "/healthz") == 200
-        assert get(server.url, "/J/SECRETTOKEN123") == 404
+        assert get(server.url, "/J/SECRETTOKEN123") == 200   # the old-link notice
         get(server.url, "/e/ev1/director/SECRETDIRECTOR456")
         get(server.url, "/?code=SECRETCODE")
         streams = [open_stream(server.port, table_id, cookie) for _ in range(3)]
@@ -143,7 +143,7 @@ def test_sigterm_with_phones_connected_stops_in_seconds(instance):
     log = server.output()
     lines = log.splitlines()
     assert any('"GET /healthz HTTP/1.1" 200' in line for line in lines), log
-    assert any('"GET /J/<redacted> HTTP/1.1" 404' in line for line in lines), log
+    assert any('"GET /J/<redacted> HTTP/1.1" 303' in line for line in lines), log
     assert "/e/ev1/director/<redacted>" in log and "code=<redacted>" in log
     for secret in ("SECRETTOKEN123", "SECRETDIRECTOR456", "SECRETCODE", cookie):
         assert secret not in log
@@ -154,7 +154,7 @@ def test_json_access_lines(instance):
     server = start_gunicorn(folder, COMPANION_LOG_FORMAT="json", COMPANION_WORKERS="1")
     try:
         assert get(server.url, "/healthz") == 200
-        assert get(server.url, "/J/SECRETTOKEN123") == 404
+        assert get(server.url, "/J/SECRETTOKEN123") == 200   # the old-link notice
         assert get(server.url, "/t/nope/version?since=1") in (403, 404)
         server.process.send_signal(signal.SIGTERM)
         server.process.wait(timeout=15)
@@ -171,7 +171,7 @@ def test_json_access_lines(instance):
     assert health["status"] == 200 and health["method"] == "GET"
     assert health["remote"] == "127.0.0.1" and health["bytes"] > 0
     assert isinstance(health["ms"], int) and health["user_agent"].startswith("Python-urllib")
-    assert by_path["/J/<redacted>"]["status"] == 404
+    assert by_path["/J/<redacted>"]["status"] == 303
     assert "/t/nope/version?since=1" in by_path
     assert "SECRETTOKEN123" not in server.output()
 

@@ -115,10 +115,12 @@ def test_serve_behind_proxy_trusts_one_hop_and_listens_on_loopback(tmp_path, mon
         def __init__(self, listener, app, log=None):
             started.append((listener, app))
 
-        def serve_forever(self):
+        def serve_forever(self, stop_timeout=None):
             raise KeyboardInterrupt
 
     monkeypatch.setattr("gevent.pywsgi.WSGIServer", Server)
+    # A stopped `serve` ends this process's live streams for good: undone after the test.
+    monkeypatch.setattr("companion.web.streams._stopping", False)
     cases = [(["--behind-proxy"], "127.0.0.1", 1),
              (["--behind-proxy", "--host", "0.0.0.0"], "0.0.0.0", 1),   # an explicit host wins
              ([], "0.0.0.0", 0)]
@@ -204,7 +206,7 @@ def test_the_stream_cap_counts_each_phone_behind_a_trusted_proxy(tmp_path, hops,
     ann = ProxiedPhone(app, "Ann", "192.0.2.31", prefix="")
     table_id = ann.create_table(["Ann", "Bob"])
     bob = ProxiedPhone(app, "Bob", "192.0.2.32", prefix="")
-    assert bob.get(urlsplit(_join_url(ann.page(table_id))).path).status_code == 303
+    assert bob.join(_join_url(ann.page(table_id))).status_code == 303
     opened = [p.client.get(f"/t/{table_id}/stream", buffered=False, base_url=BACKEND)
               for p in (ann, bob)]
     try:
@@ -360,11 +362,11 @@ def test_a_trusted_proxy_sets_the_qr_base(tmp_path, lan):
     table_id = ann.create_table(["Ann", "Bob"])
     page = ann.page(table_id)
     # Scheme and host in upper case (QR alphanumeric mode); the prefix keeps its case.
-    assert _join_url(page).startswith("HTTPS://CLUB.EXAMPLE/companion/J/")
+    assert _join_url(page).startswith("HTTPS://CLUB.EXAMPLE/companion/j#")
     # The phone joins with what the QR carries, through the proxy.
     bob = ProxiedPhone(app, "Bob", "192.0.2.61")
-    path = urlsplit(_join_url(page)).path[len(PREFIX):]
-    r = bob.get(path)
+    link = urlsplit(_join_url(page))
+    r = bob.post(link.path[len(PREFIX):], {"token": link.fragment})
     assert r.status_code == 303 and r.headers["Location"].startswith(PREFIX + "/t/")
     assert not select(page, "#base-warning") and not select(page, "#loopback-warning")
 
@@ -374,7 +376,7 @@ def test_forwarded_headers_never_reach_a_qr_code_without_trust(tmp_path, lan):
     ann = ProxiedPhone(app, "Ann", "192.0.2.62", prefix="", host="evil.example")
     table_id = ann.create_table(["Ann", "Bob"])
     page = ann.page(table_id)
-    assert _join_url(page).startswith("HTTP://192.168.1.23:8000/J/")
+    assert _join_url(page).startswith("HTTP://192.168.1.23:8000/j#")
     assert "EVIL" not in page.upper()
 
 
@@ -384,7 +386,7 @@ def test_the_public_url_wins_over_the_proxy_and_carries_the_prefix(tmp_path, lan
         app = make_app(tmp_path, TRUSTED_PROXIES=1, PUBLIC_URL=public)
         ann = ProxiedPhone(app, "Ann", "192.0.2.63", host="other.example")
         table_id = ann.create_table(["Ann", "Bob"])
-        assert _join_url(ann.page(table_id)).startswith("HTTPS://CLUB.EXAMPLE/companion/J/"), public
+        assert _join_url(ann.page(table_id)).startswith("HTTPS://CLUB.EXAMPLE/companion/j#"), public
 
 
 def test_a_director_on_https_is_told_when_phones_get_plain_http(tmp_path, lan):
