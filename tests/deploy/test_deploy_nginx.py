@@ -25,13 +25,11 @@ says everything that is missing.
 from __future__ import annotations
 
 import base64
+import os
 import hashlib
-import http.client
 import importlib.util
 import re
-import socket
 import sqlite3
-import ssl
 import subprocess
 import sys
 import time
@@ -46,9 +44,9 @@ from playwright.sync_api import Error as PlaywrightError, expect
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "faults"))
 from deploy_helpers import (  # noqa: E402
-    NGINX, OPENSSL, gunicorn_command, nginx_main_conf, nginx_site, self_signed_cert,
+    NAME, NGINX, OPENSSL, Backend, TLSClient, nginx_main_conf, nginx_site, self_signed_cert,
     start_nginx, stop, wait_for_port)
-from fault_helpers import Client, Response  # noqa: E402
+from fault_helpers import Response  # noqa: E402
 
 
 def _browser_steps():
@@ -65,7 +63,6 @@ ui = _browser_steps()
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-NAME = "club.test"
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 CROWD = 45
 PROXY_PAGE = re.compile(r"Bad Gateway|\b50[234]\b|nginx|Service Temporarily Unavailable|"
@@ -83,59 +80,6 @@ def spki_hash(cert: Path) -> str:
     der = subprocess.run([OPENSSL, "pkey", "-pubin", "-outform", "der"], input=pem,
                          capture_output=True, check=True, timeout=30).stdout
     return base64.b64encode(hashlib.sha256(der).digest()).decode()
-
-
-class Backend:
-    """gunicorn as deploy/companion.service runs it, restartable on the same port and folder."""
-
-    def __init__(self, instance: Path, port: int, public_url: str, log: Path):
-        self.instance, self.port, self.log = instance, port, log
-        self.env = {"COMPANION_INSTANCE_PATH": str(instance),
-                    "COMPANION_BIND": f"127.0.0.1:{port}",
-                    "COMPANION_TRUSTED_PROXIES": "1", "COMPANION_PUBLIC_URL": public_url,
-                    "COMPANION_WORKERS": "2", "PYTHONUNBUFFERED": "1"}
-        self.process: subprocess.Popen | None = None
-        instance.mkdir(parents=True, exist_ok=True)
-
-    @staticmethod
-    def has_config_module() -> bool:
-        return importlib.util.find_spec("companion.gunicorn_conf") is not None
-
-    def command(self) -> list[str]:
-        if self.has_config_module():
-            return gunicorn_command()
-        # Without companion/gunicorn_conf.py (reported as a failure below): the README's
-        # command with a request log, so the rest of the evening can still be checked.
-        return [sys.executable, "-P", "-m", "gunicorn", "-k", "gevent", "-w", "2",
-                "--worker-connections", "4000", "-b", self.env["COMPANION_BIND"],
-                "--access-logfile", "-", "companion:create_app()"]
-
-    def start(self) -> None:
-        import os
-        env = {**os.environ, **self.env}
-        env.pop("PYTHONSAFEPATH", None)
-        with open(self.log, "ab") as out:
-            self.process = subprocess.Popen(self.command(), cwd=self.instance, env=env,
-                                            stdout=out, stderr=subprocess.STDOUT)
-        try:
-            wait_for_port("127.0.0.1", self.port, self.process, timeout=90)
-        except RuntimeError as exc:
-            raise RuntimeError(f"gunicorn did not start: {exc}\n{self.output()}") from None
-
-    def terminate(self) -> float:
-        """SIGTERM; the seconds until gunicorn exited (killed after 40 s)."""
-        assert self.process is not None
-        started = time.monotonic()
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=40)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait(timeout=10)
-        return time.monotonic() - started
-
-    def output(self) -> str:
-        return self.log.read_text(errors="replace") if self.log.exists() else ""
 
 
 @pytest.fixture
@@ -177,56 +121,6 @@ def club_browser(browser_type, browser_type_launch_args, site):
 
 # ---------------------------------------------------------------- a phone over TLS
 
-class TLSConnection(http.client.HTTPSConnection):
-    """HTTPS to club.test at 127.0.0.1, from a chosen client address."""
-
-    def connect(self):
-        sock = socket.create_connection(("127.0.0.1", self.port), self.timeout,
-                                        self.source_address)
-        self.sock = self._context.wrap_socket(sock, server_hostname=NAME)
-
-
-class TLSClient(Client):
-    """fault_helpers.Client (cookies, CSRF, the flows) over https://club.test, from `source`."""
-
-    def __init__(self, base: str, name: str, source: str, cafile: Path):
-        super().__init__(base, name)
-        self.source = source
-        self.context = ssl.create_default_context(cafile=str(cafile))
-        self.statuses: list[int] = []
-
-    def request(self, method, path, data=None, *, hx=False, timeout=30.0, headers=None,
-                body: str | None = None) -> Response:
-        parts = urlsplit(self.base)
-        conn = TLSConnection(NAME, parts.port, timeout=timeout, context=self.context,
-                             source_address=(self.source, 0))
-        headers = {"Connection": "close", **(headers or {})}
-        if self.cookies:
-            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
-        if hx:
-            headers["HX-Request"] = "true"
-        if data is not None:
-            body = urlencode(data)
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
-        try:
-            conn.request(method, path, body=body, headers=headers)
-            raw = conn.getresponse()
-            text = raw.read().decode("utf-8", "replace")
-            for value in raw.headers.get_all("Set-Cookie") or []:
-                self._take_cookie(value)
-            self.statuses.append(raw.status)
-            return Response(raw.status, {k.lower(): v for k, v in raw.headers.items()}, text)
-        finally:
-            conn.close()
-
-    def follow(self, response: Response, limit: int = 5) -> Response:
-        """Follow redirects (same site) with GETs."""
-        while response.status in (301, 302, 303, 307) and limit:
-            response = self.get(urlsplit(response.headers["location"]).path or "/")
-            limit -= 1
-        return response
-
-
 def replay_join(client: TLSClient, steps: list[dict]) -> Response:
     """Open the QR's link the way phone B's browser did: the same GETs and POSTs (recorded
     from Chromium), each with this client's own cookies and CSRF token."""
@@ -257,7 +151,6 @@ def replay_join(client: TLSClient, steps: list[dict]) -> Response:
 
 def test_a_club_evening_behind_nginx_with_tls(site, club_browser):
     failures: dict[str, str] = {}
-    import os
     fail_fast = os.environ.get("DEPLOY_TEST_FAIL_FAST")
 
     def check(name: str, ok: bool, detail: str = "") -> None:
