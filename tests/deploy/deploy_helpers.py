@@ -19,7 +19,9 @@ import time
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "faults"))
+# tests/ (helpers.py) and tests/faults (fault_helpers.py), also when run outside pytest.
+sys.path[:0] = [str(Path(__file__).resolve().parents[1]),
+                str(Path(__file__).resolve().parents[1] / "faults")]
 from fault_helpers import Client, Response  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -237,6 +239,7 @@ class TLSClient(Client):
             for value in raw.headers.get_all("Set-Cookie") or []:
                 self._take_cookie(value)
             self.statuses.append(raw.status)
+            self.last_headers = raw.headers     # all of them, repeated ones too
             return Response(raw.status, {k.lower(): v for k, v in raw.headers.items()}, text)
         finally:
             conn.close()

@@ -90,7 +90,9 @@ def test_caddy_in_front_of_gunicorn(caddy_site):
     phone = TLSClient(site["public"], "Ann", "127.0.0.1", site["cert"])
     home = phone.get("/")
     assert home.status == 200, home.plain[:300]
-    assert home.headers.get("strict-transport-security") == "max-age=31536000"
+    # One HSTS header: Caddy's (the app's own is dropped, not repeated).
+    assert phone.last_headers.get_all("Strict-Transport-Security") == ["max-age=31536000"]
+    assert home.headers.get("x-companion") == "1"
     table_id = phone.create_table(["Ann", "Bob"])
 
     head, seconds = first_stream_message(site, table_id, phone.cookies)

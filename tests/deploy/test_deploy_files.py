@@ -125,6 +125,7 @@ def test_nginx_site_says_what_the_app_needs():
                    "proxy_set_header X-Forwarded-Proto $scheme;",
                    "proxy_set_header X-Forwarded-Host $http_host;",
                    'add_header Strict-Transport-Security "max-age=31536000" always;',
+                   "proxy_hide_header Strict-Transport-Security;",
                    "client_header_timeout 10s;", "client_body_timeout 10s;",
                    "error_page 502 503 504", "proxy_buffering off;", "keepalive 16;",
                    "return 301 https://"]:

@@ -239,6 +239,12 @@ def test_a_club_evening_behind_nginx_with_tls(site, club_browser):
 
         # 2. A director and a director link, opened on a third browser.
         director = TLSClient(base, "director", "127.0.0.1", site["cert"])
+        home = director.get("/")
+        check("one HSTS header on https (nginx's, max-age a year)",
+              director.last_headers.get_all("Strict-Transport-Security") == ["max-age=31536000"],
+              str(director.last_headers.get_all("Strict-Transport-Security")))
+        check("the app's answer passes with its X-Companion header",
+              home.status == 200 and home.headers.get("x-companion") == "1", str(home.headers))
         r = director.post("/events/new/scorepad", {
             "event_name": "Club night", "event_rounds": "2", "rounds": "1",
             "entrants": "Ann\nBob\nCy\nDee"})
