@@ -29,7 +29,8 @@ WORKDIR /data
 USER companion
 EXPOSE 8000
 
-# /healthz: 200 while the database is writable and its migrations current.
+# /healthz: 200 while the database is writable and its migrations current. (It asks port
+# 8000: change it here too if you change COMPANION_BIND.)
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 CMD ["python", "-c", "import sys, urllib.request; sys.exit(urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=4).status != 200)"]
 
 # gunicorn stops within a few seconds of SIGTERM (docker stop waits 10 s before SIGKILL).
