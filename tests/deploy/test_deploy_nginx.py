@@ -20,7 +20,8 @@ trusts the certificate's key. Then, as a club's evening would go:
    link's token.
 
 Every check runs to the end and the failures are reported together, each named, so one run
-says everything that is missing.
+says everything that is missing (to stop at one instead, set DEPLOY_TEST_FAIL_FAST to a part
+of its name).
 """
 from __future__ import annotations
 
