@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from flask import Flask, abort, request
 
-from . import assets, cookies, errors, filters, games, security
+from . import answers, assets, cookies, errors, filters, games, security
 from .extensions import compress, csrf, limiter
 
 
@@ -17,6 +17,7 @@ def init_app(app: Flask) -> None:
     compress.init_app(app)
     assets.init_app(app)    # fingerprinted, minified, precompressed /static (issue 18)
     security.init_app(app)
+    answers.init_app(app)   # X-Companion on every answer; a permanent session cookie
     filters.init_app(app)
     errors.init_app(app)
     games.init_app(app)

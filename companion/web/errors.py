@@ -12,6 +12,7 @@ from werkzeug.exceptions import HTTPException
 from companion.rules.said import N_, message
 from companion.tables import TableError
 
+from .answers import RETRY
 from .htmx import is_fragment_request
 
 
@@ -102,8 +103,13 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(CSRFError)
     def _csrf_error(_exc: CSRFError):
-        return error_response(gettext("This form has expired or came from another site. Reload "
-                                      "the page and try again; nothing was saved."), 400)
+        body, status, headers = error_response(gettext(
+            "This form has expired or came from another site. Reload the page and try again; "
+            "nothing was saved."), 400)
+        # Nothing was stored: the phone's outbox may fetch a fresh token and send the same
+        # write (same submission id) once more (static/js/outbox.js).
+        headers[RETRY] = "csrf"
+        return body, status, headers
 
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException):

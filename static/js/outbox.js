@@ -1,6 +1,7 @@
 // Table Companion: the outbox (issue 16 §10, "a blinking Wi-Fi loses nothing").
 // A write tapped while the server can't be reached (htmx:error with no answer at all: offline,
-// dropped, timed out) stays on the phone in localStorage and is sent again by itself, on the
+// dropped, timed out, or an answer that isn't the app's own, e.g. a proxy's 502 page: see
+// static/js/app.js) stays on the phone in localStorage and is sent again by itself, on the
 // `online` event, every 3 s and when the page loads again. Its answer is swapped in like any
 // other (saved, refused, conflict). Resending is safe because only writes carrying the form's
 // one-time submission id (sid) are kept: the server stores one write per sid, and a repeat
@@ -76,10 +77,36 @@
     item.body = new URLSearchParams(req.body).toString(); item.what = describe(req.form, req.submitter);
     store(items); send();
   });
-  // An answer came through (any status): the server has the write, or has refused it.
+  // An answer came through (any status): the server has the write, or has refused it. One
+  // exception: a refusal because the CSRF token it carries is stale (X-Companion-Retry: csrf,
+  // web/errors.py; e.g. the browser lost its session cookie). Nothing was stored, so the
+  // entry takes a fresh token and is sent once more, with the same submission id; a second
+  // such refusal is an answer like any other.
   document.addEventListener("htmx:after:request", function (e) {
-    if (e.detail.ctx.outbox) e.detail.ctx.outbox.delivered = true;
+    var ctx = e.detail.ctx, item = ctx.outbox;
+    if (!item) return;
+    if (ctx.response.status === 400 && ctx.response.headers.get("X-Companion-Retry") === "csrf" && !item.renewed) {
+      item.renew = true; e.preventDefault();   // not swapped: the resend's answer will be
+      return;
+    }
+    item.delivered = true;
   });
+
+  // A fresh CSRF token: the one in a new copy of this page (base.html's <body>; the page
+  // shown may be older than the browser's session cookie). Only the app's live answer counts.
+  // (The page's own forms get one with the next live refresh.)
+  function renew(sid) {
+    busy = true;
+    fetch(location.href, { cache: "no-store" }).then(function (r) {
+      if (r.headers.get("X-Companion") !== "1" || r.headers.get("X-Companion-Offline")) throw r;
+      return r.text();
+    }).then(function (text) {
+      var token = /"X-CSRFToken": "([^"]+)"/.exec(text), items = load(), item = find(items, sid);
+      if (!token) throw text;
+      if (item) { var body = new URLSearchParams(item.body); body.set("csrf_token", token[1]); item.body = body.toString(); item.renewed = true; store(items); }
+      busy = false; send();
+    }).catch(function () { busy = false; });   // no page either: the timer tries again
+  }
 
   // Send the oldest waiting write, one at a time. The lease (`until`, kept in storage) stops
   // another tab of this phone or an overlapping timer from sending the same entry meanwhile.
@@ -100,6 +127,7 @@
         else if (mine) delete mine.until;
         store(left);
         if (item.delivered) send();   // the next one, if any
+        else if (item.renew && mine) renew(mine.sid);
       });
   }
 

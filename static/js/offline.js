@@ -1,0 +1,30 @@
+// Table Companion: a table page the service worker answered from its copy, with no connection
+// or with a proxy's error page instead of the app's (static/js/sw.js adds this script and
+// <body data-offline-copy> to that copy only). The note (#offline-note, tables/table.html)
+// says so; the play fragment the worker kept last is put in if it is newer than the copy.
+// The first live answer from the app ends the note; meanwhile the outbox (outbox.js) shows
+// the entries waiting on this phone and sends them when the connection is back.
+(function () {
+  "use strict";
+  var note = document.getElementById("offline-note"), play = document.getElementById("play");
+  var live = document.getElementById("live");
+  if (!document.body.hasAttribute("data-offline-copy") || !note) return;
+  note.hidden = false;
+  function back(event) {
+    var ctx = event.detail && event.detail.ctx;
+    if (ctx && ctx.cachedCopy) return;
+    note.hidden = true; document.body.removeAttribute("data-offline-copy");
+  }
+  document.addEventListener("htmx:after:request", back);
+  if (live) { live.addEventListener("ping", back); live.addEventListener("changed", back); }
+  document.addEventListener("htmx:before:swap", function (event) {   // the kept fragment: only if newer
+    var ctx = event.detail.ctx, shown = document.querySelector("#sheet[data-version]");
+    if (!ctx.cachedCopy || !shown) return;
+    var kept = /id="sheet"[^>]*data-version="(\d+)"/.exec(ctx.text || "");
+    if (!kept || parseInt(kept[1], 10) <= parseInt(shown.getAttribute("data-version"), 10)) event.preventDefault();
+  });
+  if (play && window.htmx) {
+    htmx.ajax("GET", play.getAttribute("hx-get").split("?")[0], { source: play, target: "#play", swap: "outerMorph",
+              cachedCopy: true, headers: { "X-Companion-Cache": "only" } }).catch(function () {});
+  }
+})();
