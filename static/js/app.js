@@ -106,7 +106,7 @@
     // again that this page is behind.
     var again, wait = 1000, refresh = /^(play|history)$/;
     document.addEventListener("htmx:error", function (event) {
-      if (event.detail.ctx.response || event.detail.ctx.cachedCopy) return;
+      if (event.detail.ctx.response) return;
       say("off", "reconnecting");
       if (!refresh.test(event.target.id) || state === "poll") return;
       clearTimeout(again); again = setTimeout(function () { live.dispatchEvent(new CustomEvent("lost")); }, wait);
@@ -158,9 +158,10 @@
 
   // The service worker (static/js/sw.js, at body[data-sw]: the app's root or its prefix)
   // keeps the static files, and each table page and its play fragment as they load, so the
-  // table page opens without a connection (browsers allow it on https:// and localhost).
+  // table page opens without a connection (browsers have navigator.serviceWorker on https://
+  // and localhost only).
   var worker = document.body.getAttribute("data-sw");
-  if (worker && navigator.serviceWorker && window.isSecureContext) navigator.serviceWorker.register(worker).catch(function () {});
+  if (worker && navigator.serviceWorker) navigator.serviceWorker.register(worker).catch(function () {});
 
   // Keep the screen awake during play where the browser allows (Wake Lock API).
   function keepAwake() {   // a refusal (not allowed here) is fine

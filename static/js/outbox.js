@@ -85,7 +85,7 @@
   document.addEventListener("htmx:after:request", function (e) {
     var ctx = e.detail.ctx, item = ctx.outbox;
     if (!item) return;
-    if (ctx.response.status === 400 && ctx.response.headers.get("X-Companion-Retry") === "csrf" && !item.renewed) {
+    if (ctx.response.headers.get("X-Companion-Retry") === "csrf" && !item.renewed) {
       item.renew = true; e.preventDefault();   // not swapped: the resend's answer will be
       return;
     }
@@ -93,12 +93,13 @@
   });
 
   // A fresh CSRF token: the one in a new copy of this page (base.html's <body>; the page
-  // shown may be older than the browser's session cookie). Only the app's live answer counts.
-  // (The page's own forms get one with the next live refresh.)
+  // shown may be older than the browser's session cookie, or the service worker's copy,
+  // which answers navigations only). Only the app's own answer counts. (The page's forms
+  // get a fresh one with the next live refresh.)
   function renew(sid) {
     busy = true;
     fetch(location.href, { cache: "no-store" }).then(function (r) {
-      if (r.headers.get("X-Companion") !== "1" || r.headers.get("X-Companion-Offline")) throw r;
+      if (r.headers.get("X-Companion") !== "1") throw r;
       return r.text();
     }).then(function (text) {
       var token = /"X-CSRFToken": "([^"]+)"/.exec(text), items = load(), item = find(items, sid);
