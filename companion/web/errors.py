@@ -13,7 +13,7 @@ from companion.rules.said import N_, message
 from companion.tables import TableError
 
 from .answers import RETRY
-from .htmx import is_fragment_request
+from .htmx import csrf_token, is_fragment_request
 
 
 MESSAGES = {
@@ -106,9 +106,11 @@ def init_app(app: Flask) -> None:
         body, status, headers = error_response(gettext(
             "This form has expired or came from another site. Reload the page and try again; "
             "nothing was saved."), 400)
-        # Nothing was stored: the phone's outbox may fetch a fresh token and send the same
-        # write (same submission id) once more (static/js/outbox.js).
-        headers[RETRY] = "csrf"
+        # Nothing was stored: the phone's outbox may send the same write (same submission id)
+        # once more with a fresh token, which it takes from here (static/js/outbox.js). Only
+        # a page of this site can read it (a header of a same-origin answer), as it can read
+        # any page's token; made for this browser's session (a new one if it had none).
+        headers.update({RETRY: "csrf", "X-CSRFToken": csrf_token()})
         return body, status, headers
 
     @app.errorhandler(HTTPException)

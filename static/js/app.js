@@ -31,7 +31,7 @@
     ctx.fetch = function (url, init) {
       return fetch(url, init).then(function (response) {
         if (response.headers.get("X-Companion") === "1") return response;
-        throw new TypeError("not the app's answer: " + response.status);
+        throw new TypeError("not the app's answer");
       });
     };
   });
@@ -101,19 +101,17 @@
     live.addEventListener("changed", heard); live.addEventListener("ping", heard);
     live.addEventListener("lost", function () { become("off", "reconnecting"); });
     // A request that got no answer (or a proxy's, see above): "reconnecting". A live refresh
-    // that got none is asked again (a `lost`, on which the sheet refreshes) after 1 s, 2 s
-    // ... at most 30 s, unless the badge polls anyway: a stream that stayed open won't say
-    // again that this page is behind.
-    var again, wait = 1000, refresh = /^(play|history)$/;
+    // that got none is asked again 2 s later (a `lost`, on which the sheet refreshes), unless
+    // the badge polls anyway: a stream that stayed open won't say again that this page is behind.
+    var again, refresh = /^(play|history)$/;
     document.addEventListener("htmx:error", function (event) {
       if (event.detail.ctx.response) return;
       say("off", "reconnecting");
-      if (!refresh.test(event.target.id) || state === "poll") return;
-      clearTimeout(again); again = setTimeout(function () { live.dispatchEvent(new CustomEvent("lost")); }, wait);
-      wait = Math.min(30000, wait * 2);
+      clearTimeout(again);
+      if (refresh.test(event.target.id) && state !== "poll") again = setTimeout(function () { live.dispatchEvent(new CustomEvent("lost")); }, 2000);
     });
-    document.addEventListener("htmx:after:request", function (event) {   // a refresh came through
-      if (refresh.test(event.target.id)) { clearTimeout(again); wait = 1000; if (state === "poll") say("poll", "polling"); }
+    document.addEventListener("htmx:after:request", function (event) {   // a poll came through
+      if (state === "poll" && refresh.test(event.target.id)) say("poll", "polling");
     });
     document.addEventListener("visibilitychange", function () { live.setAttribute("data-state", document.hidden ? "away" : state); });
     silence(5000);

@@ -79,35 +79,17 @@
   });
   // An answer came through (any status): the server has the write, or has refused it. One
   // exception: a refusal because the CSRF token it carries is stale (X-Companion-Retry: csrf,
-  // web/errors.py; e.g. the browser lost its session cookie). Nothing was stored, so the
-  // entry takes a fresh token and is sent once more, with the same submission id; a second
-  // such refusal is an answer like any other.
+  // web/errors.py; e.g. the browser lost its session cookie). Nothing was stored, and the
+  // refusal brings a fresh token (X-CSRFToken): the entry takes it and is sent once more,
+  // with the same submission id. A second such refusal is an answer like any other.
   document.addEventListener("htmx:after:request", function (e) {
-    var ctx = e.detail.ctx, item = ctx.outbox;
+    var ctx = e.detail.ctx, item = ctx.outbox, h = ctx.response.headers, token = h.get("X-CSRFToken");
     if (!item) return;
-    if (ctx.response.headers.get("X-Companion-Retry") === "csrf" && !item.renewed) {
-      item.renew = true; e.preventDefault();   // not swapped: the resend's answer will be
-      return;
-    }
-    item.delivered = true;
+    if (h.get("X-Companion-Retry") && token && !item.renewed) {
+      var body = new URLSearchParams(item.body); body.set("csrf_token", token);
+      item.body = body.toString(); item.renewed = item.again = true; e.preventDefault();   // not swapped
+    } else item.delivered = true;
   });
-
-  // A fresh CSRF token: the one in a new copy of this page (base.html's <body>; the page
-  // shown may be older than the browser's session cookie, or the service worker's copy,
-  // which answers navigations only). Only the app's own answer counts. (The page's forms
-  // get a fresh one with the next live refresh.)
-  function renew(sid) {
-    busy = true;
-    fetch(location.href, { cache: "no-store" }).then(function (r) {
-      if (r.headers.get("X-Companion") !== "1") throw r;
-      return r.text();
-    }).then(function (text) {
-      var token = /"X-CSRFToken": "([^"]+)"/.exec(text), items = load(), item = find(items, sid);
-      if (!token) throw text;
-      if (item) { var body = new URLSearchParams(item.body); body.set("csrf_token", token[1]); item.body = body.toString(); item.renewed = true; store(items); }
-      busy = false; send();
-    }).catch(function () { busy = false; });   // no page either: the timer tries again
-  }
 
   // Send the oldest waiting write, one at a time. The lease (`until`, kept in storage) stops
   // another tab of this phone or an overlapping timer from sending the same entry meanwhile.
@@ -125,10 +107,9 @@
         busy = false;
         var left = load(), mine = find(left, item.sid);
         if (item.delivered) left = left.filter(function (x) { return x !== mine; });
-        else if (mine) delete mine.until;
+        else if (mine) { delete mine.until; if (item.again) { mine.body = item.body; mine.renewed = true; } }
         store(left);
-        if (item.delivered) send();   // the next one, if any
-        else if (item.renew && mine) renew(mine.sid);
+        if (item.delivered || item.again) send();   // the next one, or this one with its new token
       });
   }
 
