@@ -106,8 +106,10 @@ def test_a_stale_csrf_token_says_it_may_be_retried(marked_app, hx):
     assert refused.status_code == 400
     assert refused.headers.get("X-Companion-Retry") == "csrf"
     assert "nothing was saved" in refused.get_data(as_text=True)
-    # With a fresh token (the page's), the same write with the same sid is stored once.
-    fresh = re.search(r'"X-CSRFToken": "([^"]+)"', restarted.page(table_id)).group(1)
+    # The refusal brings a fresh token for this browser's new session: the same write with
+    # the same sid, sent again with it, is stored once.
+    fresh = refused.headers["X-CSRFToken"]
+    assert fresh and fresh != form["csrf_token"]
     saved = restarted.client.post(f"/t/{table_id}/actions", headers=HX,
                                   data={**data, "csrf_token": fresh})
     assert saved.status_code == 200 and "Saved as entry" in saved.get_data(as_text=True)
