@@ -23,6 +23,18 @@
     var kept = /id="sheet"[^>]*data-version="(\d+)"/.exec(ctx.text || "");
     if (!kept || parseInt(kept[1], 10) <= parseInt(shown.getAttribute("data-version"), 10)) event.preventDefault();
   });
+  // The copy's forms (and the kept fragment's) carry submission ids that may have been used
+  // since (a save answered after the copy was kept): an entry typed here would then be
+  // "already saved" and lost. They get new ones (the server's are 16 random bytes, base64url,
+  // then a suffix per form: "-confirm", "-undo" ...).
+  function renewIds() {
+    var bytes = crypto.getRandomValues(new Uint8Array(16));
+    var id = btoa(String.fromCharCode.apply(null, bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    var boxes = document.querySelectorAll("input[name=sid]");
+    for (var i = 0; i < boxes.length; i++) boxes[i].value = id + boxes[i].value.slice(id.length);
+  }
+  renewIds();
+  document.addEventListener("htmx:after:swap", function (event) { if (event.detail.ctx.cachedCopy) renewIds(); });
   if (play && window.htmx) {
     htmx.ajax("GET", play.getAttribute("hx-get").split("?")[0], { source: play, target: "#play", swap: "outerMorph",
               cachedCopy: true, headers: { "X-Companion-Cache": "only" } }).catch(function () {});

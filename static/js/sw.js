@@ -10,7 +10,8 @@
 //   first (they never change under that address; an older fingerprint of the same file is
 //   dropped when a new one is kept), the others from the network first;
 // - the table page (/t/<id>) and its play fragment (/t/<id>/play), network first, each time
-//   they load; a copy per table, for the TABLES tables opened last.
+//   they load, and the fragment again 2 s after a write at that table (the write's own answer
+//   isn't kept); a copy per table, for the TABLES tables opened last.
 // When the network fails, or answers with a page that isn't the app's (a proxy's 502/503/504),
 // a table page is answered from its copy, marked offline: <body data-offline-copy> and
 // static/js/offline.js added (the offline note; the kept play fragment, if newer).
@@ -135,9 +136,32 @@ function play(event, request, url) {
   });
 }
 
+// A write at a table (passed on as it is): its answer, the newest sheet, isn't kept (no POST
+// is), so the play fragment is fetched and kept a moment later, if the table has a copy. One
+// fetch per table however many writes come meanwhile (an outbox sending several).
+var due = {};
+function keepSheetAfterWrite(url) {
+  var table = /^t\/([^/]+)\//.exec(url.pathname.slice(BASE.length));
+  if (url.pathname.indexOf(BASE) !== 0 || !table || due[table[1]]) return null;
+  var page = new URL(BASE + "t/" + table[1], url), play = new URL(page.href + "/play");
+  due[table[1]] = true;
+  return new Promise(function (resolve) { setTimeout(resolve, 2000); }).then(function () {
+    delete due[table[1]];
+    return caches.match(key(page), { ignoreVary: true });
+  }).then(function (hit) {
+    if (hit) return fetch(play.href, { headers: { "HX-Request": "true" } });
+  }).then(function (response) {
+    if (ours(response)) return keep(key(play), response, play);
+  }).catch(function () { delete due[table[1]]; });
+}
+
 self.addEventListener("fetch", function (event) {
   var request = event.request;
-  if (request.method !== "GET") return;                        // writes go as they are
+  if (request.method !== "GET") {                              // writes go as they are
+    var at = new URL(request.url), later = at.origin === self.location.origin && keepSheetAfterWrite(at);
+    if (later) event.waitUntil(later);
+    return;
+  }
   if ((request.headers.get("Accept") || "").indexOf("text/event-stream") >= 0) return;
   var url = new URL(request.url), what = kind(url);
   if (what === "static") event.respondWith(staticFile(event, request, url));

@@ -214,6 +214,9 @@ def test_the_table_page_opens_offline_with_the_last_sheet(phones, ui):
     expect(rows(a.page)).to_have_count(1)
     ui.enter_round(b.page, {0: 1, 1: 8})             # A's live refresh: the fragment is kept
     expect(rows(a.page)).to_have_count(2)
+    ui.enter_round(a.page, {0: 2, 1: 2})             # A's own write: kept a moment later
+    expect(rows(a.page)).to_have_count(3)
+    a.page.wait_for_timeout(3000)
     expect(a.page.locator("#offline-note")).to_be_hidden()
 
     a.context.set_offline(True)
@@ -221,15 +224,40 @@ def test_the_table_page_opens_offline_with_the_last_sheet(phones, ui):
     note = a.page.locator("#offline-note")
     expect(note).to_be_visible()
     expect(note).to_have_text("Offline — showing the last sheet; entries wait on this phone.")
-    expect(rows(a.page)).to_have_count(2)            # the last sheet, B's round included
-    expect(ui.total(a.page, "Bob")).to_have_text("10")
-    # An entry typed there waits on the phone, and goes when the connection is back.
+    expect(rows(a.page)).to_have_count(3)            # the last sheet, every round on it
+    expect(ui.total(a.page, "Ann")).to_have_text("8")
+    expect(ui.total(a.page, "Bob")).to_have_text("12")
+    no_proxy_page(a.page)
+    # An entry typed there waits on the phone, and goes when the connection is back: once,
+    # as a new entry (the copy's form had a submission id used since; it got a new one).
+    saved = statuses_of_writes(a.page)
     ui.type_round(a.page, {0: 3, 1: 3})
     a.page.locator("#save-round").click()
-    expect(a.page.locator("#outbox")).to_be_visible()
+    expect(a.page.locator("#outbox-list")).to_have_text("Save round 4: Ann 3, Bob 3")
     a.context.set_offline(False)
     expect(a.page.locator("#outbox")).to_be_hidden(timeout=8_000)
     expect(note).to_be_hidden(timeout=8_000)
+    expect(a.page.locator("#entry .notice.ok")).to_have_text(re.compile(r"^\s*Saved as entry #\d+\.\s*$"))
     for phone in (a, b):
-        expect(rows(phone.page)).to_have_count(3)
-        expect(ui.total(phone.page, "Ann")).to_have_text("9")
+        expect(rows(phone.page)).to_have_count(4)
+        expect(ui.total(phone.page, "Ann")).to_have_text("11")
+    a.page.wait_for_timeout(3500)
+    assert saved == [200]
+
+
+def test_a_proxy_page_instead_of_the_table_page_shows_the_copy(phones, ui):
+    """A reload while the proxy answers 502 for the backend: the worker answers with the
+    page's copy, marked offline, never with the proxy's page."""
+    a = phones("A")
+    ui.create_table(a.page, ["Ann", "Bob"])
+    wait_for_worker(a.context, a.page)
+    ui.enter_round(a.page, {0: 5, 1: 2})
+    a.page.reload()
+    expect(rows(a.page)).to_have_count(1)
+    a.page.wait_for_timeout(500)
+    # The worker's own fetches are seen by the context's routes, not the page's.
+    a.context.route(re.compile(r"/t/[^/]+$"), Proxy(502, "text/html", NGINX_502))
+    a.page.reload()
+    expect(a.page.locator("#offline-note")).to_be_visible()
+    expect(rows(a.page)).to_have_count(1)
+    no_proxy_page(a.page)
