@@ -108,7 +108,8 @@ def create_app(test_config: dict | None = None) -> "Flask":
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
         # The session cookie holds the CSRF secret: permanent, so a form or an entry kept
-        # offline survives a browser restart; renewed on page loads only (web/answers.py).
+        # offline survives a browser restart; sent again only a month after it was last set
+        # (web/answers.py), not with every answer.
         PERMANENT_SESSION_LIFETIME=SESSION_LIFETIME,
         SESSION_REFRESH_EACH_REQUEST=False,
         SEND_FILE_MAX_AGE_DEFAULT=3600,

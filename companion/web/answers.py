@@ -10,23 +10,26 @@
 - **A permanent `session` cookie.** It holds Flask-WTF's CSRF secret. As a browser-session
   cookie it was gone after a browser restart, and an entry kept offline was then resent
   with a token no longer valid. It now lasts PERMANENT_SESSION_LIFETIME (365 days, the
-  same as the phone's `tc` cookie, web/cookies.py), renewed when used a month or more after it was last set.
+  same as the phone's `tc` cookie, web/cookies.py), renewed when used a month or more after
+  it was last set. A CSRF refusal says so (`X-Companion-Retry: csrf`, web/errors.py) and
+  carries a fresh token, with which the outbox sends a kept entry once more.
 """
 from __future__ import annotations
 
 from datetime import date, timedelta
 
-from flask import Flask, Response, request
+from flask import Flask, Response
 from flask.globals import request_ctx
 
 
 #: The response header that marks an answer as the app's own (see the module docstring).
 MARK = "X-Companion"
-#: A CSRF refusal carries this header with the value "csrf": the phone's outbox may fetch a
-#: fresh token and send the same write (same submission id) once more (web/errors.py).
+#: A CSRF refusal carries this header with the value "csrf", and a fresh token in X-CSRFToken:
+#: the phone's outbox sends the same write (same submission id) once more with it
+#: (web/errors.py, static/js/outbox.js).
 RETRY = "X-Companion-Retry"
 
-#: How long the `session` cookie (the CSRF secret) lives after the last page load: as long as
+#: How long the `session` cookie (the CSRF secret) lives after it was last set: as long as
 #: the phone's key cookie (`tc`). A shorter life protects nothing (the secret only binds the
 #: forms to this browser; SameSite=Lax and the origin check stay) and would expire a form,
 #: or an entry waiting offline, on a phone that comes back after a break. (Chromium caps

@@ -19,6 +19,7 @@ from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
+SAVED = re.compile(r"^\s*Saved as entry #\d+\.\s*$")
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 NGINX_502 = ("<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n"
              "<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx/1.22.1</center>\r\n"
@@ -103,7 +104,7 @@ def test_an_entry_answered_by_the_proxy_waits_and_is_sent_once(phones, ui, name,
 
     a.page.unroute("**/actions")        # the backend is back
     expect(outbox).to_be_hidden(timeout=8_000)
-    expect(a.page.locator("#entry .notice.ok")).to_have_text(re.compile(r"^\s*Saved as entry #\d+\.\s*$"))
+    expect(a.page.locator("#entry .notice.ok")).to_have_text(SAVED)
     for phone in (a, b):
         expect(rows(phone.page)).to_have_count(1)
         expect(ui.total(phone.page, "Ann")).to_have_text("10")
@@ -184,7 +185,7 @@ def test_an_entry_kept_offline_survives_a_browser_restart(browser_type, browser_
         page.goto(table_url)
         # Within the lease (20 s) of an attempt the closing browser may have cut short.
         expect(page.locator("#outbox")).to_be_hidden(timeout=25_000)
-        expect(page.locator("#entry .notice.ok")).to_have_text(re.compile(r"Saved as entry #\d+\."))
+        expect(page.locator("#entry .notice.ok")).to_have_text(SAVED)
         for p in (page, b.page):
             expect(rows(p)).to_have_count(1)
             expect(ui.total(p, "Ann")).to_have_text("7")
@@ -238,7 +239,7 @@ def test_the_table_page_opens_offline_with_the_last_sheet(phones, ui):
     a.context.set_offline(False)
     expect(a.page.locator("#outbox")).to_be_hidden(timeout=8_000)
     expect(note).to_be_hidden(timeout=8_000)
-    expect(a.page.locator("#entry .notice.ok")).to_have_text(re.compile(r"^\s*Saved as entry #\d+\.\s*$"))
+    expect(a.page.locator("#entry .notice.ok")).to_have_text(SAVED)
     for phone in (a, b):
         expect(rows(phone.page)).to_have_count(4)
         expect(ui.total(phone.page, "Ann")).to_have_text("11")
