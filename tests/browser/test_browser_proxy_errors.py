@@ -246,21 +246,3 @@ def test_the_table_page_opens_offline_with_the_last_sheet(phones, ui):
         expect(ui.total(phone.page, "Ann")).to_have_text("11")
     a.page.wait_for_timeout(3500)
     assert saved == [200]
-
-
-def test_a_proxy_page_instead_of_the_table_page_shows_the_copy(phones, ui):
-    """A reload while the proxy answers 502 for the backend: the worker answers with the
-    page's copy, marked offline, never with the proxy's page."""
-    a = phones("A")
-    ui.create_table(a.page, ["Ann", "Bob"])
-    wait_for_worker(a.context, a.page)
-    ui.enter_round(a.page, {0: 5, 1: 2})
-    a.page.reload()
-    expect(rows(a.page)).to_have_count(1)
-    a.page.wait_for_timeout(500)
-    # The worker's own fetches are seen by the context's routes, not the page's.
-    a.context.route(re.compile(r"/t/[^/]+$"), Proxy(502, "text/html", NGINX_502))
-    a.page.reload()
-    expect(a.page.locator("#offline-note")).to_be_visible()
-    expect(rows(a.page)).to_have_count(1)
-    no_proxy_page(a.page)
