@@ -84,6 +84,8 @@ def create_app(test_config: dict | None = None) -> "Flask":
     """Build the app. `test_config` overrides everything (tests pass DATABASE etc.)."""
     from flask import Flask
 
+    from .web.answers import SESSION_LIFETIME
+
     instance_path = (test_config or {}).get("INSTANCE_PATH") or default_instance_path()
     app = Flask(__name__, instance_path=instance_path, instance_relative_config=True,
                 template_folder=_asset_dir("templates"), static_folder=_asset_dir("static"))
@@ -124,6 +126,11 @@ def create_app(test_config: dict | None = None) -> "Flask":
         WTF_CSRF_SSL_STRICT=False,   # LAN servers are plain http; CSRF tokens still apply
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
+        # The session cookie holds the CSRF secret: permanent, so a form or an entry kept
+        # offline survives a browser restart; sent again only a month after it was last set
+        # (web/answers.py), not with every answer.
+        PERMANENT_SESSION_LIFETIME=SESSION_LIFETIME,
+        SESSION_REFRESH_EACH_REQUEST=False,
         SEND_FILE_MAX_AGE_DEFAULT=3600,
         # Our forms are small: refuse huge bodies (413) rather than parse them, the same on
         # every Werkzeug version.

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from flask import Flask, abort, request
 
-from . import assets, bodies, cookies, errors, filters, games, proxy, security
+from . import answers, assets, bodies, cookies, errors, filters, games, proxy, security
 from .extensions import compress, csrf, limiter
 
 
@@ -19,6 +19,7 @@ def init_app(app: Flask) -> None:
     compress.init_app(app)
     assets.init_app(app)    # fingerprinted, minified, precompressed /static (issue 18)
     security.init_app(app)
+    answers.init_app(app)   # X-Companion on every answer; a permanent session cookie
     filters.init_app(app)
     errors.init_app(app)
     games.init_app(app)

@@ -13,7 +13,8 @@ from companion.rules.said import N_, message
 from companion.storage.db import discard_db
 from companion.tables import TableError
 
-from .htmx import is_fragment_request
+from .answers import RETRY
+from .htmx import csrf_token, is_fragment_request
 
 
 MESSAGES = {
@@ -103,8 +104,15 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(CSRFError)
     def _csrf_error(_exc: CSRFError):
-        return error_response(gettext("This form has expired or came from another site. Reload "
-                                      "the page and try again; nothing was saved."), 400)
+        body, status, headers = error_response(gettext(
+            "This form has expired or came from another site. Reload the page and try again; "
+            "nothing was saved."), 400)
+        # Nothing was stored: the phone's outbox may send the same write (same submission id)
+        # once more with a fresh token, which it takes from here (static/js/outbox.js). Only
+        # a page of this site can read it (a header of a same-origin answer), as it can read
+        # any page's token; made for this browser's session (a new one if it had none).
+        headers.update({RETRY: "csrf", "X-CSRFToken": csrf_token()})
+        return body, status, headers
 
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException):

@@ -152,5 +152,16 @@ def manifest():
     return response
 
 
+@bp.get("/sw.js")
+def service_worker():
+    """The service worker (static/js/sw.js), served from the app's root so that its scope is
+    every page of the app (under a path prefix, the prefix: it is registered at this URL).
+    Never cached for long: the browser checks it for an update on each visit."""
+    response = current_app.send_static_file("js/sw.js")
+    response.mimetype = "text/javascript"
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
 def _rows(game) -> int:
     return min(game.max_players, MAX_PLAYERS_SHOWN)

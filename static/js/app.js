@@ -21,6 +21,21 @@
   // Typing is kept: a typed-in [data-keep-typing] box is hx-morph-skip (tables/_play.html).
   on("input", "[data-keep-typing]", function (box) { box.setAttribute("hx-morph-skip", ""); });
 
+  // Only the app's own answers count (X-Companion: 1, web/answers.py). Anything else (a
+  // proxy's 502 page, Caddy's empty 502, a 503/504 while the server restarts) is treated
+  // exactly like no answer at all: the fetch fails, so htmx swaps nothing anywhere (sheet,
+  // entry form, #flash, live refreshes), fires htmx:error without a response, and the outbox
+  // keeps a write that carries a submission id (static/js/outbox.js).
+  document.addEventListener("htmx:before:request", function (e) {
+    var ctx = e.detail.ctx, fetch = ctx.fetch;
+    ctx.fetch = function (url, init) {
+      return fetch(url, init).then(function (response) {
+        if (response.headers.get("X-Companion") === "1") return response;
+        throw new TypeError("not the app's answer");
+      });
+    };
+  });
+
   // An error notice (HX-Retarget: #flash, pinned above the thumb by app.css) belongs to the
   // last write; a tap on it puts it away. Live refreshes (GETs) leave it.
   var flash = document.getElementById("flash");
@@ -85,8 +100,18 @@
     var heard = function () { become("on", "live"); silence(20000); };
     live.addEventListener("changed", heard); live.addEventListener("ping", heard);
     live.addEventListener("lost", function () { become("off", "reconnecting"); });
-    document.addEventListener("htmx:finally:request", function (event) {   // how a poll went
-      var ok = event.detail.ctx.response; if (state === "poll" && /^(play|history)$/.test(event.target.id)) say(ok ? "poll" : "off", ok ? "polling" : "offline");
+    // A request that got no answer (or a proxy's, see above): "reconnecting". A live refresh
+    // that got none is asked again 2 s later (a `lost`, on which the sheet refreshes), unless
+    // the badge polls anyway: a stream that stayed open won't say again that this page is behind.
+    var again, refresh = /^(play|history)$/;
+    document.addEventListener("htmx:error", function (event) {
+      if (event.detail.ctx.response) return;
+      say("off", "reconnecting");
+      clearTimeout(again);
+      if (refresh.test(event.target.id) && state !== "poll") again = setTimeout(function () { live.dispatchEvent(new CustomEvent("lost")); }, 2000);
+    });
+    document.addEventListener("htmx:after:request", function (event) {   // a poll came through
+      if (state === "poll" && refresh.test(event.target.id)) say("poll", "polling");
     });
     document.addEventListener("visibilitychange", function () { live.setAttribute("data-state", document.hidden ? "away" : state); });
     silence(5000);
@@ -128,6 +153,13 @@
     document.addEventListener("visibilitychange", function () { if (document.hidden) disconnect(); else if (!source) connect(); });
     connect();
   }
+
+  // The service worker (static/js/sw.js, at body[data-sw]: the app's root or its prefix)
+  // keeps the static files, and each table page and its play fragment as they load, so the
+  // table page opens without a connection (browsers have navigator.serviceWorker on https://
+  // and localhost only).
+  var worker = document.body.getAttribute("data-sw");
+  if (worker && navigator.serviceWorker) navigator.serviceWorker.register(worker).catch(function () {});
 
   // Keep the screen awake during play where the browser allows (Wake Lock API).
   function keepAwake() {   // a refusal (not allowed here) is fine

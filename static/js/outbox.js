@@ -1,6 +1,7 @@
 // Table Companion: the outbox (issue 16 §10, "a blinking Wi-Fi loses nothing").
 // A write tapped while the server can't be reached (htmx:error with no answer at all: offline,
-// dropped, timed out) stays on the phone in localStorage and is sent again by itself, on the
+// dropped, timed out, or an answer that isn't the app's own, e.g. a proxy's 502 page: see
+// static/js/app.js) stays on the phone in localStorage and is sent again by itself, on the
 // `online` event, every 3 s and when the page loads again. Its answer is swapped in like any
 // other (saved, refused, conflict). Resending is safe because only writes carrying the form's
 // one-time submission id (sid) are kept: the server stores one write per sid, and a repeat
@@ -76,9 +77,18 @@
     item.body = new URLSearchParams(req.body).toString(); item.what = describe(req.form, req.submitter);
     store(items); send();
   });
-  // An answer came through (any status): the server has the write, or has refused it.
+  // An answer came through (any status): the server has the write, or has refused it. One
+  // exception: a refusal because the CSRF token it carries is stale (X-Companion-Retry: csrf,
+  // web/errors.py; e.g. the browser lost its session cookie). Nothing was stored, and the
+  // refusal brings a fresh token (X-CSRFToken): the entry takes it and is sent once more,
+  // with the same submission id. A second such refusal is an answer like any other.
   document.addEventListener("htmx:after:request", function (e) {
-    if (e.detail.ctx.outbox) e.detail.ctx.outbox.delivered = true;
+    var ctx = e.detail.ctx, item = ctx.outbox, h = ctx.response.headers, token = h.get("X-CSRFToken");
+    if (!item) return;
+    if (h.get("X-Companion-Retry") && token && !item.renewed) {
+      var body = new URLSearchParams(item.body); body.set("csrf_token", token);
+      item.body = body.toString(); item.renewed = item.again = true; e.preventDefault();   // not swapped
+    } else item.delivered = true;
   });
 
   // Send the oldest waiting write, one at a time. The lease (`until`, kept in storage) stops
@@ -97,9 +107,9 @@
         busy = false;
         var left = load(), mine = find(left, item.sid);
         if (item.delivered) left = left.filter(function (x) { return x !== mine; });
-        else if (mine) delete mine.until;
+        else if (mine) { delete mine.until; if (item.again) { mine.body = item.body; mine.renewed = true; } }
         store(left);
-        if (item.delivered) send();   // the next one, if any
+        if (item.delivered || item.again) send();   // the next one, or this one with its new token
       });
   }
 
