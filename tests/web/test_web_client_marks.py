@@ -63,9 +63,10 @@ def _requests(ann: Phone, table_id: str):
         **HX, "Origin": "http://evil.example"}, data={"csrf_token": form["csrf_token"]})
     yield "wrong method", 405, c.get("/join")
     yield "too big", 413, c.post("/join", data={"code": "x" * 5000})
+    wrong = {"token": "NOSUCHTOKEN", "csrf_token": form["csrf_token"]}
     for _ in range(2):
-        c.get("/J/nosuchtoken")
-    yield "rate limited", 429, c.get("/J/nosuchtoken")
+        c.post("/j", data=wrong)
+    yield "rate limited", 429, c.post("/j", data=wrong)
     yield "500 handler", 500, c.get("/_test/boom")
     yield "storage fault", 503, c.get("/_test/storage")
 
