@@ -26,8 +26,12 @@ FORWARDED = ("HTTP_X_FORWARDED_FOR", "HTTP_X_FORWARDED_PROTO", "HTTP_X_FORWARDED
              "HTTP_X_FORWARDED_PREFIX")
 
 
+class BadSetting(ValueError):
+    """A setting the server can't start with: for the operator's console, never a player."""
+
+
 def trusted_hops(value) -> int:
-    """The ``TRUSTED_PROXIES`` setting as a number of hops (0 or more); a ValueError in
+    """The ``TRUSTED_PROXIES`` setting as a number of hops (0 or more); a BadSetting in
     plain words for anything else (a negative number, a word, a fraction)."""
     if value is None:
         return 0
@@ -38,7 +42,7 @@ def trusted_hops(value) -> int:
         value = int(text) if text.isdigit() else text   # "-1" and "1.5" stay words
     # True is an int to Python, but not a number of proxies.
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ValueError(f"TRUSTED_PROXIES (COMPANION_TRUSTED_PROXIES) must be a whole number "
+        raise BadSetting(f"TRUSTED_PROXIES (COMPANION_TRUSTED_PROXIES) must be a whole number "
                          f"of proxies in front of this server, 0 or more, not {value!r}.")
     return value
 

@@ -156,8 +156,9 @@ def _bare_text(node: ast.AST) -> bool:
     return False
 
 
-#: A programmer's mistake (a wrong type, a method left out), never shown to a player.
-NOT_FOR_PLAYERS = {"TypeError", "NotImplementedError", "AssertionError"}
+#: A programmer's mistake (a wrong type, a method left out), or a setting the server can't
+#: start with (printed on the operator's console): never shown to a player.
+NOT_FOR_PLAYERS = {"TypeError", "NotImplementedError", "AssertionError", "BadSetting"}
 
 
 def bare_raises(source: str) -> list[tuple[int, str]]:
