@@ -17,7 +17,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import urlsplit
 
 # tests/ (helpers.py) and tests/faults (fault_helpers.py), also when run outside pytest.
 sys.path[:0] = [str(Path(__file__).resolve().parents[1]),
@@ -219,30 +219,13 @@ class TLSClient(Client):
         self.context = ssl.create_default_context(cafile=str(cafile))
         self.statuses: list[int] = []
 
-    def request(self, method, path, data=None, *, hx=False, timeout=30.0, headers=None,
-                body: str | None = None) -> Response:
-        parts = urlsplit(self.base)
-        conn = TLSConnection(NAME, parts.port, timeout=timeout, context=self.context,
-                             source_address=(self.source, 0))
-        headers = {"Connection": "close", **(headers or {})}
-        if self.cookies:
-            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
-        if hx:
-            headers["HX-Request"] = "true"
-        if data is not None:
-            body = urlencode(data)
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
-        try:
-            conn.request(method, path, body=body, headers=headers)
-            raw = conn.getresponse()
-            text = raw.read().decode("utf-8", "replace")
-            for value in raw.headers.get_all("Set-Cookie") or []:
-                self._take_cookie(value)
-            self.statuses.append(raw.status)
-            self.last_headers = raw.headers     # all of them, repeated ones too
-            return Response(raw.status, {k.lower(): v for k, v in raw.headers.items()}, text)
-        finally:
-            conn.close()
+    def connection(self, timeout: float) -> http.client.HTTPConnection:
+        return TLSConnection(NAME, urlsplit(self.base).port, timeout=max(timeout, 30.0),
+                             context=self.context, source_address=(self.source, 0))
+
+    def answered(self, raw: http.client.HTTPResponse) -> None:
+        self.statuses.append(raw.status)
+        self.last_headers = raw.headers     # all of them, repeated ones too
 
     def follow(self, response: Response, limit: int = 5) -> Response:
         """Follow redirects (same site) with GETs."""

@@ -188,16 +188,24 @@ class Client:
     cookies: dict = field(default_factory=dict)
     _csrf: str | None = None
 
-    def request(self, method: str, path: str, data: dict | None = None, *, hx: bool = False,
-                timeout: float = REQUEST_TIMEOUT, headers: dict | None = None) -> Response:
+    def connection(self, timeout: float) -> http.client.HTTPConnection:
+        """A new connection to `base` (a subclass may speak TLS, from another address)."""
         parts = urlsplit(self.base)
-        conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout)
+        return http.client.HTTPConnection(parts.hostname, parts.port, timeout=timeout)
+
+    def answered(self, raw: http.client.HTTPResponse) -> None:
+        """Called with every raw answer (a subclass may keep statuses or headers)."""
+
+    def request(self, method: str, path: str, data: dict | None = None, *, hx: bool = False,
+                timeout: float = REQUEST_TIMEOUT, headers: dict | None = None,
+                body: str | None = None) -> Response:
+        """One request with this phone's cookies: a form (`data`) or a raw `body`."""
+        conn = self.connection(timeout)
         headers = {"Connection": "close", **(headers or {})}
         if self.cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         if hx:
             headers["HX-Request"] = "true"
-        body = None
         if data is not None:
             body = urlencode(data)
             headers["Content-Type"] = "application/x-www-form-urlencoded"
@@ -207,6 +215,7 @@ class Client:
             text = raw.read().decode("utf-8", "replace")
             for value in raw.headers.get_all("Set-Cookie") or []:
                 self._take_cookie(value)
+            self.answered(raw)
             return Response(raw.status, {k.lower(): v for k, v in raw.headers.items()}, text)
         finally:
             conn.close()
