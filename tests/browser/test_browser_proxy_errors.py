@@ -24,12 +24,11 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touc
 NGINX_502 = ("<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n"
              "<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx/1.22.1</center>\r\n"
              "</body>\r\n</html>\r\n")
-NGINX_504 = NGINX_502.replace("502 Bad Gateway", "504 Gateway Time-out")
-#: (name, status, content type, body) of what a proxy answers while the backend is away.
+#: (name, status, content type, body) of what a proxy answers while the backend is away (a
+#: 504 page takes the same path as the 502 one: no X-Companion header).
 PROXY_PAGES = [
     ("nginx-502", 502, "text/html", NGINX_502),
     ("caddy-502", 502, None, ""),
-    ("nginx-504", 504, "text/html", NGINX_504),
     ("proxy-503", 503, "text/plain", "503 Service Unavailable"),
 ]
 
