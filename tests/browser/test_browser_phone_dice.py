@@ -184,12 +184,16 @@ def new_zocknroll(page: Page, names: list[str], paper: bool) -> None:
 
 
 def mark(page: Page, player: str, row: str, round_no: int) -> None:
-    """Paper mode: tap whose board, when, and the row; the server takes it."""
+    """Paper mode: tap whose board, when, and the row; the server takes it, and its answer
+    is on screen (the sheet at the new version) before the next tap."""
+    before = page.locator("#sheet").get_attribute("data-version")
     page.locator(f'#entry label.chip:has(input[name="player"][value="{player}"])').click()
     page.locator(f'#entry label.chip:has(input[name="round"][value="{round_no}"])').click()
     with page.expect_response(lambda r: r.request.method == "POST") as info:
         page.locator(f'#entry button[name="mark"][value="{row}"]').click()
     assert info.value.status == 200, info.value.text()[:500]
+    # A tap on the old form while the answer is being swapped in would be lost with it.
+    expect(page.locator("#sheet")).not_to_have_attribute("data-version", before or "")
     expect(page.locator(".htmx-added, .htmx-settling, .htmx-swapping")).to_have_count(0)
 
 

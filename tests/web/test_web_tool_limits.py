@@ -111,7 +111,11 @@ def test_a_full_queue_is_refused_at_once_and_a_runaway_job_is_stopped(helper):
     # The runaway job was killed at its cap; the one behind it had spent most of its cap
     # waiting (what is left may or may not cover a new helper's start).
     assert results[0] == "too slow" and len(results) == 2
-    assert helper.run(sum, [1, 2]) == 3                       # a fresh helper takes over
+    # A fresh helper takes over. Its start counts against the cap, and on a loaded CI machine
+    # a new Python process can take longer than 3 s to start: the cap is not what is under
+    # test here, so it is lifted for this call.
+    helper.cap = 30.0
+    assert helper.run(sum, [1, 2]) == 3
     assert helper.started >= 2
 
 
