@@ -20,6 +20,7 @@ from .text import number
 
 __all__ = [
     "Game",
+    "Outcome",
     "Setting",
     "MAX_NAME_LENGTH",
     "clean_name",
@@ -277,6 +278,45 @@ def _no_rules() -> Mapping[str, str]:
 
 
 @dataclass(frozen=True)
+class Outcome:
+    """Where a game stands, typed: what every place, table result and standings row is read
+    from, so no caller guesses which way a game's scores go.
+
+    ``totals`` and ``places`` are keyed as the summary's totals are (players, or teams "A"
+    and "B"); a place is 1 for first, and equal places are shared. ``lower_wins`` is the
+    game's direction (fixed, or a house rule such as the score pad's "lowest total wins").
+    """
+
+    totals: Mapping[str, Any]
+    places: Mapping[str, int]
+    winners: tuple[str, ...]
+    lower_wins: bool
+    over: bool
+
+
+def places_of(totals: Mapping[str, Any], winners: Sequence[str], lower_wins: bool,
+              given: Any = None) -> dict[str, int]:
+    """Every key's place (1 = first, equal values share): the places a game gives itself
+    (``given``, when it holds a whole number from 1 for every key, as Rocca's cards left
+    do), else the winners first whatever their totals (Rook's bidder going out can win on
+    the lower total) and the others by their totals in the game's direction."""
+    keys = list(totals)
+    if isinstance(given, Mapping):
+        out = {k: given.get(k) for k in keys}
+        if all(isinstance(p, int) and not isinstance(p, bool) and p >= 1 for p in out.values()):
+            return out
+
+    def rank(key: str) -> tuple[int, float]:
+        value = totals[key]
+        value = value if isinstance(value, (int, float)) and not isinstance(value, bool) else 0
+        return (0 if key in winners else 1, value if lower_wins else -value)
+
+    ranked = {k: rank(k) for k in keys}
+    return {k: 1 + sum(1 for other in ranked.values() if other < mine)
+            for k, mine in ranked.items()}
+
+
+@dataclass(frozen=True)
 class Game:
     """A game the app can keep a sheet for.
 
@@ -299,6 +339,30 @@ class Game:
     #: What differs from the tournament format derived from the fields above (see
     #: ``companion.tournaments.formats``): e.g. ``{"preferred_table": 5}``. Empty for most.
     tournament: Mapping[str, Any] = field(default_factory=_no_rules, repr=False, compare=False)
+    #: Which way the scores go: True when the lowest total wins. A fixed bool, or a function
+    #: of the table's checked settings for a game where a house rule decides (the score pad).
+    lower_wins: bool | Callable[[Mapping[str, Any]], bool] = field(default=False,
+                                                                   compare=False)
+
+    def lowest_wins(self, settings: Mapping[str, Any] | None) -> bool:
+        """Whether the lowest total wins under these house rules (see ``lower_wins``)."""
+        if callable(self.lower_wins):
+            return bool(self.lower_wins(self.check_settings(settings)))
+        return bool(self.lower_wins)
+
+    def outcome(self, state: dict) -> Outcome:
+        """Where the game in ``state`` stands: totals, places, winners, direction, over."""
+        return self.outcome_of(self.summary(state), state.get("settings"))
+
+    def outcome_of(self, summary: Mapping[str, Any],
+                   settings: Mapping[str, Any] | None) -> Outcome:
+        """:meth:`outcome` from a summary already made (and the table's settings)."""
+        totals = dict(summary.get("totals") or {})
+        winners = tuple(summary.get("winners") or ())
+        lower = self.lowest_wins(settings)
+        return Outcome(totals=totals, places=places_of(totals, winners, lower,
+                                                       summary.get("places")),
+                       winners=winners, lower_wins=lower, over=bool(summary.get("over")))
 
     def parse_settings(self, form: Mapping[str, str]) -> dict[str, Any]:
         """Turn raw form strings into a settings dict for ``new`` (see parse_form_settings)."""

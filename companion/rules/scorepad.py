@@ -282,4 +282,5 @@ GAME = Game(
     summary=summary,
     settings_fields=SETTINGS,
     rules=MappingProxyType(RULES),
+    lower_wins=lambda settings: settings["low_wins"],
 )
