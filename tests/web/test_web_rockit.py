@@ -453,19 +453,16 @@ def test_the_checker_without_a_table(ann):
     assert 'id="back-to-table"' not in ok(ann.get("/rockit/check?t=../x"))
 
 
-# ---------------------------------------------------------------- second pass (issue 17)
+# ---------------------------------------------------------------- blocked games, declared jokers
 
 def blocked(phone: Phone, table_id: str, **fields):
     return act(phone, table_id, kind="blocked", **fields)
 
 
 def test_a_blocked_game_is_won_by_a_player_who_never_came_in(ann, new_phone):
-    """RID-A7 (RULES.md §4.5): "If every player passes in succession, the game ends and the
-    fewest cards in hand wins (ties: the lowest card-point total in hand, using the come-in
-    values). That player wins even if they never came in (a blocked game is not a
-    going-out)." The seed only says: "The game is won when a player has played all the
-    cards in their hand (also called "going out,") AND every play on the board is a valid
-    play."
+    """RID-A7 (docs/RULES.md §4.5): when everyone passes with the draw pile empty, the fewest
+    cards in hand wins, come in or not, as a blocked game is not a going-out. The rule sheet
+    names only the win by going out (seeds/000_a31bb5430319cf88.txt §WINNING THE GAME).
     """
     table_id = create(ann)
     page = ann.page(table_id)
@@ -503,9 +500,8 @@ def test_a_blocked_game_is_won_by_a_player_who_never_came_in(ann, new_phone):
     (dict(), 422, None, "Tap who has the fewest cards in hand."),
 ])
 def test_the_blocked_game_form(ann, db_path, fields, status, winner, words):
-    """RID-A7: "the fewest cards in hand wins (ties: the lowest card-point total in hand,
-    using the come-in values)". The seed: "Ace = 1 point, number cards are worth face value,
-    Joker = 0 points, and face cards are 10 points each."
+    """RID-A7: the fewest cards in hand wins; a tie goes to the fewest points in hand, counted
+    with the come-in values (seeds/000_a31bb5430319cf88.txt §COMING IN).
     """
     table_id = create(ann)
     ok(come_in(ann, table_id, "Ann", "KS KH KD"))
@@ -525,9 +521,9 @@ def test_the_blocked_game_form(ann, db_path, fields, status, winner, words):
 
 
 def test_a_declared_joker_in_the_checker_follows_the_declaration(ann):
-    """RID-A5: "The player declares the represented card when laying a joker ("played in
-    place of a specific card")". The seed: "When a Joker is played, it is played in place
-    of a specific card." "5♥ 6♥ JK, joker = 4♥" is the run 4-5-6♥, as "JK 5♥ 6♥" is.
+    """RID-A5: a joker stands for the card declared when it is laid (docs/RULES.md §4.5;
+    seeds/000_a31bb5430319cf88.txt §PLAYING A JOKER). "5♥ 6♥ JK, joker = 4♥" is the run
+    4-5-6♥, as "JK 5♥ 6♥" is.
     """
     for typed in ("5♥ 6♥ JK, joker = 4♥", "JK 5♥ 6♥", "5H 6H JK=4H"):
         body = check(ann, trick_0=typed)
@@ -547,18 +543,18 @@ def test_a_declared_joker_in_the_checker_follows_the_declaration(ann):
     {"trick": "5H 6H JK", "declared": "4H"},
     {"trick": "JK 5H 6H"},
 ])
-def test_the_issue_17_steal_is_legal_in_any_order(ann, args):
-    """RID-8, the seed: "When you "steal" a Joker from the board, you MUST replace it with
-    the card it represents from your hand AND you must use it with cards from your hand to
-    create a new lay down." The joker declared 4♥ represents 4♥ however it was typed."""
+def test_a_declared_jokers_steal_is_legal_in_any_order(ann, args):
+    """RID-8: a board joker is taken by putting its card from hand in its place and using
+    the joker in a new trick of hand cards (seeds/000_a31bb5430319cf88.txt §PLAYING A JOKER).
+    The joker declared 4♥ represents 4♥ however it was typed."""
     body = check(ann, q="steal", replacement="4H", new_trick="JK 2C 3C", **args)
     assert section(body, "rk-verdict").startswith("Yes. Legal: 4♥ takes the joker's place")
     assert "is 4♥" in section(body, "joker-identity")
 
 
 def test_a_declared_joker_never_comes_in(ann, db_path):
-    """RID-4, the seed: "Jokers may not be used in your "coming in" trick." The declaration
-    is read (no notation error), and the verdict is the rule's."""
+    """RID-4: no jokers in the come-in trick (seeds/000_a31bb5430319cf88.txt §COMING IN).
+    The declaration is read (no notation error), and the verdict is the rule's."""
     body = check(ann, q="come_in", cards="5♥ 6♥ JK, joker = 4♥")
     assert section(body, "rk-verdict") == "No. Jokers are not allowed in the come-in trick. RID-4"
     table_id = create(ann)
@@ -575,7 +571,7 @@ def test_a_declared_joker_never_comes_in(ann, db_path):
                                                                     "last-line")
 
 
-# ---------------------------------------------------------------- Japanese (issue 19)
+# ---------------------------------------------------------------- Japanese
 
 def test_a_rockit_table_and_the_checker_in_japanese(ann, new_phone):
     """On a Japanese phone every sentence of the sheet, the refusals, the history and the

@@ -136,10 +136,9 @@ def test_best_hand_tool_takes_tapped_dice(ann, query, status, words):
 
 
 def test_dice_that_contradict_the_turns_white_dice_are_refused(ann, db_path):
-    """Issue 17 point 7 (ZNR-2): one turn, one set of white dice. The seed: "Players which
-    dropped out also check off a circle next to the best "hand" they currently have with the
-    dice, which is created by combining their dice with the white dice in the center of the
-    table."
+    """ZNR-2: one turn, one set of white dice. A dropping player's hand is their own dice
+    combined with the white dice on the table (seeds/004_73b200f00e2d05f5.txt §GAME PLAY ›
+    First Round), so every hand of a turn holds the same white dice.
 
     On the phones a drop always carries the white dice rolled, so white dice that contradict a
     drop can only come from striking the roll after the drop: Bob's drop (2, 2, 2, 5, 6) stays
@@ -193,7 +192,7 @@ def _shown(response) -> str:
 
 
 def test_a_japanese_phone_plays_zocknroll_in_japanese(ann):
-    """Issue 19: on a Japanese phone the guided turn, the refusals (rule IDs kept), the board,
+    """On a Japanese phone the guided turn, the refusals (rule IDs kept), the board,
     the turn log, the history, the house rules, the final scoring and the best-hand tool are
     Japanese; names, dice and "Jörg" stay as typed."""
     ann.client.set_cookie("lang", "ja")
