@@ -149,3 +149,20 @@ def test_the_rules_doc_has_a_row_for_every_rule_of_every_game():
     rows = set(re.findall(r"^\| \*{0,2}([A-Z]+-A?\d+b?)\*{0,2} \|", text, re.M))
     for game in GAMES.values():
         assert not set(game.rules) - rows, f"{game.slug}: {sorted(set(game.rules) - rows)}"
+
+
+def test_every_section_the_repository_cites_exists():
+    """``RULES.md §4.5`` anywhere in the code, tests or docs names a numbered heading."""
+    headings = set(re.findall(r"^#+ (\d+(?:\.\d+)*)\.? ", RULES_DOC.read_text(encoding="utf-8"),
+                              re.M))
+    cited = {}
+    for folder in ("companion", "tests", "docs", "templates"):
+        for path in (ROOT / folder).rglob("*"):
+            if path.suffix not in {".py", ".md", ".html", ".js"} or not path.is_file():
+                continue
+            for section in re.findall(r"RULES\.md[^§\n]{0,3}§(\d+(?:\.\d+)*)",
+                                      path.read_text(encoding="utf-8", errors="ignore")):
+                cited.setdefault(section, path.relative_to(ROOT).as_posix())
+    assert cited
+    missing = {section: path for section, path in cited.items() if section not in headings}
+    assert not missing, f"sections cited but not in docs/RULES.md: {missing}"
