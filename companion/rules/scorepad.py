@@ -64,6 +64,29 @@ def new(settings: dict | None, seats: list[str]) -> dict:
     }
 
 
+def _play_round(state: dict, action: dict) -> dict:
+    """A round's scores join the sheet (players not named score 0)."""
+    fresh = _copy(state)
+    fresh["rounds"].append(_round(state, action.get("scores")))
+    return fresh
+
+
+def _finish(state: dict, action: dict) -> dict:
+    """The table ends the game after at least one round (SP-5)."""
+    if not state["rounds"]:
+        raise RuleError(N_("Play at least one round before finishing the game."), rule="SP-5")
+    fresh = _copy(state)
+    fresh["finished"] = True
+    return fresh
+
+
+#: Each move's kind to the function that returns the state after it (``(state, action)``).
+_MOVES = {
+    "round": _play_round,
+    "finish": _finish,
+}
+
+
 def apply(state: dict, action: dict) -> dict:
     """Return the state after ``action``; ``state`` is left untouched.
 
@@ -78,16 +101,9 @@ def apply(state: dict, action: dict) -> dict:
                                             "to play again.", winners=winners),
                         outcome["rule"])
     kind = action.get("kind") if isinstance(action, dict) else None
-    if kind == "round":
-        fresh = _copy(state)
-        fresh["rounds"].append(_round(state, action.get("scores")))
-        return fresh
-    if kind == "finish":
-        if not state["rounds"]:
-            raise RuleError(N_("Play at least one round before finishing the game."), rule="SP-5")
-        fresh = _copy(state)
-        fresh["finished"] = True
-        return fresh
+    move = _MOVES.get(kind) if isinstance(kind, str) else None
+    if move is not None:
+        return move(state, action)
     if kind:
         raise RuleError(message("scorepad", "'{kind}' is not a score pad action: enter a round "
                                             "or finish the game.", kind=kind), rule="SP-1")
