@@ -52,7 +52,7 @@ from .cards import format_card, parse_cards
 from .game import Game, Setting, check_seats, check_settings
 from .rockit_solver import N_RANKS, N_SUITS, Placed, solve
 from .said import N_, Said, joined, listing, message, said_of
-from .text import number
+from .text import join_names, number
 from .verdict import RuleError, Verdict
 
 __all__ = [
@@ -169,8 +169,8 @@ def _times(count: int) -> Said:
     return message("rockit", "{count} times", count=count)
 
 
-# Counted nouns ("1 card", "3 cards", as text.plural says them), each a Said so that a
-# translation counts them its own way.
+# Counted nouns ("1 card", "3 cards"), each a Said so that a translation counts them its
+# own way.
 
 def _n_cards(count: int) -> Said:
     if count == 1:
@@ -196,11 +196,8 @@ def _n_games(count: int) -> Said:
     return message("rockit", "{n} games", n=number(count))
 
 
-def _names(names: list[str]) -> Said:
-    """"Ann", "Ann and Bob", "Ann, Bob and Cy" (text.join_names), or "nobody"."""
-    if not names:
-        return message("rockit", "nobody")
-    return listing(names, message("rules", "and"))
+#: "nobody" in RockIt's sentences (join_names' word for no names).
+_NOBODY = message("rockit", "nobody")
 
 
 def _either(cards: Iterable[str]) -> Said:
@@ -755,7 +752,7 @@ def check_board(tricks: Any, decks: int | None = None, declared: Any = None) -> 
                                       number=bad[0]["index"] + 1,
                                       reason=_lower_first(bad[0]["reason"])), "RID-7", details)
     if bad:
-        numbers = _names([str(b["index"] + 1) for b in bad])
+        numbers = join_names([str(b["index"] + 1) for b in bad], nobody=_NOBODY)
         return Verdict(False, message("rockit", "Tricks {numbers} are not valid; the first: "
                                                 "{reason}", numbers=numbers,
                                       reason=_lower_first(bad[0]["reason"])), "RID-7", details)
@@ -1078,7 +1075,7 @@ def check_steal(trick: Any, replacement: str, new_trick: Any, hand: Any,
         else:
             missing.append(card)
     if missing:
-        shown = _names([format_card(c) for c in missing])
+        shown = join_names([format_card(c) for c in missing], nobody=_NOBODY)
         if len(missing) == 1:
             reason = message("rockit", "The new trick must be only cards from your hand plus "
                                        "the joker: {cards} is not from your hand.", cards=shown)
@@ -1392,8 +1389,8 @@ def apply(state: dict, action: dict) -> dict:
     if sheet["over_reason"] is not None:
         winners = _best(sheet["totals"], state["seats"])
         raise RuleError(message("rockit", "The match is over: {winners} won. Start a "
-                                          "rematch to play again.", winners=_names(winners)),
-                        rule="RID-9")
+                                          "rematch to play again.",
+                                winners=join_names(winners, nobody=_NOBODY)), rule="RID-9")
     kind = action.get("kind") if isinstance(action, dict) else None
     move = _MOVES.get(kind) if isinstance(kind, str) else None
     if move is None:
@@ -1451,7 +1448,7 @@ def summary(state: dict) -> dict:
                            winner=winners[0], games=wins)
         else:
             text = message("rockit", "{winners} share the match with {games} won each.",
-                           winners=_names(winners), games=wins)
+                           winners=join_names(winners, nobody=_NOBODY), games=wins)
         result = {"text": text, "rule": "RID-9"}
     target = s["target"]
     end_text = (message("rockit", "The first player to win {games} wins the match.",

@@ -12,8 +12,8 @@ from types import MappingProxyType
 from typing import Any
 
 from .game import Game, Setting, check_seats, check_settings
-from .said import N_, Said, listing, message
-from .text import number
+from .said import N_, Said, message
+from .text import join_names, number
 from .verdict import RuleError
 
 __all__ = ["GAME", "RULES", "SETTINGS", "MAX_ROUND_SCORE", "new", "apply", "summary"]
@@ -96,7 +96,7 @@ def apply(state: dict, action: dict) -> dict:
     _check_state(state)
     outcome = _outcome(state)
     if outcome is not None:
-        winners = _names(_best(state, _totals(state)))
+        winners = join_names(_best(state, _totals(state)), nobody=_NOBODY)
         raise RuleError(message("scorepad", "The game is over: {winners} won. Start a rematch "
                                             "to play again.", winners=winners),
                         outcome["rule"])
@@ -216,8 +216,9 @@ def _outcome(state: dict) -> dict | None:
                                     player=player, total=number(totals[player]),
                                     target=number(target)), "rule": "SP-2"}
         if reached:
-            who = _names([message("scorepad", "{player} ({total})", player=player,
-                                  total=number(totals[player])) for player in reached])
+            who = join_names([message("scorepad", "{player} ({total})", player=player,
+                                      total=number(totals[player])) for player in reached],
+                             nobody=_NOBODY)
             return {"text": message("scorepad", "{players} reached the target of {target}.",
                                     players=who, target=number(target)), "rule": "SP-2"}
     limit = settings["rounds"]
@@ -230,17 +231,14 @@ def _outcome(state: dict) -> dict | None:
 
 
 def _n_rounds(count: int) -> Said:
-    """"1 round", "3 rounds" (as text.plural says them), translatable."""
+    """"1 round", "3 rounds", a Said so that a translation counts them its own way."""
     if count == 1:
         return message("scorepad", "1 round")
     return message("scorepad", "{n} rounds", n=number(count))
 
 
-def _names(names: list[str]) -> Said:
-    """"Ann", "Ann and Bob", "Ann, Bob and Cy" (text.join_names), or "nobody"."""
-    if not names:
-        return message("scorepad", "nobody")
-    return listing(names, message("rules", "and"))
+#: "nobody" in the score pad's sentences (join_names' word for no names).
+_NOBODY = message("scorepad", "nobody")
 
 
 def _end_rule(settings: dict) -> dict:
@@ -283,7 +281,7 @@ def _result(winners: list[str], totals: dict[str, int]) -> dict | None:
                        score=score)
     else:
         text = message("scorepad", "{winners} share the win with {score}.",
-                       winners=_names(winners), score=score)
+                       winners=join_names(winners, nobody=_NOBODY), score=score)
     return {"text": text, "rule": "SP-4"}
 
 

@@ -2,9 +2,9 @@
 
 Each board (``beginner``, ``advanced``) is a column of rows, top to bottom: Winner of Third
 Round, the hand rows, Dropped Out First Round (RULES.md §1.2 and §1.4;
-seeds/004_73b200f00e2d05f5.txt §TRANSLATED PLAYER BOARDS). A row has :data:`CIRCLES` circles to check; a board is scored by
-:func:`final_result` (ZNR-9). Also the small helpers every part of the game's sentences
-share (:func:`_names`, :func:`_ordinal`, :func:`_show`).
+seeds/004_73b200f00e2d05f5.txt §TRANSLATED PLAYER BOARDS). A row has :data:`CIRCLES`
+circles to check; :func:`final_result` scores the boards (ZNR-9). Also the small helpers
+the game's sentences share (:data:`_NOBODY`, :func:`_ordinal`, :func:`_show`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ..said import N_, Said, listing, message
+from ..said import N_, Said, message
 
 __all__ = ["BOARDS", "CIRCLES", "DROPPED", "JORG", "OWN_DICE", "WHITE_DICE", "WINNER",
            "dice_count", "final_result", "row_label", "row_points", "rows"]
@@ -151,12 +151,8 @@ def _said(text: str) -> Said:
     return text if isinstance(text, Said) else Said(text, template=text)
 
 
-def _names(names: Iterable[Any]) -> Said:
-    """Names (or Saids) for a sentence: "Ann", "Ann and Bob", "Ann, Bob and Cy"; "nobody"."""
-    names = list(names)
-    if not names:
-        return message("zocknroll", "nobody")
-    return listing(names, message("zocknroll", "and"))
+#: "nobody" in Zock'n'Roll's sentences (join_names' word for no names).
+_NOBODY = message("zocknroll", "nobody")
 
 
 def _ordinal(n: int) -> Said:

@@ -14,10 +14,10 @@ from typing import Any
 
 from ..game import Game, Setting, check_seats, check_settings
 from ..said import N_, Said, joined, message
-from ..text import number
+from ..text import join_names, number
 from ..verdict import RuleError
 from .board import (_BOARD_ROWS, _LABELS, _ROWS, JORG, MAX_PLAYERS, MIN_PLAYERS, NAME,
-                    OWN_DICE, SLUG, WINNER, _final, _jorg_key, _names, _ordinal)
+                    OWN_DICE, SLUG, WINNER, _NOBODY, _final, _jorg_key, _ordinal)
 from .turn import (_drop_entry, _end_turn_entry, _guided_round, _mark_entry, _new_turn,
                    _order, _reveal_entry, _roll_entry, _showdown_entry, _stay_entry,
                    _to_reveal, _undecided)
@@ -193,7 +193,8 @@ def apply(state: dict, action: dict) -> dict:
         winners = _final(sheet["marks"], state["settings"]["board"],
                          _multiplier(state["settings"], state["seats"]))["winners"]
         raise RuleError(message("zocknroll", "The game is over: {players} won. Start a "
-                                "rematch to play again.", players=_names(winners)), rule="ZNR-8")
+                                "rematch to play again.",
+                                players=join_names(winners, nobody=_NOBODY)), rule="ZNR-8")
     kind = action.get("kind") if isinstance(action, dict) else None
     move = _MOVES.get(kind) if isinstance(kind, str) else None
     if move is None:
@@ -312,8 +313,9 @@ def summary(state: dict) -> dict:
                          ordinal=_ordinal(first["checks"]), row=first["label"],
                          turn=first["turn"])]
         if len(triggers) > 1:
-            others = _names(message("zocknroll", "{player} ({row})", player=t["player"],
-                                    row=t["label"]) for t in triggers[1:])
+            others = join_names((message("zocknroll", "{player} ({row})", player=t["player"],
+                                         row=t["label"]) for t in triggers[1:]),
+                                nobody=_NOBODY)
             parts.append(message("zocknroll", "Also a {ordinal} check: {others}.",
                                  ordinal=_ordinal(first["checks"]), others=others))
         parts.append(message("zocknroll", "The game is scored.") if over
@@ -333,7 +335,7 @@ def summary(state: dict) -> dict:
                        "rule": "ZNR-8"}
         score = number(totals[winners[0]])
         if len(winners) == 1 and final["tie_break"]:
-            beaten = _names(p for p in final["tied"] if p != winners[0])
+            beaten = join_names((p for p in final["tied"] if p != winners[0]), nobody=_NOBODY)
             text = message("zocknroll", "{player} wins with {score}, tied with {others} but "
                            "with more Winner of Third Round checks ({wins}).",
                            player=winners[0], score=score, others=beaten,
@@ -343,7 +345,7 @@ def summary(state: dict) -> dict:
                            score=score)
         else:
             text = message("zocknroll", "{players} share the win with {score}.",
-                           players=_names(winners), score=score)
+                           players=join_names(winners, nobody=_NOBODY), score=score)
         result = {"text": text, "rule": "ZNR-9"}
     still_in = [] if cur is None else [p for p in seats if p not in cur["dropped"]]
     jorg = len(seats) == 3

@@ -12,9 +12,10 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..said import N_, joined, message
+from ..text import join_names
 from ..verdict import Verdict
 from .board import (_BOARD_WORDS, _HAND_ROWS, _INTERPRETED, _LABELS, _POINTS, _ROWS, _board,
-                    _dice, _names, _show)
+                    _NOBODY, _dice, _show)
 
 __all__ = ["best_hand", "explain_hand", "hands_present", "showdown"]
 
@@ -139,7 +140,7 @@ def explain_hand(dice: Iterable[int], board: Any) -> Verdict:
     reason = message("zocknroll", "The best hand is {row} ({points} points), made by {dice}.",
                      row=label, points=points, dice=_show(used))
     if len(found) > 1:
-        lower = _names([_LABELS[board][r] for r, _ in found[1:]])
+        lower = join_names([_LABELS[board][r] for r, _ in found[1:]], nobody=_NOBODY)
         also = (message("zocknroll", "{rows} is also there but lower.", rows=lower)
                 if len(found) == 2
                 else message("zocknroll", "{rows} are also there but lower.", rows=lower))

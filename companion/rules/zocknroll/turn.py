@@ -12,10 +12,11 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..said import N_, message, said_of
+from ..text import join_names
 from ..verdict import RuleError, Verdict
 from .board import (_BOARD_WORDS, _HAND_ROWS, _LABELS, _POINTS, DROPPED, JORG, OWN_DICE,
                     WHITE_DICE, WINNER, _board, _check_row, _dice, _is_int, _jorg_key,
-                    _names, _ordinal, _said, _show, dice_count)
+                    _NOBODY, _ordinal, _said, _show, dice_count)
 from .hands import _best, _found, _rank, showdown
 from .white import _check_turn_white, check_white_dice
 
@@ -228,7 +229,7 @@ def _roll_entry(state: dict, sheet: dict, action: dict) -> dict:
     waiting = _undecided(cur, seats)
     if waiting:
         raise RuleError(message("zocknroll", "{players} must say stay or drop before the dealer "
-                                "rolls again.", players=_names(waiting)),
+                                "rolls again.", players=join_names(waiting, nobody=_NOBODY)),
                         "ZNR-3" if rolled == 4 else "ZNR-2")
     wanted = WHITE_DICE[1] if rolled == 0 else 1
     rule = {0: "ZNR-2", 3: "ZNR-3", 4: "ZNR-4"}[rolled]
@@ -410,7 +411,8 @@ def _showdown_entry(state: dict, sheet: dict, action: dict) -> dict:
     missing = [p for p in still_in if p not in hands]
     if len(missing) > 1:
         raise RuleError(message("zocknroll", "{players} stayed in to round 3, so the showdown "
-                                "needs their dice.", players=_names(missing)), rule="ZNR-4")
+                                "needs their dice.", players=join_names(missing, nobody=_NOBODY)),
+                        rule="ZNR-4")
     if missing:
         raise RuleError(message("zocknroll", "{player} stayed in to round 3, so the showdown "
                                 "needs the dice.", player=missing[0]), rule="ZNR-4")
@@ -443,8 +445,9 @@ def _showdown_entry(state: dict, sheet: dict, action: dict) -> dict:
                               "Winner of Third Round.", player=winner,
                               row=label[result["best"]]), "ZNR-4")
     else:
-        hands_text = _names(message("zocknroll", "{player} ({row})", player=p,
-                                    row=label[row_of[p]]) for p in holders)
+        hands_text = join_names((message("zocknroll", "{player} ({row})", player=p,
+                                         row=label[row_of[p]]) for p in holders),
+                                nobody=_NOBODY)
         scoring = [p for p in holders if p != JORG or not jorg]
         if len(scoring) == 1:
             text = message("zocknroll", "Tie in round 3: {hands}. {player} checks the hand; "
@@ -453,7 +456,7 @@ def _showdown_entry(state: dict, sheet: dict, action: dict) -> dict:
         else:
             text = message("zocknroll", "Tie in round 3: {hands}. {players} check the hand; "
                            "nobody checks Winner of Third Round.", hands=hands_text,
-                           players=_names(scoring))
+                           players=join_names(scoring, nobody=_NOBODY))
         rule = "Z-A3" if mixed else ("ZNR-6" if jorg and JORG in holders else "ZNR-4")
     return {"kind": "showdown", "dice": ordered, "rows": row_of, "best": result["best"],
             "holders": holders, "winner": winner, "checks": checks, "text": text,
@@ -508,7 +511,8 @@ def _mark_entry(state: dict, sheet: dict, action: dict) -> dict:
             if others:
                 raise RuleError(message("zocknroll", "{players} also checked a round-3 hand: a "
                                         "tie gives nobody Winner of Third Round.",
-                                        players=_names(others)), rule="ZNR-4")
+                                        players=join_names(others, nobody=_NOBODY)),
+                                        rule="ZNR-4")
             text = message("zocknroll", "{player} won round 3: Winner of Third Round.",
                            player=player)
         else:
@@ -557,7 +561,8 @@ def _end_turn_entry(state: dict, sheet: dict, action: dict | None = None) -> dic
         if still_in and not r3:
             raise RuleError(message("zocknroll", "{players} stayed in to round 3, so the best "
                                     "hand among them must be checked before the turn ends.",
-                                    players=_names(still_in)), rule="ZNR-4")
+                                    players=join_names(still_in, nobody=_NOBODY)),
+                                    rule="ZNR-4")
         if len(r3) == 1 and winner is None:
             alone = next(iter(r3))
             raise RuleError(message("zocknroll", "{player} alone holds the best hand of round "
