@@ -23,9 +23,9 @@ The rule functions take ``variant``: a preset name (``"kentucky"``), or a settin
 ``new`` takes it (``{"variant": "family", "min_bid": 160}``), or a game state. They are
 :func:`check_bid`, :func:`score_hand`, :func:`trick_winner`, :func:`check_discard`,
 :func:`count_points`, :func:`hand_total` and :func:`resolve_settings`; for settling arguments
-at the table (issue 17) :func:`check_bidding` (the auction so far), :func:`check_discard_counts`
-(the discard by numbers), :func:`check_follow` (did they have to follow?) and
-:func:`hand_size`. Rule IDs are those of
+at the table, where a rule sheet in hand is slow to consult, :func:`check_bidding` (the
+auction so far), :func:`check_discard_counts` (the discard by numbers), :func:`check_follow`
+(did they have to follow?) and :func:`hand_size`. Rule IDs are those of
 RULES.md §2 (:data:`RULES`); the choices made are written up in docs/RULES-NOTES.md.
 """
 

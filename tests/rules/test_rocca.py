@@ -752,8 +752,8 @@ def test_every_message_is_used_and_formats():
 
 
 # ---------------------------------------------------------------------------------------
-# Second pass (issue 17): a queen's give that empties a hand (ROC-A12), 2–11 players
-# (ROC-A13).
+# Second pass, the cases a first reading missed: a queen's give that empties a hand
+# (ROC-A12), 2–11 players (ROC-A13).
 
 #: P1 sheds to 2 cards (P2 draws 3 times: 8 cards), so P1's next queen empties the hand.
 TWO_LEFT = shed(2, "P1", 3)

@@ -1,8 +1,9 @@
-"""RockIt to Destiny, second pass (issue 17, points 3 and 4; RULES.md §4, docs/RULES-NOTES.md).
+"""RockIt to Destiny, second pass (RULES.md §4, docs/RULES-NOTES.md): the two rules a
+first reading got wrong.
 
-Point 3: a blocked game (the draw pile empty, everyone passed) is won by the fewest cards in
-hand, even by a player who never came in (RID-A7). Point 4: a joker's declared card decides
-what it stands for, whatever the order the cards were typed in (RID-A5, RID-8).
+A blocked game (the draw pile empty, everyone passed) is won by the fewest cards in hand,
+even by a player who never came in (RID-A7). A joker's declared card decides what it stands
+for, whatever the order the cards were typed in (RID-A5, RID-8).
 """
 
 import copy
@@ -163,7 +164,7 @@ def test_blocked_winners_counts_copies_against_the_decks():
 
 DECLARED = [
     # id, trick as typed, declared, valid, rule, what the jokers stand for (sorted)
-    ("issue-17", "5H 6H JK", "4H", True, "RID-3", ["4H"]),
+    ("typed-in-order", "5H 6H JK", "4H", True, "RID-3", ["4H"]),
     ("joker-first", "JK 5H 6H", "4H", True, "RID-3", ["4H"]),
     ("joker-between", "5H JK 6H", "4H", True, "RID-3", ["4H"]),
     ("high-end", "JK 5H 6H", "7H", True, "RID-3", ["7H"]),
@@ -212,7 +213,7 @@ def test_a_declared_joker_decides_in_any_order(example, trick, declared, valid, 
 
 
 @pytest.mark.parametrize("trick", ["5H 6H JK", "JK 5H 6H", "5H JK 6H", "6H JK 5H"])
-def test_the_issue_17_steal_follows_the_declaration(trick):
+def test_a_steal_follows_the_declaration(trick):
     """RID-8: a board joker is taken by putting the card it stands for in its place; what it
     stands for is what was declared, not where it was typed. The seed: "When you "steal" a
     Joker from the board, you MUST replace it with the card it represents from your hand AND

@@ -1,8 +1,8 @@
 """Rook (slug "rook"): RULES.md §2 — bids, hand scores, tricks, discards, whole games.
 
 Every worked example of RULES.md §2.6 (R1–R16) is a test below, named after its example.
-Issue 17's second pass (the last section): RK-7b, RK-1b, and the table's arguments (the
-auction, the discard, following suit), each table citing its rule and quoting the seed.
+The second pass (the last section): RK-7b, RK-1b, and the arguments players have at the
+table (the auction, the discard, following suit), each case citing its rule and the seed.
 """
 
 import copy
@@ -634,7 +634,7 @@ def test_sheet_rows():
     }
     assert passed["kind"] == "redeal" and passed["changes"] == {"A": 0, "B": 0}
     assert passed["rule"] == "R-A7" and passed["hand"] is None
-    # Bob dealt, everyone passed, Cid deals next (issue 15: not "Bob dealt again").
+    # Bob dealt, everyone passed, Cid deals next: the deal moves on (not "Bob dealt again").
     assert passed["next_dealer"] == "Cid" and third["next_dealer"] == "Dee"
     assert passed["text"] == "Everyone passed on Bob's deal: Cid deals next."
     assert passed["running"] == {"A": 180, "B": 70}
@@ -971,9 +971,9 @@ def test_module_exports():
 
 
 # ---------------------------------------------------------------------------------------
-# Issue 17, second pass: points on the grid of 5 (RK-7b), cards that exist (RK-1b), and
-# arguments settled at the table: the auction (RK-4, R-A7), the discard (RK-5, R-A3) and
-# "did they have to follow?" (RK-6). The seed is seeds/003_48662a7a4c721847.txt.
+# Second pass: points on the grid of 5 (RK-7b), cards that exist (RK-1b), and arguments
+# settled at the table: the auction (RK-4, R-A7), the discard (RK-5, R-A3) and "did they
+# have to follow?" (RK-6). The seed is seeds/003_48662a7a4c721847.txt.
 
 GRID_CASES = [
     # variant, bid, bidder points, other points, ok, words in the reason
@@ -1354,7 +1354,7 @@ def test_rk6_a_renege_is_exactly_holding_the_colour_led_and_not_playing_it(varia
     assert verdict.rule == "RK-6"
 
 
-def test_issue_17_sentences_go_through_the_words_path():
+def test_table_argument_sentences_go_through_the_words_path():
     """New sentences are Saids (message("rook", ...)) or N_-marked constants."""
     from companion.rules.said import Said
     for verdict in (check_bidding("family", [150]), score_hand("family", 150, 183, 67),

@@ -1,12 +1,12 @@
-"""Zock'n'Roll, one turn, one set of white dice (issue 17 point 7; RULES.md §1.3 ZNR-2,
-ZNR-3, ZNR-4 and §1.5 "Per turn").
+"""Zock'n'Roll, one turn, one set of white dice (RULES.md §1.3 ZNR-2, ZNR-3, ZNR-4 and §1.5
+"Per turn").
 
 Every drop and every showdown hand of a turn is its player's own dice plus the white dice of
 its round: 3 in round 1, the same 3 plus a 4th in round 2, those 4 plus a 5th in round 3.
 Own dice are hidden and may show anything, so dice entered for a turn fit when some white
 dice W1 ⊂ W2 ⊂ W3 (3, 4, 5 dice) lie in every round-r hand. The rules refuse a drop, a
 showdown, a tapped check with dice or a dealer's roll that leaves no such white dice, citing
-the rule of the refused hand's round (docs/RULES-NOTES.md, "Second pass (issue 17)").
+the rule of the refused hand's round (docs/RULES-NOTES.md, Zock'n'Roll).
 
 The reference here is a brute force written from that definition only: every 5 white dice
 and every order in which the 4th and the 5th could have joined.
