@@ -57,6 +57,8 @@ the web can say it in the phone's language; docs/I18N.md), or a fixed text marke
 
 from __future__ import annotations
 
+# The board's constants (CIRCLES, WINNER, OWN_DICE...) are not in __all__ but stay
+# importable from here, as they were from the single module: the web adapter reads them.
 from .board import (BOARDS, CIRCLES, DROPPED, JORG, MAX_PLAYERS, MIN_PLAYERS, NAME, OWN_DICE,
                     SLUG, WHITE_DICE, WINNER, dice_count, final_result, row_label, row_points,
                     rows)

@@ -92,8 +92,12 @@ def check_mark(board: Any, round_no: int, row: str, dice: Iterable[int] | None =
                    rule, details)
 
 
+# ---------------------------------------------------------------------------------------
+# The turn in progress (``cur``: what ``game._fold`` keeps of the current turn).
 
 def _new_turn(number_: int, seats: list[str]) -> dict:
+    """A turn before anyone acted: its number, its dealer (the deal passes to the left after
+    every turn, ZNR-7) and empty records of drops, stays, checks, white dice and hands."""
     return {"turn": number_, "dealer": seats[(number_ - 1) % len(seats)], "dropped": {},
             "dice_drops": [], "checked": {}, "round3": {}, "winner": None, "lines": [],
             "showdown": None, "ended_by": None, "white": [], "stayed": {}, "revealed": {},
@@ -131,7 +135,11 @@ def _to_reveal(cur: dict, seats: list[str]) -> list[str]:
     return waiting
 
 
+# ---------------------------------------------------------------------------------------
+# The moves: each checks one action against the turn so far and returns its log entry.
+
 def _player(state: dict, name: Any, rule: str) -> str:
+    """The seated player ``name`` names, or RuleError (Jörg has no seat to act from)."""
     seats = state["seats"]
     if isinstance(name, str) and name in seats:
         return name
