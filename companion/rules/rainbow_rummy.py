@@ -1028,6 +1028,25 @@ def _fold(state: dict) -> dict:
             "winner": winner, "over_reason": over_reason, "result": result_, "dealer": dealer}
 
 
+def _add_hand(state: dict, fresh: dict, action: Mapping) -> None:
+    """A hand was played: its scored entry joins ``fresh`` (the state's copy)."""
+    fresh["hands"].append(_entry(state["settings"], state["seats"],
+                                 action.get("went_out"), action.get("cards")))
+
+
+def _set_cut(state: dict, fresh: dict, action: Mapping) -> None:
+    """The cut for deal: who deals the first hand, kept in ``fresh`` (the state's copy)."""
+    fresh["cut"] = _cut_entry(state, action)
+
+
+#: Each move's kind to the function that writes it into the state's copy
+#: (``(state, fresh, action)``).
+_MOVES = {
+    "hand": _add_hand,
+    "cut": _set_cut,
+}
+
+
 def apply(state: dict, action: dict) -> dict:
     """Return the state after ``action`` (a hand or the cut); ``state`` is left untouched.
 
@@ -1040,18 +1059,15 @@ def apply(state: dict, action: dict) -> dict:
         raise RuleError(message("rainbow_rummy", "The game is over: {result} Start a rematch "
                                 "to play again.", result=sheet["result"]["text"]), rule="RR-11")
     kind = action.get("kind") if isinstance(action, Mapping) else None
-    fresh = copy.deepcopy(state)
-    if kind == "hand":
-        fresh["hands"].append(_entry(state["settings"], state["seats"],
-                                     action.get("went_out"), action.get("cards")))
-    elif kind == "cut":
-        fresh["cut"] = _cut_entry(state, action)
-    else:
+    move = _MOVES.get(kind) if isinstance(kind, str) else None
+    if move is None:
         if isinstance(kind, str) and kind:
             raise RuleError(message("rainbow_rummy", "'{kind}' is not a Rainbow Rummy action: "
                                     "enter a hand, or the cut for deal.", kind=kind), rule="RR-11")
         raise RuleError(N_("That is not a Rainbow Rummy action: enter a hand, or the cut for "
                            "deal."), rule="RR-11")
+    fresh = copy.deepcopy(state)
+    move(state, fresh, action)
     return fresh
 
 

@@ -52,7 +52,7 @@ from .cards import format_card, parse_cards
 from .game import Game, Setting, check_seats, check_settings
 from .rockit_solver import N_RANKS, N_SUITS, Placed, solve
 from .said import N_, Said, joined, listing, message, said_of
-from .text import number
+from .text import join_names, number
 from .verdict import RuleError, Verdict
 
 __all__ = [
@@ -169,8 +169,8 @@ def _times(count: int) -> Said:
     return message("rockit", "{count} times", count=count)
 
 
-# Counted nouns ("1 card", "3 cards", as text.plural says them), each a Said so that a
-# translation counts them its own way.
+# Counted nouns ("1 card", "3 cards"), each a Said so that a translation counts them its
+# own way.
 
 def _n_cards(count: int) -> Said:
     if count == 1:
@@ -196,11 +196,8 @@ def _n_games(count: int) -> Said:
     return message("rockit", "{n} games", n=number(count))
 
 
-def _names(names: list[str]) -> Said:
-    """"Ann", "Ann and Bob", "Ann, Bob and Cy" (text.join_names), or "nobody"."""
-    if not names:
-        return message("rockit", "nobody")
-    return listing(names, message("rules", "and"))
+#: "nobody" in RockIt's sentences (join_names' word for no names).
+_NOBODY = message("rockit", "nobody")
 
 
 def _either(cards: Iterable[str]) -> Said:
@@ -755,7 +752,7 @@ def check_board(tricks: Any, decks: int | None = None, declared: Any = None) -> 
                                       number=bad[0]["index"] + 1,
                                       reason=_lower_first(bad[0]["reason"])), "RID-7", details)
     if bad:
-        numbers = _names([str(b["index"] + 1) for b in bad])
+        numbers = join_names([str(b["index"] + 1) for b in bad], nobody=_NOBODY)
         return Verdict(False, message("rockit", "Tricks {numbers} are not valid; the first: "
                                                 "{reason}", numbers=numbers,
                                       reason=_lower_first(bad[0]["reason"])), "RID-7", details)
@@ -1078,7 +1075,7 @@ def check_steal(trick: Any, replacement: str, new_trick: Any, hand: Any,
         else:
             missing.append(card)
     if missing:
-        shown = _names([format_card(c) for c in missing])
+        shown = join_names([format_card(c) for c in missing], nobody=_NOBODY)
         if len(missing) == 1:
             reason = message("rockit", "The new trick must be only cards from your hand plus "
                                        "the joker: {cards} is not from your hand.", cards=shown)
@@ -1314,6 +1311,69 @@ def _blocked_hands(state: dict, player: str, hands: Any) -> dict[str, Any]:
             for name, held in hands.items()}
 
 
+def _came_in(sheet: dict) -> set[str]:
+    """The players who have come in during the game in progress."""
+    return {entry["player"] for entry in sheet["current"]["come_in"]}
+
+
+def _come_in_entry(state: dict, sheet: dict, action: dict) -> dict:
+    """A player comes in: a trick of at least 30 from hand, once per game (RID-4)."""
+    current = sheet["current"]
+    decks = state["settings"]["decks"]
+    player = _player(state, action.get("player"), "RID-4")
+    if player in _came_in(sheet):
+        raise RuleError(message("rockit", "{player} has already come in this game.",
+                                player=player), rule="RID-4")
+    try:
+        cards = _cards(action.get("cards"))
+    except ValueError as error:
+        raise RuleError(said_of(error), rule="RID-4") from None
+    verdict = check_come_in(cards, decks)
+    if not verdict:
+        raise RuleError(verdict.reason, verdict.rule)
+    on_board = [card for entry in current["come_in"] for card in entry["cards"]]
+    problem = _deck_problem(on_board + cards, decks)
+    if problem:
+        raise RuleError(message("rockit", "Those cards are already on the board: "
+                                          "{problem}", problem=problem), rule="RID-1")
+    return {"kind": "come_in", "player": player, "cards": cards,
+            "points": verdict.details["points"], "trick": verdict.details["kind"]}
+
+
+def _win_entry(state: dict, sheet: dict, action: dict) -> dict:
+    """A player wins the game in progress: by going out (after coming in) or, in a blocked
+    game, by the fewest cards in hand (RID-9, RID-A7)."""
+    player = _player(state, action.get("player"), "RID-9")
+    how = action.get("how", "out")
+    if how not in ("out", "blocked"):
+        raise RuleError(N_("A game is won by going out, or by the fewest cards when "
+                           "everyone passed with the draw pile empty."), rule="RID-9")
+    if player not in _came_in(sheet) and how != "blocked":     # a blocked game: RID-A7
+        raise RuleError(message("rockit", "{player} has not come in this game, so "
+                                          "{player} cannot have won it: a player must "
+                                          "come in first.", player=player), rule="RID-4")
+    entry = {"kind": "win", "player": player, "how": how}
+    if how == "blocked" and action.get("hands") is not None:
+        entry["hands"] = _blocked_hands(state, player, action["hands"])
+    return entry
+
+
+def _finish_entry(state: dict, sheet: dict, action: dict) -> dict:
+    """The table ends the match early, once at least one game was won (RID-9)."""
+    if not sheet["games"]:
+        raise RuleError(N_("No game has been won yet, so there is no match to finish."),
+                        rule="RID-9")
+    return {"kind": "finish"}
+
+
+#: Each move's kind to the function that makes its log entry (``(state, sheet, action)``).
+_MOVES = {
+    "come_in": _come_in_entry,
+    "win": _win_entry,
+    "finish": _finish_entry,
+}
+
+
 def apply(state: dict, action: dict) -> dict:
     """Return the state after ``action``; ``state`` is left untouched.
 
@@ -1329,56 +1389,18 @@ def apply(state: dict, action: dict) -> dict:
     if sheet["over_reason"] is not None:
         winners = _best(sheet["totals"], state["seats"])
         raise RuleError(message("rockit", "The match is over: {winners} won. Start a "
-                                          "rematch to play again.", winners=_names(winners)),
-                        rule="RID-9")
+                                          "rematch to play again.",
+                                winners=join_names(winners, nobody=_NOBODY)), rule="RID-9")
     kind = action.get("kind") if isinstance(action, dict) else None
-    current = sheet["current"]
-    came_in = {entry["player"] for entry in current["come_in"]}
-    decks = state["settings"]["decks"]
-    if kind == "come_in":
-        player = _player(state, action.get("player"), "RID-4")
-        if player in came_in:
-            raise RuleError(message("rockit", "{player} has already come in this game.",
-                                    player=player), rule="RID-4")
-        try:
-            cards = _cards(action.get("cards"))
-        except ValueError as error:
-            raise RuleError(said_of(error), rule="RID-4") from None
-        verdict = check_come_in(cards, decks)
-        if not verdict:
-            raise RuleError(verdict.reason, verdict.rule)
-        on_board = [card for entry in current["come_in"] for card in entry["cards"]]
-        problem = _deck_problem(on_board + cards, decks)
-        if problem:
-            raise RuleError(message("rockit", "Those cards are already on the board: "
-                                              "{problem}", problem=problem), rule="RID-1")
-        entry = {"kind": "come_in", "player": player, "cards": cards,
-                 "points": verdict.details["points"], "trick": verdict.details["kind"]}
-    elif kind == "win":
-        player = _player(state, action.get("player"), "RID-9")
-        how = action.get("how", "out")
-        if how not in ("out", "blocked"):
-            raise RuleError(N_("A game is won by going out, or by the fewest cards when "
-                               "everyone passed with the draw pile empty."), rule="RID-9")
-        if player not in came_in and how != "blocked":     # a blocked game: RID-A7
-            raise RuleError(message("rockit", "{player} has not come in this game, so "
-                                              "{player} cannot have won it: a player must "
-                                              "come in first.", player=player), rule="RID-4")
-        entry = {"kind": "win", "player": player, "how": how}
-        if how == "blocked" and action.get("hands") is not None:
-            entry["hands"] = _blocked_hands(state, player, action["hands"])
-    elif kind == "finish":
-        if not sheet["games"]:
-            raise RuleError(N_("No game has been won yet, so there is no match to finish."),
-                            rule="RID-9")
-        entry = {"kind": "finish"}
-    else:
+    move = _MOVES.get(kind) if isinstance(kind, str) else None
+    if move is None:
         if isinstance(kind, str) and kind:
             raise RuleError(message("rockit", "'{kind}' is not a RockIt action: enter a "
                                               "come-in, a win or the end of the match.",
                                     kind=kind), rule="RID-5")
         raise RuleError(N_("That is not a RockIt action: enter a come-in, a win or the end of "
                            "the match."), rule="RID-5")
+    entry = move(state, sheet, action)
     fresh = copy.deepcopy(state)
     fresh["log"].append(entry)
     return fresh
@@ -1426,7 +1448,7 @@ def summary(state: dict) -> dict:
                            winner=winners[0], games=wins)
         else:
             text = message("rockit", "{winners} share the match with {games} won each.",
-                           winners=_names(winners), games=wins)
+                           winners=join_names(winners, nobody=_NOBODY), games=wins)
         result = {"text": text, "rule": "RID-9"}
     target = s["target"]
     end_text = (message("rockit", "The first player to win {games} wins the match.",

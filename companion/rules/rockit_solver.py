@@ -497,12 +497,6 @@ def _searcher(cnt: list[list[int]], jokers: int, start: int,
     return attempt
 
 
-def _search(cnt: list[list[int]], jokers: int, start: int,
-            deadline: float | None = None) -> list[_Step] | None:
-    """The search from one cut to the end: the chosen steps, or None."""
-    return _searcher(cnt, jokers, start, deadline)(None)
-
-
 def _cuts(first: int) -> list[int]:
     """The cuts to try, spread around the cycle from the chosen one."""
     return [(first + shift) % N_RANKS for shift in (0, 6, 3, 9)]

@@ -23,9 +23,9 @@ The rule functions take ``variant``: a preset name (``"kentucky"``), or a settin
 ``new`` takes it (``{"variant": "family", "min_bid": 160}``), or a game state. They are
 :func:`check_bid`, :func:`score_hand`, :func:`trick_winner`, :func:`check_discard`,
 :func:`count_points`, :func:`hand_total` and :func:`resolve_settings`; for settling arguments
-at the table (issue 17) :func:`check_bidding` (the auction so far), :func:`check_discard_counts`
-(the discard by numbers), :func:`check_follow` (did they have to follow?) and
-:func:`hand_size`. Rule IDs are those of
+at the table, where a rule sheet in hand is slow to consult, :func:`check_bidding` (the
+auction so far), :func:`check_discard_counts` (the discard by numbers), :func:`check_follow`
+(did they have to follow?) and :func:`hand_size`. Rule IDs are those of
 RULES.md §2 (:data:`RULES`); the choices made are written up in docs/RULES-NOTES.md.
 """
 
@@ -1115,8 +1115,9 @@ def _check_state(state: Any) -> None:
         raise ValueError(N_("This is not a Rook game."))
 
 
-def _hand_entry(state: dict, action: dict) -> dict:
-    """Validate a hand action and return what the state keeps (RuleError if illegal)."""
+def _hand_entry(state: dict, sheet: dict, action: dict) -> dict:
+    """Validate a hand action and return what the state keeps (RuleError if illegal); the
+    hand stands on its own, so ``sheet`` (the game so far) is not needed."""
     s, seats = state["settings"], state["seats"]
     bidder = action.get("bidder")
     if not isinstance(bidder, str) or not bidder:
@@ -1154,6 +1155,24 @@ def _hand_entry(state: dict, action: dict) -> dict:
             "discard_ok": discard_ok, "played": played, "trump": trump}
 
 
+def _redeal_entry(state: dict, sheet: dict, action: dict) -> dict:
+    """Everyone passed and the cards are dealt again, unless the dealer must bid (R-A7)."""
+    s = state["settings"]
+    if s["all_pass"] == "dealer_bids":
+        raise RuleError(message("rook", "Everyone passed, so the dealer, {dealer}, must "
+                                        "bid the minimum of {bid}.",
+                                dealer=sheet["dealer"], bid=number(s["min_bid"])),
+                        rule="R-A7")
+    return {"kind": "redeal"}
+
+
+#: Each move's kind to the function that makes its entry (``(state, sheet, action)``).
+_MOVES = {
+    "hand": _hand_entry,
+    "redeal": _redeal_entry,
+}
+
+
 def apply(state: dict, action: dict) -> dict:
     """Return the state after ``action`` (a hand or a redeal); ``state`` is left untouched.
 
@@ -1167,17 +1186,8 @@ def apply(state: dict, action: dict) -> dict:
                                         "again.", result=sheet["result"]["text"]),
                         rule=sheet["over_reason"]["rule"])
     kind = action.get("kind") if isinstance(action, dict) else None
-    if kind == "hand":
-        entry = _hand_entry(state, action)
-    elif kind == "redeal":
-        s = state["settings"]
-        if s["all_pass"] == "dealer_bids":
-            raise RuleError(message("rook", "Everyone passed, so the dealer, {dealer}, must "
-                                            "bid the minimum of {bid}.",
-                                    dealer=sheet["dealer"], bid=number(s["min_bid"])),
-                            rule="R-A7")
-        entry = {"kind": "redeal"}
-    else:
+    move = _MOVES.get(kind) if isinstance(kind, str) else None
+    if move is None:
         if isinstance(kind, str) and kind:
             text = message("rook", "'{kind}' is not a Rook action: enter a hand, or a redeal "
                                    "when everyone passed.", kind=kind)
@@ -1185,6 +1195,7 @@ def apply(state: dict, action: dict) -> dict:
             text = N_("That is not a Rook action: enter a hand, or a redeal when everyone "
                       "passed.")
         raise RuleError(text, rule="RK-8")
+    entry = move(state, sheet, action)
     fresh = copy.deepcopy(state)
     fresh["deals"].append(entry)
     return fresh

@@ -12,8 +12,8 @@ from types import MappingProxyType
 from typing import Any
 
 from .game import Game, Setting, check_seats, check_settings
-from .said import N_, Said, listing, message
-from .text import number
+from .said import N_, Said, message
+from .text import join_names, number
 from .verdict import RuleError
 
 __all__ = ["GAME", "RULES", "SETTINGS", "MAX_ROUND_SCORE", "new", "apply", "summary"]
@@ -64,6 +64,29 @@ def new(settings: dict | None, seats: list[str]) -> dict:
     }
 
 
+def _play_round(state: dict, action: dict) -> dict:
+    """A round's scores join the sheet (players not named score 0)."""
+    fresh = _copy(state)
+    fresh["rounds"].append(_round(state, action.get("scores")))
+    return fresh
+
+
+def _finish(state: dict, action: dict) -> dict:
+    """The table ends the game after at least one round (SP-5)."""
+    if not state["rounds"]:
+        raise RuleError(N_("Play at least one round before finishing the game."), rule="SP-5")
+    fresh = _copy(state)
+    fresh["finished"] = True
+    return fresh
+
+
+#: Each move's kind to the function that returns the state after it (``(state, action)``).
+_MOVES = {
+    "round": _play_round,
+    "finish": _finish,
+}
+
+
 def apply(state: dict, action: dict) -> dict:
     """Return the state after ``action``; ``state`` is left untouched.
 
@@ -73,21 +96,14 @@ def apply(state: dict, action: dict) -> dict:
     _check_state(state)
     outcome = _outcome(state)
     if outcome is not None:
-        winners = _names(_best(state, _totals(state)))
+        winners = join_names(_best(state, _totals(state)), nobody=_NOBODY)
         raise RuleError(message("scorepad", "The game is over: {winners} won. Start a rematch "
                                             "to play again.", winners=winners),
                         outcome["rule"])
     kind = action.get("kind") if isinstance(action, dict) else None
-    if kind == "round":
-        fresh = _copy(state)
-        fresh["rounds"].append(_round(state, action.get("scores")))
-        return fresh
-    if kind == "finish":
-        if not state["rounds"]:
-            raise RuleError(N_("Play at least one round before finishing the game."), rule="SP-5")
-        fresh = _copy(state)
-        fresh["finished"] = True
-        return fresh
+    move = _MOVES.get(kind) if isinstance(kind, str) else None
+    if move is not None:
+        return move(state, action)
     if kind:
         raise RuleError(message("scorepad", "'{kind}' is not a score pad action: enter a round "
                                             "or finish the game.", kind=kind), rule="SP-1")
@@ -200,8 +216,9 @@ def _outcome(state: dict) -> dict | None:
                                     player=player, total=number(totals[player]),
                                     target=number(target)), "rule": "SP-2"}
         if reached:
-            who = _names([message("scorepad", "{player} ({total})", player=player,
-                                  total=number(totals[player])) for player in reached])
+            who = join_names([message("scorepad", "{player} ({total})", player=player,
+                                      total=number(totals[player])) for player in reached],
+                             nobody=_NOBODY)
             return {"text": message("scorepad", "{players} reached the target of {target}.",
                                     players=who, target=number(target)), "rule": "SP-2"}
     limit = settings["rounds"]
@@ -214,17 +231,14 @@ def _outcome(state: dict) -> dict | None:
 
 
 def _n_rounds(count: int) -> Said:
-    """"1 round", "3 rounds" (as text.plural says them), translatable."""
+    """"1 round", "3 rounds", a Said so that a translation counts them its own way."""
     if count == 1:
         return message("scorepad", "1 round")
     return message("scorepad", "{n} rounds", n=number(count))
 
 
-def _names(names: list[str]) -> Said:
-    """"Ann", "Ann and Bob", "Ann, Bob and Cy" (text.join_names), or "nobody"."""
-    if not names:
-        return message("scorepad", "nobody")
-    return listing(names, message("rules", "and"))
+#: "nobody" in the score pad's sentences (join_names' word for no names).
+_NOBODY = message("scorepad", "nobody")
 
 
 def _end_rule(settings: dict) -> dict:
@@ -267,7 +281,7 @@ def _result(winners: list[str], totals: dict[str, int]) -> dict | None:
                        score=score)
     else:
         text = message("scorepad", "{winners} share the win with {score}.",
-                       winners=_names(winners), score=score)
+                       winners=join_names(winners, nobody=_NOBODY), score=score)
     return {"text": text, "rule": "SP-4"}
 
 

@@ -1,5 +1,6 @@
-"""Names are names (issue 16 #5): invisible and control characters go, a name blank after
-that is refused, and two names that look the same are refused at one table."""
+"""Names are names: invisible and control characters go, a name blank after that is
+refused, and two names that look the same are refused at one table (a player must be able to
+tell the seats apart, and no name may hide text or reorder a sentence)."""
 from __future__ import annotations
 
 import pytest

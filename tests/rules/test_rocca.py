@@ -752,8 +752,8 @@ def test_every_message_is_used_and_formats():
 
 
 # ---------------------------------------------------------------------------------------
-# Second pass (issue 17): a queen's give that empties a hand (ROC-A12), 2–11 players
-# (ROC-A13).
+# Second pass, the cases a first reading missed: a queen's give that empties a hand
+# (ROC-A12), 2–11 players (ROC-A13).
 
 #: P1 sheds to 2 cards (P2 draws 3 times: 8 cards), so P1's next queen empties the hand.
 TWO_LEFT = shed(2, "P1", 3)
@@ -815,13 +815,8 @@ def test_roc_a12_a_give_that_empties_the_hand_stays_open(example, n, settings, a
     """ROC-A12: the give is settled only when the receiver answers or takes the cards; the
     giver is out (ROC-9) only if the exchange ends with the giver at 0 cards.
 
-    The seed:
-
-        Q(クイーン) = 他のプレイヤーのひとりに札からいらぬカードを1枚わたします。
-
-        *他のプレイヤーからカードをおしつけられた時、あなたの手札にクイーンがあれば、それを場のクイーンの「顔」に重ねて置き、カードをわたしてきたプレイヤーに1+1=2枚のカードを手札からわたします。同じように、手札にクイーンがあれば、+1枚のカードを相手に返せます。最後にクイーンを出した次のプレイヤーからゲームを続けます。
-
-        - 最初に手札がなくなった人が勝者です。
+    The seed (seeds/002_8a4358953079de64.txt): the queen and its answers in §【役札と特別ルール】,
+    the first empty hand wins in §【ゲームの勝敗】.
     """
     result = GAME.summary(run(n, actions, settings))
     for key, value in expected.items():
@@ -849,8 +844,8 @@ QUEEN_EMPTIES_TEXTS = [
 def test_roc_a12_the_lines_say_what_happens_next(example, actions, rule, text):
     """ROC-A12 / ROC-7: the verdict no longer says "may answer" and "went out" at once.
 
-    The seed: 「最初に手札がなくなった人が勝者です。」 and 「同じように、手札にクイーンがあれば、
-    +1枚のカードを相手に返せます。最後にクイーンを出した次のプレイヤーからゲームを続けます。」
+    The seed (seeds/002_8a4358953079de64.txt): §【ゲームの勝敗】 (the first empty hand wins) and
+    §【役札と特別ルール】 (a queen answered with a queen, and who plays after the last queen).
     """
     state = GAME.new({}, ["Ann", "Bo"])
     for card in ("2S", "3S", "4S"):
@@ -879,8 +874,7 @@ OPEN_GIVE_REFUSALS = [
 def test_roc_a12_while_the_give_is_open(example, action, rule, words):
     """ROC-A12: until the receiver answers or takes the cards, nothing else happens.
 
-    The seed: 「*他のプレイヤーからカードをおしつけられた時、あなたの手札にクイーンがあれば、それを場の
-    クイーンの「顔」に重ねて置き、カードをわたしてきたプレイヤーに1+1=2枚のカードを手札からわたします。」
+    The seed: answering a queen, seeds/002_8a4358953079de64.txt §【役札と特別ルール】.
     """
     state = run(2, TWO_LEFT + [play("P1", "QS", to="P2")])
     with pytest.raises(RuleError) as refused:
@@ -904,15 +898,8 @@ SEATS_A13 = [
 def test_roc_a13_two_to_eleven_players(n, accepted, stock):
     """ROC-A13: the app seats 2 to 11; 60 cards less 5 each and the start card.
 
-    The seed:
-
-        2人以上、7歳以上向き
-
-        - ・スペード、ハート、ダイヤ、クラブ各14枚
-        - ・ジョーカー4枚
-        (計60枚)
-
-        - カードをシャッフルし、5枚ずつ配ります。
+    The seed (seeds/002_8a4358953079de64.txt): "2 or more" players (its title), 60 cards
+    (§【ゲームに使うカード】), 5 dealt to each (§【ゲームの準備】).
     """
     if not accepted:
         with pytest.raises(ValueError):

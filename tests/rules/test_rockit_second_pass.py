@@ -1,8 +1,9 @@
-"""RockIt to Destiny, second pass (issue 17, points 3 and 4; RULES.md §4, docs/RULES-NOTES.md).
+"""RockIt to Destiny, second pass (RULES.md §4, docs/RULES-NOTES.md): the two rules a
+first reading got wrong.
 
-Point 3: a blocked game (the draw pile empty, everyone passed) is won by the fewest cards in
-hand, even by a player who never came in (RID-A7). Point 4: a joker's declared card decides
-what it stands for, whatever the order the cards were typed in (RID-A5, RID-8).
+A blocked game (the draw pile empty, everyone passed) is won by the fewest cards in hand,
+even by a player who never came in (RID-A7). A joker's declared card decides what it stands
+for, whatever the order the cards were typed in (RID-A5, RID-8).
 """
 
 import copy
@@ -80,13 +81,9 @@ def test_a_blocked_game_goes_to_the_fewest_cards_come_in_or_not(example, came_in
     """RID-A7 (RULES.md §4.5): "If every player passes in succession, the game ends and the
     fewest cards in hand wins (ties: the lowest card-point total in hand, using the come-in
     values). That player wins even if they never came in (a blocked game is not a
-    going-out)." The seed is silent on an empty draw pile; it says only:
-
-    "The game is won when a player has played all the cards in their hand (also called
-    "going out,") AND every play on the board is a valid play."
-
-    and, for going out, that a player must first come in: "In order to come in or enter the
-    game, you must play a single trick of 30 points from your own hand."
+    going-out)." The seed (seeds/000_a31bb5430319cf88.txt) is silent on an empty draw
+    pile: it wins a game only by going out (§WINNING THE GAME), after coming in
+    (§COMING IN).
     """
     cards = {"Ann": "2S 2H 2D", "Bob": "KS KH KD"}
     state = play(["Ann", "Bob", "Cy"], [come_in(p, cards[p]) for p in came_in])
@@ -128,8 +125,8 @@ BLOCKED_WINNERS = [
                          ids=[row[0] for row in BLOCKED_WINNERS])
 def test_blocked_winners(example, hands, ok, winners, tie_break, words):
     """RID-A7: "the fewest cards in hand wins (ties: the lowest card-point total in hand,
-    using the come-in values)". The come-in values are the seed's: "Ace = 1 point, number
-    cards are worth face value, Joker = 0 points, and face cards are 10 points each."
+    using the come-in values)". The come-in values are the seed's
+    (seeds/000_a31bb5430319cf88.txt §COMING IN).
     """
     verdict = blocked_winners(hands)
     assert verdict.ok is ok and verdict.rule == "RID-A7"
@@ -163,7 +160,7 @@ def test_blocked_winners_counts_copies_against_the_decks():
 
 DECLARED = [
     # id, trick as typed, declared, valid, rule, what the jokers stand for (sorted)
-    ("issue-17", "5H 6H JK", "4H", True, "RID-3", ["4H"]),
+    ("typed-in-order", "5H 6H JK", "4H", True, "RID-3", ["4H"]),
     ("joker-first", "JK 5H 6H", "4H", True, "RID-3", ["4H"]),
     ("joker-between", "5H JK 6H", "4H", True, "RID-3", ["4H"]),
     ("high-end", "JK 5H 6H", "7H", True, "RID-3", ["7H"]),
@@ -193,12 +190,8 @@ DECLARED = [
 def test_a_declared_joker_decides_in_any_order(example, trick, declared, valid, rule, stands):
     """RID-A5 (RULES.md §4.5): "The player declares the represented card when laying a joker
     ("played in place of a specific card")"; "A joker at a run's end must be declared
-    (5♥6♥JK = 4♥ or 7♥)." The seed, PLAYING A JOKER:
-
-    "When a Joker is played, it is played in place of a specific card. For example, Ace of
-    diamonds,2 of diamonds,Joker,and 4 diamonds means the Joker represents the 3 of
-    diamonds. Q,Q,Joker means the Joker represents a Q of a DIFFERENT suit than the other 2
-    in the trick (since there can be only 1 card of each suit in a 3 or 4 of a kind)."
+    (5♥6♥JK = 4♥ or 7♥)." A joker stands for one specific card
+    (seeds/000_a31bb5430319cf88.txt §PLAYING A JOKER).
     """
     verdict = check_trick(trick.split(), declared=declared)
     assert verdict.ok is valid, verdict.reason
@@ -212,11 +205,10 @@ def test_a_declared_joker_decides_in_any_order(example, trick, declared, valid, 
 
 
 @pytest.mark.parametrize("trick", ["5H 6H JK", "JK 5H 6H", "5H JK 6H", "6H JK 5H"])
-def test_the_issue_17_steal_follows_the_declaration(trick):
+def test_a_steal_follows_the_declaration(trick):
     """RID-8: a board joker is taken by putting the card it stands for in its place; what it
-    stands for is what was declared, not where it was typed. The seed: "When you "steal" a
-    Joker from the board, you MUST replace it with the card it represents from your hand AND
-    you must use it with cards from your hand to create a new lay down."
+    stands for is what was declared, not where it was typed
+    (seeds/000_a31bb5430319cf88.txt §HOW TO PLAY).
     """
     new, hand = "JK 2C 3C".split(), "4H 7H 2C 3C".split()
     verdict = check_steal(trick.split(), "4H", new, hand, declared="4H")
@@ -315,11 +307,10 @@ def _seen(verdict):
 @hyp_settings(max_examples=300, deadline=None)
 @given(declared_tricks(), st.randoms(use_true_random=False))
 def test_a_declared_jokers_verdict_ignores_the_typing_order(case, rnd):
-    """RID-A5: "The player declares the represented card when laying a joker"; the seed:
-    "Jokers are wild, and a joker from your hand may be used in place of any card to create
-    a new trick or add to an existing trick." Any order of the typed cards (and of the
-    declared ones) gives the same verdict; the right declaration is always accepted, each
-    joker standing for a declared card.
+    """RID-A5: "The player declares the represented card when laying a joker" (jokers are
+    wild: seeds/000_a31bb5430319cf88.txt §PLAYING A JOKER). Any order of the typed cards (and of
+    the declared ones) gives the same verdict; the right declaration is always accepted,
+    each joker standing for a declared card.
     """
     cards, declared, truth = case
     expected = _seen(check_trick(cards, declared=declared))

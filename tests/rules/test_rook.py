@@ -1,8 +1,8 @@
 """Rook (slug "rook"): RULES.md §2 — bids, hand scores, tricks, discards, whole games.
 
 Every worked example of RULES.md §2.6 (R1–R16) is a test below, named after its example.
-Issue 17's second pass (the last section): RK-7b, RK-1b, and the table's arguments (the
-auction, the discard, following suit), each table citing its rule and quoting the seed.
+The second pass (the last section): RK-7b, RK-1b, and the arguments players have at the
+table (the auction, the discard, following suit), each case citing its rule and the seed.
 """
 
 import copy
@@ -634,7 +634,7 @@ def test_sheet_rows():
     }
     assert passed["kind"] == "redeal" and passed["changes"] == {"A": 0, "B": 0}
     assert passed["rule"] == "R-A7" and passed["hand"] is None
-    # Bob dealt, everyone passed, Cid deals next (issue 15: not "Bob dealt again").
+    # Bob dealt, everyone passed, Cid deals next: the deal moves on (not "Bob dealt again").
     assert passed["next_dealer"] == "Cid" and third["next_dealer"] == "Dee"
     assert passed["text"] == "Everyone passed on Bob's deal: Cid deals next."
     assert passed["running"] == {"A": 180, "B": 70}
@@ -971,9 +971,9 @@ def test_module_exports():
 
 
 # ---------------------------------------------------------------------------------------
-# Issue 17, second pass: points on the grid of 5 (RK-7b), cards that exist (RK-1b), and
-# arguments settled at the table: the auction (RK-4, R-A7), the discard (RK-5, R-A3) and
-# "did they have to follow?" (RK-6). The seed is seeds/003_48662a7a4c721847.txt.
+# Second pass: points on the grid of 5 (RK-7b), cards that exist (RK-1b), and arguments
+# settled at the table: the auction (RK-4, R-A7), the discard (RK-5, R-A3) and "did they
+# have to follow?" (RK-6). The seed is seeds/003_48662a7a4c721847.txt (§Rules of Play).
 
 GRID_CASES = [
     # variant, bid, bidder points, other points, ok, words in the reason
@@ -995,10 +995,8 @@ GRID_CASES = [
 def test_rk7b_points_lie_on_the_grid_of_5(variant, bid, mine, theirs, ok, words):
     """RK-7b: every counter and bonus is a multiple of 5, so each team's points are.
 
-    Seed: "There are 3 point cards within the numerical cards: 14, 10, and 5. 14's are worth
-    10 points, 10's are worth 10 points, and 5's are worth 5 points. The two Rook cards,
-    which are considered lowest possible trump no matter what color is named trump, are
-    worth 25 points each. This makes for a total of 250 points in each hand of Rook."
+    Seed: the point cards, 14s and 10s worth 10, 5s worth 5, each Rook 25, 250 a hand
+    (seeds/003_48662a7a4c721847.txt §What You Need/Setup).
     """
     verdict = score_hand(variant, bid, mine, theirs)
     assert verdict.ok is ok
@@ -1062,12 +1060,8 @@ TRICKS_THAT_EXIST = [
 def test_rk1b_the_trick_checker_knows_the_deck(variant, cards, players, ok, words):
     """RK-1b: a trick holding a card the deck lacks, or too many copies, is refused.
 
-    Seed: "remove all numbered cards (as well as advertisement cards) below a 5, save for two
-    4's of different colors. The two 4's will only be used if you are playing 6-handed Rook
-    (they are necessary to ensure an even card count for each player), otherwise they are
-    not used in 4-handed Rook." ... "You should end up with a deck of 82 cards (two of each
-    number 14-5 in every color, plus two Rook cards), 84 if you are playing 6-handed (the
-    two 4's)."
+    Seed: 82 cards (two of each 14 down to 5 in every colour, two Rooks), 84 with the two
+    4s of a 6-handed game (seeds/003_48662a7a4c721847.txt §What You Need/Setup).
     """
     verdict = trick_winner(cards, "R", variant, players)
     assert verdict.ok is ok
@@ -1142,8 +1136,8 @@ def test_rk4_bidding_helper(variant, calls, players, ok, rule, high, lowest, fol
     """RK-4: the high bid, a pass, the next legal bids; a raise that does not beat the bid
     is refused. R-A7: everyone passed.
 
-    Seed: "Bidding starts off at 150 points, and increases in minimum increments of 5 points
-    from there, though players can increase the bid in larger increments if they wish."
+    Seed: bidding starts at 150 and rises by at least 5
+    (seeds/003_48662a7a4c721847.txt §Bidding).
     """
     verdict = check_bidding(variant, calls, players)
     d = verdict.details
@@ -1220,11 +1214,8 @@ DISCARDS = [
 def test_rk5_discard_check(variant, cards, trump_out, held, players, ok, rule):
     """RK-5 / R-A3: exactly the widow's size goes down, and no trump unless forced.
 
-    Seed: "The bidder then discards six cards from his hand he doesn't want, which are not
-    shown to everyone else." ... "The bidder may not discard what he intends to make trump
-    unless he has no other option, i.e. he has more than 19 trump in his hand, which
-    obviously would be a very rare occurance. If the bidder is caught discarding trump, or
-    discards too few or too many cards, it is an automatic set."
+    Seed: the bidder discards six, no trump unless forced; a wrong discard is an automatic
+    set (seeds/003_48662a7a4c721847.txt §Bidding).
     """
     verdict = check_discard_counts(variant, cards, trump_out, held, players)
     assert (verdict.ok, verdict.rule) == (ok, rule)
@@ -1307,10 +1298,9 @@ def test_rk6_did_they_have_to_follow(variant, trump, led, played, held, ok, foll
     """RK-6: a player holding the colour led (or, on a trump lead, only the Rook) must play
     it; one who has none may play anything, trump included.
 
-    Seed: "Players must follow the color suit lead whenever possible, unless they have no
-    more of the color, at which point they are free to play any card they choose, or they
-    may "trump in"." ... "The Rook is considered trump in each hand, so if a player has no
-    more trump color to play on trump-lead trick, the Rook must be played to follow suit."
+    Seed: follow the colour led if possible, else play anything or trump in; on a trump
+    lead the Rook must follow when no trump colour is left
+    (seeds/003_48662a7a4c721847.txt §Hand Play).
     """
     verdict = check_follow(variant, trump, led, played, held)
     assert verdict.rule == "RK-6"
@@ -1354,7 +1344,7 @@ def test_rk6_a_renege_is_exactly_holding_the_colour_led_and_not_playing_it(varia
     assert verdict.rule == "RK-6"
 
 
-def test_issue_17_sentences_go_through_the_words_path():
+def test_table_argument_sentences_go_through_the_words_path():
     """New sentences are Saids (message("rook", ...)) or N_-marked constants."""
     from companion.rules.said import Said
     for verdict in (check_bidding("family", [150]), score_hand("family", 150, 183, 67),

@@ -367,8 +367,8 @@ def test_rows_labels_points_and_dice_counts():
 # ---------------------------------------------------------------------------------------
 # The showdown function (ZNR-4, ZNR-5, Z-A3).
 
-# Hands that meet in one showdown share the 5 white dice of the turn (issue 17): the
-# comments name the white dice and the own dice.
+# Hands that meet in one showdown share the 5 white dice of the turn (else apply refuses
+# them): the comments name the white dice and the own dice.
 HIGHWAY8 = [1, 2, 3, 5, 5, 4, 6, 6]        # advanced: Highway (white 1 2 3 5 5, own 4 6 6)
 TRIPS8 = [3, 3, 3, 5, 5, 5, 1, 2]          # advanced: Double Trips (white 1 2 3 5 5, own 3 3 5)
 FOUR3 = [3, 3, 3, 3, 1, 2, 5, 6]           # advanced: Four of a Kind (3s; white 1 2 3 5 6)
@@ -1017,7 +1017,8 @@ def games(draw):
     """A game: settings, seats and a list of candidate actions — mostly legal turns (drops
     with dice, or taps on the board), now and then something the rules refuse. Dice are
     rolled like at the table: each turn has one set of 5 white dice (3, then 4, then 5 in
-    play) and each hand is own dice plus them (issue 17); now and then a hand is random."""
+    play) and each hand is own dice plus them (as apply requires); now and then a hand is
+    random."""
     board = draw(st.sampled_from(["beginner", "advanced"]))
     settings = {"board": board, "end_at": draw(st.sampled_from([6, 6, 7])),
                 "jorg_counts": draw(st.booleans()),

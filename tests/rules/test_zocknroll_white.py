@@ -1,12 +1,12 @@
-"""Zock'n'Roll, one turn, one set of white dice (issue 17 point 7; RULES.md §1.3 ZNR-2,
-ZNR-3, ZNR-4 and §1.5 "Per turn").
+"""Zock'n'Roll, one turn, one set of white dice (RULES.md §1.3 ZNR-2, ZNR-3, ZNR-4 and §1.5
+"Per turn").
 
 Every drop and every showdown hand of a turn is its player's own dice plus the white dice of
 its round: 3 in round 1, the same 3 plus a 4th in round 2, those 4 plus a 5th in round 3.
 Own dice are hidden and may show anything, so dice entered for a turn fit when some white
 dice W1 ⊂ W2 ⊂ W3 (3, 4, 5 dice) lie in every round-r hand. The rules refuse a drop, a
 showdown, a tapped check with dice or a dealer's roll that leaves no such white dice, citing
-the rule of the refused hand's round (docs/RULES-NOTES.md, "Second pass").
+the rule of the refused hand's round (docs/RULES-NOTES.md, Zock'n'Roll).
 
 The reference here is a brute force written from that definition only: every 5 white dice
 and every order in which the 4th and the 5th could have joined.
@@ -32,16 +32,9 @@ NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
 OWN = {"beginner": 2, "advanced": 3}
 ROUND_RULE = {1: "ZNR-2", 2: "ZNR-3", 3: "ZNR-4"}
 
-# The rule sheet (seed 004_73b200f00e2d05f5.txt), verbatim.
-SEED_TURN = ('There are three rounds per turn, with an additional dice being added in the '
-             'second round ("the turn"), and another in the third and final round ("the '
-             'river").')
-SEED_DROP = ('Players which dropped out also check off a circle next to the best "hand" they '
-             'currently have with the dice, which is created by combining their dice with the '
-             'white dice in the center of the table.')
-SEED_ROUND3 = ('Only the player with the best hand (highest ranked on the player board) of 7 '
-               'dice (2 own dice + 5 white dice in the middle of the table) can tick off '
-               '"Winner of Third Round" and can tick off his own dice combination.')
+# The rule sheet (seeds/004_73b200f00e2d05f5.txt): three rounds per turn, a white die added
+# in rounds 2 and 3 (§GAME OVERVIEW); a drop checks the best hand of own plus white dice
+# (§First Round); round 3's best hand of own plus 5 white dice wins (§Third Round).
 
 
 def shares_white(hands) -> bool:
@@ -133,11 +126,8 @@ SHARED = [
 @pytest.mark.parametrize("hands, rolled, ok, rule, words", [c[1:] for c in SHARED],
                          ids=[c[0] for c in SHARED])
 def test_one_set_of_white_dice_per_turn(hands, rolled, ok, rule, words):
-    """ZNR-2/ZNR-3/ZNR-4. The seed: "There are three rounds per turn, with an additional
-    dice being added in the second round ("the turn"), and another in the third and final
-    round ("the river")." and "Players which dropped out also check off a circle next to the
-    best "hand" they currently have with the dice, which is created by combining their dice
-    with the white dice in the center of the table."
+    """ZNR-2/ZNR-3/ZNR-4. The seed (seeds/004_73b200f00e2d05f5.txt): a white die joins in each later
+    round (§GAME OVERVIEW), and a drop's hand is own dice plus the white dice (§First Round).
     """
     verdict = check_white_dice(hands, rolled)
     assert (verdict.ok, verdict.rule) == (ok, rule), verdict.reason
@@ -213,12 +203,9 @@ REFUSED = [
                          [c[1:] for c in REFUSED], ids=[c[0] for c in REFUSED])
 def test_dice_that_cannot_share_the_white_dice_are_refused(settings_, seats, earlier, action,
                                                             rule, words):
-    """ZNR-2/ZNR-3/ZNR-4, Jörg included (ZNR-6). The seed: "Only the player with the best
-    hand (highest ranked on the player board) of 7 dice (2 own dice + 5 white dice in the
-    middle of the table) can tick off "Winner of Third Round" and can tick off his own dice
-    combination." and "There are three rounds per turn, with an additional dice being added
-    in the second round ("the turn"), and another in the third and final round ("the
-    river")."
+    """ZNR-2/ZNR-3/ZNR-4, Jörg included (ZNR-6). The seed
+    (seeds/004_73b200f00e2d05f5.txt): round 3's hands are own dice plus the 5 white dice
+    (§Third Round), a white die joining in each later round (§GAME OVERVIEW).
     """
     state = play(settings_, seats, earlier)
     before = copy.deepcopy(state)
@@ -250,9 +237,8 @@ ACCEPTED = [
 @pytest.mark.parametrize("settings_, seats, actions", [c[1:] for c in ACCEPTED],
                          ids=[c[0] for c in ACCEPTED])
 def test_dice_that_share_the_white_dice_are_accepted(settings_, seats, actions):
-    """ZNR-2/ZNR-3/ZNR-4. The seed: "Players which dropped out also check off a circle next
-    to the best "hand" they currently have with the dice, which is created by combining
-    their dice with the white dice in the center of the table."
+    """ZNR-2/ZNR-3/ZNR-4. The seed: a drop's hand is own dice plus the white dice
+    (seeds/004_73b200f00e2d05f5.txt §First Round).
     """
     state = play(settings_, seats, actions)
     assert len(state["log"]) == len(actions)

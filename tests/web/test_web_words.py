@@ -133,7 +133,7 @@ SCANNED = sorted({
     *(PACKAGE / "web" / "games").glob("*.py"), *(PACKAGE / "web").glob("*.py"),
     PACKAGE / "rules" / "game.py",
     PACKAGE / "rules" / "cards.py",
-    PACKAGE / "rules" / "zocknroll.py",
+    *(PACKAGE / "rules" / "zocknroll").glob("*.py"),
     PACKAGE / "rules" / "rockit.py", PACKAGE / "rules" / "scorepad.py",
     PACKAGE / "rules" / "rainbow_rummy.py",
     PACKAGE / "rules" / "rook.py",
