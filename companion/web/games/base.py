@@ -72,6 +72,18 @@ class GameUI:
     ``entry_when_over``
         True: once ``summary()["over"]``, the game's own entry form still shows (e.g. "deal
         the next game" in a match), instead of the generic rematch button.
+    ``styles``
+        Stylesheets under ``static/`` this game shares with others, loaded before its own
+        ``static/css/games/<slug>.css`` (found by name) in its pages' one bundle
+        (``css/games/cards.css`` for a game drawing ``templates/_cards.html``).
+    ``scripts``
+        Scripts under ``static/`` its pages add after ``bundle/site.js``
+        (``js/pickers.js``: the card picker and the dice pad).
+    ``invalid_starts``
+        ``(start of a refusal's English template, form field)`` pairs: the box a refusal is
+        about (:meth:`invalid_fields`).
+    ``rules_field``
+        The box a rules refusal is about when no start above matched and it holds text.
     """
 
     slug: str = ""
@@ -81,6 +93,8 @@ class GameUI:
     table_switches: ClassVar[tuple[Switch, ...]] = ()
     starter_choice: ClassVar[bool] = False
     entry_when_over: ClassVar[bool] = False
+    styles: ClassVar[tuple[str, ...]] = ()
+    scripts: ClassVar[tuple[str, ...]] = ()
     #: (start of a refusal's English template, form field) pairs: see invalid_fields().
     invalid_starts: ClassVar[tuple[tuple[str, str], ...]] = ()
     #: The field a rules refusal is about when no start above matched and it holds text.
