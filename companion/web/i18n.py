@@ -1,7 +1,10 @@
 """Languages: English and Japanese through Flask-Babel and gettext catalogues.
 
 The catalogues live in ``companion/translations/<lang>/LC_MESSAGES/messages.po`` (compiled
-to ``messages.mo`` beside it, shipped in the wheel); docs/I18N.md says how to add strings.
+to ``messages.mo`` beside it, shipped in the wheel), and each game's own words in its own
+catalogue, ``companion/translations/games/<slug>/``, merged with the app's (the folders are
+derived from the games registry: :func:`companion.translations.catalogue_dirs`);
+docs/I18N.md says how to add strings.
 
 The language of a request: the one chosen with the English/日本語 switch (a cookie), else
 the best match of the browser's Accept-Language among :data:`LANGUAGES`, else English.
@@ -20,6 +23,7 @@ from flask import Blueprint, Flask, Response, g, redirect, request
 from flask_babel import Babel, get_locale, get_translations, gettext, pgettext
 
 from companion.rules.said import N_, Said, rebuild, said_of  # N_, said_of: re-exported
+from companion.translations import catalogue_dirs
 
 from .proxy import cookie_path
 
@@ -120,6 +124,8 @@ def _translations():
 
 def init_app(app: Flask) -> None:
     """Set up Flask-Babel, the template helpers and the switch's route."""
+    # The app's catalogue merged with every registered game's own (companion/translations).
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", ";".join(catalogue_dirs()))
     babel.init_app(app, locale_selector=select_locale)
     # The templates' _(), ngettext and pgettext as Flask-Babel installs them, through the
     # per-request catalogue above.
