@@ -27,7 +27,7 @@ from companion.translations import catalogue_dirs
 
 from .proxy import cookie_path
 
-__all__ = ["COOKIE", "LANGUAGES", "LANGUAGE_NAMES", "N_", "babel", "current_language",
+__all__ = ["COOKIE", "LANGUAGES", "LANGUAGE_NAMES", "N_", "current_language",
            "init_app", "said_of", "say", "select_locale"]
 
 LANGUAGES = ("en", "ja")
@@ -37,7 +37,6 @@ COOKIE_MAX_AGE = 60 * 60 * 24 * 365
 MAX_NEXT = 2000
 
 
-babel = Babel()
 bp = Blueprint("i18n", __name__)
 
 
@@ -126,7 +125,9 @@ def init_app(app: Flask) -> None:
     """Set up Flask-Babel, the template helpers and the switch's route."""
     # The app's catalogue merged with every registered game's own (companion/translations).
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", ";".join(catalogue_dirs()))
-    babel.init_app(app, locale_selector=select_locale)
+    # One Babel per app: Flask-Babel keeps the loaded catalogues in its Babel object, and
+    # each app merges the catalogues of the games registered when it was made.
+    Babel(app, locale_selector=select_locale)
     # The templates' _(), ngettext and pgettext as Flask-Babel installs them, through the
     # per-request catalogue above.
     app.jinja_env.install_gettext_callables(

@@ -1,12 +1,13 @@
 """The one game contract (ARCHITECTURE.md §9): every game's adapter is a GameUI found from the
-rules registry, with defaults from its slug; a test can register a toy game at runtime and
-play it through the web layer without editing any app file."""
+rules registry, with defaults from its slug; a game laid out like the repository (the toy
+game) is installed by its files and the one registry line, without editing any app file."""
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-import toygame
+from game_install import TOY_SLUG, TOYGAME, attach, installed
+from web_helpers import Phone, make_app
 
 from companion.rules import GAMES, find_game
 from companion.web import games
@@ -85,19 +86,27 @@ def test_the_starter_choice():
             ui.first_seat({"starter": bad}, [0, 2, 3])
 
 
-# ---------------------------------------------------------------- a game added at runtime
-# (tests/toygame's "high card", played through a table and a tournament in test_web_toy_game.py)
+# ---------------------------------------------------------------- a game added by its files
+# (tests/toygame's Toy Hearts, played through a table and a tournament in test_web_toy_game.py)
 
-def test_a_registered_game_is_found_and_an_unregistered_one_is_gone(new_phone):
-    ui = toygame.register()
-    try:
-        assert find_game("highcard").name == "High card" and ui_for("highcard") is ui
-        with pytest.raises(ValueError):
-            games.register(toygame.HighCardUI("highcard"))          # one adapter per game
-        assert new_phone("Ann").get("/new/highcard").status_code == 200
-    finally:
-        toygame.unregister()
-    assert "highcard" not in GAMES
-    assert new_phone("Ann").get("/new/highcard").status_code == 404
+def test_an_installed_game_is_found_and_an_uninstalled_one_is_gone(tmp_path):
+    with installed(TOYGAME, TOY_SLUG):
+        app = make_app(tmp_path)
+        attach(app, TOYGAME, tmp_path)
+        assert find_game(TOY_SLUG).name == "Toy Hearts"
+        ui = ui_for(TOY_SLUG)
+        assert ui_for(TOY_SLUG) is ui and type(ui).__module__ == f"companion.web.games.{TOY_SLUG}"
+        assert [g.slug for g in games.playable_games()][-1] == TOY_SLUG
+        assert Phone(app, "Ann").get(f"/new/{TOY_SLUG}").status_code == 200
+    assert TOY_SLUG not in GAMES
+    assert Phone(make_app(tmp_path / "after"), "Ann").get(f"/new/{TOY_SLUG}").status_code == 404
     with pytest.raises(LookupError):
-        ui_for("highcard")
+        ui_for(TOY_SLUG)
+
+
+def test_the_app_has_no_runtime_registration():
+    """Games come from GAME_MODULES only; a test installs one by its files (game_install)."""
+    import companion.rules as rules
+
+    for name in ("register", "unregister"):
+        assert not hasattr(rules, name) and not hasattr(games, name)
