@@ -160,55 +160,62 @@ def _forms(value) -> tuple:
     return tuple(value) if isinstance(value, (list, tuple)) else (value,)
 
 
-def update(root: Path | None = None, games: Iterable[str] | None = None,
-           main: bool = True, say=print) -> None:
-    """Extract every marked message under ``root`` (the repository by default) into the
-    app's template (``main``) and each game's, then bring each language's ``.po`` in step:
-    new messages are added (with the translation another catalogue already has, if any),
-    gone ones dropped. A game gets a ``.po`` in a language when it has none yet and some of
-    its messages already have a translation; otherwise it stays English (see
-    :func:`missing`) until someone runs ``init``."""
+def split(root: Path | None = None, games: Iterable[str] | None = None,
+          main: bool = True) -> dict[Path, list]:
+    """Every marked message under ``root`` (the repository by default), extracted, by the
+    catalogue folder it belongs to: a game's when it is written only in that game's own
+    files, else the app's (``main``; without it, a game laid out elsewhere leaves out the
+    words the app's catalogue already has, as it would once its files are in the
+    repository). A game with no words of its own has no entry."""
     root = Path(root or HERE.parent.parent).resolve()
     if games is None:
         from companion.rules import GAME_MODULES
         games = GAME_MODULES
     games = tuple(games)
-    package = root / "companion"
     entries = _extract(root)
     if not main:
-        # A game laid out elsewhere leaves the app's words to the app's catalogue, as it
-        # would once its files are in the repository.
         shared = {(m.context, _key(m.id)) for m in _read(HERE / f"{DOMAIN}.pot") if m.id}
         entries = [e for e in entries if (e[4], _key(e[2])) not in shared]
-    buckets: dict[str | None, list] = {slug: [] for slug in games}
-    if main:
-        buckets[None] = []
-    owners = {}
+    owners: dict = {}
     for entry in entries:
         owners.setdefault((entry[4], _key(entry[2])), set()).add(_owner(entry[0], games))
+    buckets: dict[Path, list] = {HERE: []} if main else {}
     for entry in entries:
         who = owners[(entry[4], _key(entry[2]))]
         slug = next(iter(who)) if len(who) == 1 else None      # shared: the app's catalogue
-        if slug in buckets:
-            buckets[slug].append(entry)
-    folders = {slug: (HERE if slug is None else game_catalogue_dir(slug, package))
-               for slug in buckets}
-    everything = [HERE, *(game_catalogue_dir(s, package) for s in games)]
+        folder = HERE if slug is None else game_catalogue_dir(slug, root / "companion")
+        if slug is not None or main:
+            buckets.setdefault(folder, []).append(entry)
+    return buckets
+
+
+def update(root: Path | None = None, games: Iterable[str] | None = None,
+           main: bool = True, say=print) -> None:
+    """Extract (:func:`split`) into the app's template (``main``) and each game's
+    ``messages.pot``, then bring each language's ``.po`` in step: new messages are added
+    (with the translation another catalogue already has, if any), gone ones dropped. A game
+    gets a ``.po`` in a language when it has none yet and some of its messages already have
+    a translation; otherwise it stays English (see :func:`missing`) until someone runs
+    ``init``."""
+    root = Path(root or HERE.parent.parent).resolve()
+    buckets = split(root, games, main)
+    templates = {}
+    for folder, entries in buckets.items():
+        templates[folder] = _template(entries)
+        _write(folder / f"{DOMAIN}.pot", templates[folder])
+    everything = {HERE, *buckets, *(root / "companion" / "translations" / "games").glob("*")}
     for language in LANGUAGES:
         memory = _memory(everything, language)
-        for slug, folder in folders.items():
-            template = _template(buckets[slug])
-            if slug is not None and not buckets[slug]:
-                continue                       # a game with no words of its own
-            _write(folder / f"{DOMAIN}.pot", template)
+        for folder, template in templates.items():
             po = folder / language / "LC_MESSAGES" / f"{DOMAIN}.po"
             if po.is_file():
                 catalog = _read(po, language)
                 catalog.update(template, no_fuzzy_matching=True)
             else:
                 if not any((m.context, m.id) in memory for m in template if m.id):
-                    say(f"{slug}: no {language} catalogue (its words show in English); "
-                        f"`python -m companion.translations init {slug} {language}` makes one.")
+                    say(f"{folder.name}: no {language} catalogue (its words show in English); "
+                        f"`python -m companion.translations init {folder.name} {language}` "
+                        "makes one.")
                     continue
                 catalog = _new(template, language)
             filled = 0

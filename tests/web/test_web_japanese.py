@@ -504,6 +504,17 @@ def test_a_message_is_in_one_catalogue():
     assert not twice, "\n".join(twice)
 
 
+def test_each_catalogue_holds_the_words_written_in_its_files():
+    """`python -m companion.translations update` would move no message: a game's catalogue
+    holds the words written only in its own files, the app's the rest (docs/I18N.md)."""
+    for folder, entries in translations.split().items():
+        written = {(context, _forms(message)) for _f, _l, message, _c, context in entries}
+        with open(folder / "messages.pot", "rb") as fh:
+            template = {(m.context, _forms(m.id)) for m in read_po(fh) if m.id}
+        assert written == template, (folder, sorted(written - template)[:5],
+                                     sorted(template - written)[:5])
+
+
 @pytest.mark.parametrize("name", CATALOGUES)
 def test_every_message_has_japanese_with_the_same_fields(name):
     """No empty msgstr and no fuzzy entry: a sentence without Japanese would show English on
