@@ -29,6 +29,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+#: The repository these commands work on (they read its babel.cfg): this checkout.
+CHECKOUT = HERE.parent.parent
 #: The languages with a catalogue, besides English (the language the code is written in).
 LANGUAGES = ("ja",)
 #: The gettext domain (one file name) of every catalogue.
@@ -100,12 +102,11 @@ def _owner(path: str, games: Iterable[str]) -> str | None:
     return None
 
 
-def _extract(root: Path) -> list[tuple[str, int, object, list, str | None]]:
-    """Every marked message under ``root``, as `pybabel extract -F babel.cfg` finds them."""
+def _extract(root: Path, config: Path) -> list[tuple[str, int, object, list, str | None]]:
+    """Every marked message under ``root``, as `pybabel extract -F <config>` finds them."""
     from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
     from babel.messages.frontend import parse_keywords, parse_mapping_cfg
 
-    config = HERE.parent.parent / "babel.cfg"      # a checkout's (the wheel has none)
     with open(config, encoding="utf-8") as fh:
         method_map, options_map = parse_mapping_cfg(fh, filename=str(config))
     # said_tables is an entry point of this project (pyproject.toml): named here by its
@@ -167,23 +168,24 @@ def split(root: Path | None = None, games: Iterable[str] | None = None,
     files, else the app's (``main``; without it, a game laid out elsewhere leaves out the
     words the app's catalogue already has, as it would once its files are in the
     repository). A game with no words of its own has no entry."""
-    root = Path(root or HERE.parent.parent).resolve()
+    root = Path(root or CHECKOUT).resolve()
     if games is None:
         from companion.rules import GAME_MODULES
         games = GAME_MODULES
     games = tuple(games)
-    entries = _extract(root)
+    app_folder = (root if main else CHECKOUT) / "companion" / "translations"
+    entries = _extract(root, (root if main else CHECKOUT) / "babel.cfg")
     if not main:
-        shared = {(m.context, _key(m.id)) for m in _read(HERE / f"{DOMAIN}.pot") if m.id}
+        shared = {(m.context, _key(m.id)) for m in _read(app_folder / f"{DOMAIN}.pot") if m.id}
         entries = [e for e in entries if (e[4], _key(e[2])) not in shared]
     owners: dict = {}
     for entry in entries:
         owners.setdefault((entry[4], _key(entry[2])), set()).add(_owner(entry[0], games))
-    buckets: dict[Path, list] = {HERE: []} if main else {}
+    buckets: dict[Path, list] = {app_folder: []} if main else {}
     for entry in entries:
         who = owners[(entry[4], _key(entry[2]))]
         slug = next(iter(who)) if len(who) == 1 else None      # shared: the app's catalogue
-        folder = HERE if slug is None else game_catalogue_dir(slug, root / "companion")
+        folder = app_folder if slug is None else game_catalogue_dir(slug, root / "companion")
         if slug is not None or main:
             buckets.setdefault(folder, []).append(entry)
     return buckets
@@ -197,13 +199,14 @@ def update(root: Path | None = None, games: Iterable[str] | None = None,
     gets a ``.po`` in a language when it has none yet and some of its messages already have
     a translation; otherwise it stays English (see :func:`missing`) until someone runs
     ``init``."""
-    root = Path(root or HERE.parent.parent).resolve()
+    root = Path(root or CHECKOUT).resolve()
     buckets = split(root, games, main)
     templates = {}
     for folder, entries in buckets.items():
         templates[folder] = _template(entries)
         _write(folder / f"{DOMAIN}.pot", templates[folder])
-    everything = {HERE, *buckets, *(root / "companion" / "translations" / "games").glob("*")}
+    everything = {CHECKOUT / "companion" / "translations", *buckets,
+                  *(root / "companion" / "translations" / "games").glob("*")}
     for language in LANGUAGES:
         memory = _memory(everything, language)
         for folder, template in templates.items():
@@ -250,7 +253,7 @@ def _new(template, language: str):
 
 def init(slug: str, language: str, root: Path | None = None, say=print) -> Path:
     """Start a game's catalogue in ``language`` from its template (run ``update`` first)."""
-    root = Path(root or HERE.parent.parent).resolve()
+    root = Path(root or CHECKOUT).resolve()
     folder = game_catalogue_dir(slug, root / "companion")
     template = _read(folder / f"{DOMAIN}.pot")
     po = folder / language / "LC_MESSAGES" / f"{DOMAIN}.po"
@@ -266,7 +269,7 @@ def compile_all(root: Path | None = None, say=print) -> list[Path]:
     compile` does: fuzzy and untranslated messages are left out)."""
     from babel.messages.mofile import write_mo
 
-    root = Path(root or HERE.parent.parent).resolve()
+    root = Path(root or CHECKOUT).resolve()
     made = []
     for po in sorted((root / "companion" / "translations").glob(f"**/LC_MESSAGES/{DOMAIN}.po")):
         catalog = _read(po, po.parent.parent.name)

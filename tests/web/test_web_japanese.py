@@ -46,7 +46,8 @@ from web_helpers import Phone, claim_code, create_game_table, local_link
 
 #: Every Japanese catalogue: the app's, each registered game's, and the toy game's
 #: (tests/toygame, which the app doesn't register).
-TOYGAME = Path(__file__).resolve().parent.parent / "toygame"
+REPOSITORY = Path(__file__).resolve().parent.parent.parent
+TOYGAME = REPOSITORY / "tests" / "toygame"
 CATALOGUES = {
     Path(folder).name if folder != str(translations.HERE) else "app":
         Path(folder) / "ja" / "LC_MESSAGES"
@@ -507,7 +508,7 @@ def test_a_message_is_in_one_catalogue():
 def test_each_catalogue_holds_the_words_written_in_its_files():
     """`python -m companion.translations update` would move no message: a game's catalogue
     holds the words written only in its own files, the app's the rest (docs/I18N.md)."""
-    for folder, entries in translations.split().items():
+    for folder, entries in translations.split(REPOSITORY).items():
         written = {(context, _forms(message)) for _f, _l, message, _c, context in entries}
         with open(folder / "messages.pot", "rb") as fh:
             template = {(m.context, _forms(m.id)) for m in read_po(fh) if m.id}
