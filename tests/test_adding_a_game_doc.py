@@ -50,7 +50,8 @@ def test_the_hook_table_is_every_public_name_of_gameui():
         for code in CODE.findall(cells[0]):
             documented.add(code.split("(")[0])
     hooks = public_hooks()
-    assert not hooks - documented, f"GameUI hooks missing from the doc: {sorted(hooks - documented)}"
+    missing = sorted(hooks - documented)
+    assert not missing, f"GameUI hooks missing from the doc: {missing}"
     assert not documented - hooks, f"documented hooks GameUI lacks: {sorted(documented - hooks)}"
 
 

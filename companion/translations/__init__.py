@@ -27,6 +27,10 @@ import os
 from collections.abc import Iterable
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from babel.messages.catalog import Catalog
 
 HERE = Path(__file__).resolve().parent
 #: The repository these commands work on (they read its babel.cfg): this checkout.
@@ -119,7 +123,7 @@ def _extract(root: Path, config: Path) -> list[tuple[str, int, object, list, str
             in extract_from_dir(str(root), method_map, options_map, keywords=keywords)]
 
 
-def _template(entries) -> "Catalog":
+def _template(entries) -> Catalog:
     from babel.messages.catalog import Catalog
 
     catalog = Catalog(project=PROJECT, charset="utf-8")

@@ -566,4 +566,5 @@ def test_the_compiled_catalogue_matches_the_po_file(name):
             english = tuple(key[1][min(i, len(key[1]) - 1)] for i in range(len(strings)))
             if strings != english:
                 problems.append(f"{key}: compiled {strings!r}, but messages.po has none")
-    assert not problems, f"compile the {name} catalogue (docs/I18N.md):\n" + "\n".join(problems[:50])
+    assert not problems, (f"compile the {name} catalogue (docs/I18N.md):\n"
+                          + "\n".join(problems[:50]))

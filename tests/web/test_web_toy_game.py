@@ -13,6 +13,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from babel.messages.pofile import read_po
 from game_install import TOY_SLUG, TOYGAME, attach, copy_layout, installed
 from helpers import attr, text_of
 from test_web_events import create_event, seat_player, seat_round, seatings
@@ -124,6 +125,19 @@ def test_toy_hearts_speaks_japanese_from_its_own_catalogue(app, new_phone):
         r.get_data(as_text=True))
     r = enter_hand(ann, table_id, [13, "", 13])
     assert "Bobの点数を入力してください。" in text_of(r.get_data(as_text=True))
+
+
+def test_toy_hearts_catalogue_holds_every_word_of_its_files():
+    """Every word of the toy's files is marked and in its catalogue, as `python -m
+    companion.translations update --root tests/toygame --game toyhearts` makes it (the
+    words the app's catalogue has are left to it)."""
+    (folder, entries), = translations.split(TOYGAME, [TOY_SLUG], main=False).items()
+    assert folder == TOYGAME / "companion" / "translations" / "games" / TOY_SLUG
+    written = {(context, message) for _f, _l, message, _c, context in entries}
+    with open(folder / "messages.pot", "rb") as fh:
+        assert written == {(m.context, m.id) for m in read_po(fh) if m.id}
+    assert ("toyhearts", "A hand gives out 26 points, not {total}.") in written
+    assert (None, "Save hand") in written and (None, "Total") not in written   # the app's
 
 
 def test_a_game_without_japanese_plays_in_english_and_is_reported(tmp_path):

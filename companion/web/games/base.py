@@ -75,11 +75,6 @@ class GameUI:
     ``scripts``
         Scripts under ``static/`` its pages add after ``bundle/site.js``
         (``js/pickers.js``: the card picker and the dice pad).
-    ``invalid_starts``
-        ``(start of a refusal's English template, form field)`` pairs: the box a refusal is
-        about (:meth:`invalid_fields`).
-    ``rules_field``
-        The box a rules refusal is about when no start above matched and it holds text.
     """
 
     slug: str = ""
