@@ -568,3 +568,23 @@ def test_the_compiled_catalogue_matches_the_po_file(name):
                 problems.append(f"{key}: compiled {strings!r}, but messages.po has none")
     assert not problems, (f"compile the {name} catalogue (docs/I18N.md):\n"
                           + "\n".join(problems[:50]))
+
+
+def test_the_templates_catalogue_follows_the_locale_through_flask_babels_public_api(app):
+    """The templates' ``_()`` keeps this request's catalogue beside its locale (public
+    ``get_locale()``, no Flask-Babel internals); ``force_locale`` and ``refresh`` are
+    followed."""
+    from flask_babel import force_locale, refresh
+
+    from companion.web import i18n
+
+    assert "_flask_babel" not in Path(i18n.__file__).read_text(encoding="utf-8")
+    with app.test_request_context("/", headers={"Cookie": "lang=ja"}):
+        ja = i18n._translations()
+        assert i18n._translations() is ja
+        assert ja.gettext("Score pad") != "Score pad"            # from scorepad's catalogue
+        with force_locale("en"):
+            assert i18n._translations().gettext("Score pad") == "Score pad"
+        assert i18n._translations().gettext("Score pad") == ja.gettext("Score pad")
+        refresh()
+        assert i18n._translations().gettext("Score pad") == ja.gettext("Score pad")
