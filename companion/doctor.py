@@ -150,6 +150,17 @@ def report(args, out=None) -> int:
         line("Trusted proxies", "none (forwarded headers are ignored; behind a proxy set "
                                 "COMPANION_TRUSTED_PROXIES=1)")
 
+    # Languages: a game without a Japanese catalogue shows its own words in English.
+    from companion import translations
+    from companion.rules import GAMES
+
+    english_only = translations.missing("ja", GAMES)
+    if english_only:
+        line("Languages", f"English, 日本語; in English only: {', '.join(english_only)} "
+                          "(no Japanese catalogue yet: docs/I18N.md)")
+    else:
+        line("Languages", "English, 日本語 (every game)")
+
     # The instance folder.
     line("Instance", str(instance))
     if "CONFIG_ERROR" in settings:

@@ -59,8 +59,9 @@ class _Deck:
 _STANDARD_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 _STANDARD_SUITS = ("S", "H", "D", "C")
 _SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-_SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-_FACE_NAMES = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}
+# Shown through say() by the card picker (templates/_cards.html): marked to be translated.
+_SUIT_WORDS = {"S": N_("spades"), "H": N_("hearts"), "D": N_("diamonds"), "C": N_("clubs")}
+_FACE_NAMES = {"A": N_("Ace"), "J": N_("Jack"), "Q": N_("Queen"), "K": N_("King")}
 
 
 def _word(text: str) -> Said:

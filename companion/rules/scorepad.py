@@ -19,7 +19,7 @@ from .verdict import RuleError
 __all__ = ["GAME", "RULES", "SETTINGS", "MAX_ROUND_SCORE", "new", "apply", "summary"]
 
 SLUG = "scorepad"
-NAME = "Score pad"
+NAME = N_("Score pad")     # the only game name that is translated (the game chooser)
 MIN_PLAYERS = 2
 MAX_PLAYERS = 12
 MAX_ROUND_SCORE = 1_000_000

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from flask import Flask, abort, request
 
-from . import answers, assets, bodies, cookies, errors, filters, games, proxy, security
+from . import answers, assets, bodies, cookies, errors, filters, proxy, security
 from .extensions import compress, csrf, limiter
 
 
@@ -22,7 +22,6 @@ def init_app(app: Flask) -> None:
     answers.init_app(app)   # X-Companion on every answer; a permanent session cookie
     filters.init_app(app)
     errors.init_app(app)
-    games.init_app(app)
     cookies.init_app(app)
 
     from .health import bp as health_bp

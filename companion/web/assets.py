@@ -1,4 +1,4 @@
-"""Static files as a phone should get them: few, small, and cached for good (issue 18).
+"""Static files as a phone should get them: few, small, and cached for good.
 
 - **Fingerprinted URLs.** ``url_for('static', filename=...)`` adds ``?v=<hash of what is
   served>`` (a ``url_defaults`` hook, so every template gets it without a change). A request
@@ -14,16 +14,17 @@
   ``Flask-Compress`` leaves these answers alone (it skips anything with a Content-Encoding) and
   goes on compressing pages and fragments.
 - **One script.** ``bundle/site.js`` holds the scripts every page loads, in order, as one file
-  (see BUNDLES; event pages add js/event.js): on HTTP/1.1 every request costs a round trip and
+  (SITE_SCRIPTS; event pages add js/event.js): on HTTP/1.1 every request costs a round trip and
   ~0.3 kB of headers, and the live stream already holds one of the browser's six connections.
 - **Only the game's widgets.** The dice pad and the card picker (``js/pickers.js``) are
-  added on their games' pages only (GAME_SCRIPTS, ``page_scripts()``).
+  added on their games' pages only (the adapter's ``scripts``, ``page_scripts()``).
 - **One stylesheet, with only its game's rules.** ``css/app.css`` holds the rules every page
   shares; each game's own are in ``css/games/<slug>.css`` (the card games share
-  ``css/games/cards.css``, the score pad and Zock'n'Roll ``css/games/wide-sheet.css``). A
-  game's pages (its table, history, seats and help, its new-table and new-event forms, its
-  tools) load ``bundle/<slug>.css``, the shared rules and the game's as one file
-  (GAME_STYLES); the start page, the other event pages and the error pages load
+  ``css/games/cards.css``, the score pad and Zock'n'Roll ``css/games/wide-sheet.css``: the
+  adapter's ``styles``). A game's pages (its table, history, seats and help, its new-table
+  and new-event forms, its tools) load ``bundle/<slug>.css``, the shared rules and the
+  game's as one file (``game_styles()``, derived from the games registry: nothing here
+  lists the games); the start page, the other event pages and the error pages load
   ``css/app.css`` (``page_stylesheet()``, templates/base.html). A Rook table doesn't
   download the other five games' rules, about half of the compressed stylesheet.
 - **Inline on the table page.** The table page, a phone's first screen after the QR, carries
@@ -44,6 +45,7 @@ import gzip
 import hashlib
 import os
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -64,40 +66,113 @@ except ImportError:  # pragma: no cover - brotlicffi on PyPy
 VERSION_ARG = "v"
 IMMUTABLE = "public, max-age=31536000, immutable"
 
-#: Each game's stylesheets, after css/app.css, in this order: the rules it shares with other
-#: games, then its own. A game not named here (a plug-in game's adapter) gets css/app.css.
-GAME_STYLES: dict[str, tuple[str, ...]] = {
-    "scorepad": ("css/games/wide-sheet.css", "css/games/scorepad.css"),
-    "zocknroll": ("css/games/wide-sheet.css", "css/games/zocknroll.css"),
-    "rook": ("css/games/rook.css",),
-    "rainbow_rummy": ("css/games/cards.css", "css/games/rainbow_rummy.css"),
-    "rocca": ("css/games/cards.css", "css/games/rocca.css"),
-    "rockit": ("css/games/cards.css", "css/games/rockit.css"),
-}
+#: Where a game's own stylesheet is, by convention (under the static folder).
+GAME_STYLESHEET = "css/games/{slug}.css"
+#: The scripts every page loads, as one file (templates/base.html); event pages add
+#: js/event.js. Scripts are joined with ";\n" (a file that ends without a semicolon can't
+#: run into the next one's opening parenthesis).
+SITE_SCRIPTS: tuple[str, ...] = (
+    "vendor/htmx-4.0.1/htmx.min.js",
+    "js/app.js",
+    "js/outbox.js",      # idles unless the page has #outbox (the table page)
+)
 
-#: The scripts a game's pages add after bundle/site.js: the dice pad and the card picker
-#: (static/js/pickers.js), which a Rook or score pad table doesn't need. One more request on
-#: those pages, rather than a bundle of their own that would repeat htmx (12 kB) for a phone
-#: that has bundle/site.js from the start page already.
-GAME_SCRIPTS: dict[str, tuple[str, ...]] = {
-    "zocknroll": ("js/pickers.js",),
-    "rainbow_rummy": ("js/pickers.js",),
-    "rocca": ("js/pickers.js",),
-    "rockit": ("js/pickers.js",),
-}
 
-#: Virtual files made of several static files, in this order. Scripts are joined with ";\n"
-#: (a file that ends without a semicolon can't run into the next one's opening
-#: parenthesis), stylesheets with "\n" (a stray ";" would swallow the next rule).
-#: Every page loads bundle/site.js (templates/base.html); event pages add js/event.js.
-BUNDLES: dict[str, tuple[str, ...]] = {
-    "bundle/site.js": (
-        "vendor/htmx-4.0.1/htmx.min.js",
-        "js/app.js",
-        "js/outbox.js",      # idles unless the page has #outbox (the table page)
-    ),
-    **{f"bundle/{slug}.css": ("css/app.css", *files) for slug, files in GAME_STYLES.items()},
-}
+def _default_static() -> str:
+    """The app's static folder: the running app's, else where create_app() finds it."""
+    try:
+        folder = current_app.static_folder
+    except RuntimeError:       # outside an app context (a script, a test's table)
+        folder = None
+    if folder is None:
+        from companion import _asset_dir
+        folder = _asset_dir("static")
+    return folder
+
+
+def _adapter(slug: str | None):
+    """The game's web adapter, or None when there is no such game (or no phone screens)."""
+    if slug is None:
+        return None
+    from .games import ui_for    # the games package imports Flask views: not at import time
+    try:
+        return ui_for(slug)
+    except LookupError:
+        return None
+
+
+def game_styles(slug: str, folder: str | None = None) -> tuple[str, ...]:
+    """A game's stylesheets, after css/app.css, in this order: those it shares with other
+    games (its adapter's ``styles``, e.g. css/games/cards.css), then its own
+    ``css/games/<slug>.css`` when the static folder has it. Empty for an unknown game."""
+    ui = _adapter(slug)
+    if ui is None:
+        return ()
+    own = GAME_STYLESHEET.format(slug=slug)
+    path = safe_join(folder or _default_static(), own)
+    mine = (own,) if path is not None and os.path.isfile(path) else ()
+    return (*ui.styles, *(name for name in mine if name not in ui.styles))
+
+
+def game_scripts(slug: str | None) -> tuple[str, ...]:
+    """The scripts a game's pages add after bundle/site.js: its adapter's ``scripts`` (the
+    dice pad and the card picker, static/js/pickers.js, which a Rook or score pad table
+    doesn't need). One more request on those pages, rather than a bundle of their own that
+    would repeat htmx (12 kB) for a phone that has bundle/site.js from the start page."""
+    ui = _adapter(slug)
+    return tuple(ui.scripts) if ui is not None else ()
+
+
+def bundle_files(filename: str, folder: str | None = None) -> tuple[str, ...] | None:
+    """The files a virtual ``bundle/…`` file is made of, in order, or None when
+    ``filename`` is no bundle: ``bundle/site.js`` (SITE_SCRIPTS) and, for every game with
+    phone screens and stylesheets, ``bundle/<slug>.css`` (css/app.css, then
+    :func:`game_styles`). Stylesheets are joined with "\n" (a stray ";" would swallow the
+    next rule)."""
+    if filename == "bundle/site.js":
+        return SITE_SCRIPTS
+    if filename.startswith("bundle/") and filename.endswith(".css"):
+        styles = game_styles(filename[len("bundle/"):-len(".css")], folder)
+        if styles:
+            return ("css/app.css", *styles)
+    return None
+
+
+class _Derived(Mapping):
+    """A read-only mapping computed from the games registry on every use (no second list
+    of games to keep in step)."""
+
+    def __init__(self, keys, value):
+        self._keys, self._value = keys, value
+
+    def __getitem__(self, key):
+        found = self._value(key) if key in self._keys() else None
+        if found is None:
+            raise KeyError(key)
+        return found
+
+    def __iter__(self):
+        return iter([key for key in self._keys() if self._value(key) is not None])
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+def _game_slugs() -> list[str]:
+    from companion.rules import GAMES
+    return list(GAMES)
+
+
+#: Each game's stylesheets after css/app.css (see game_styles), by slug: derived.
+GAME_STYLES: Mapping[str, tuple[str, ...]] = _Derived(
+    _game_slugs, lambda slug: game_styles(slug) or None)
+#: Each game's extra scripts (see game_scripts), by slug: derived.
+GAME_SCRIPTS: Mapping[str, tuple[str, ...]] = _Derived(
+    _game_slugs, lambda slug: game_scripts(slug) or None)
+#: Virtual files made of several static files, in order (see bundle_files): derived.
+BUNDLES: Mapping[str, tuple[str, ...]] = _Derived(
+    lambda: ["bundle/site.js", *(f"bundle/{slug}.css" for slug in _game_slugs())],
+    bundle_files)
 
 TEXT_TYPES = {
     ".css": "text/css",
@@ -162,7 +237,7 @@ def _minify(name: str, text: bytes) -> bytes:
 
 def _sources(folder: str, filename: str) -> list[str] | None:
     """The files `filename` is made of (one, or a bundle's), or None if there is no such file."""
-    names = BUNDLES.get(filename, (filename,))
+    names = bundle_files(filename, folder) or (filename,)
     paths = []
     for name in names:
         path = safe_join(folder, name)
@@ -191,7 +266,7 @@ def built(folder: str, filename: str, minify: bool = True) -> Built | None:
         if minify and ext in (".css", ".js"):
             data = _minify(path, data)
         parts.append(data)
-    if filename in BUNDLES:
+    if bundle_files(filename, folder) is not None:
         end = b";\n" if ext == ".js" else b"\n"
         body = b"".join(part.rstrip() + end for part in parts)
     else:
@@ -205,7 +280,8 @@ def built(folder: str, filename: str, minify: bool = True) -> Built | None:
 
 
 def is_text(filename: str) -> bool:
-    return filename in BUNDLES or Path(filename).suffix.lower() in TEXT_TYPES
+    """Whether a static file is served as text: minified, precompressed, fingerprinted."""
+    return filename.startswith("bundle/") or Path(filename).suffix.lower() in TEXT_TYPES
 
 
 def version_of(filename: str) -> str | None:
@@ -285,7 +361,7 @@ def _page_game(context) -> str | None:
 def page_stylesheet(context) -> str:
     """The stylesheet a page links (templates/base.html): its game's bundle, else css/app.css."""
     slug = _page_game(context)
-    return f"bundle/{slug}.css" if slug in GAME_STYLES else "css/app.css"
+    return f"bundle/{slug}.css" if slug is not None and game_styles(slug) else "css/app.css"
 
 
 @pass_context
@@ -319,7 +395,7 @@ def style_hashes() -> set[str]:
 @pass_context
 def page_scripts(context) -> tuple[str, ...]:
     """The scripts a page adds after bundle/site.js (templates/base.html): its game's."""
-    return GAME_SCRIPTS.get(_page_game(context), ())
+    return game_scripts(_page_game(context))
 
 
 def init_app(app: Flask) -> None:

@@ -1,7 +1,10 @@
 """Languages: English and Japanese through Flask-Babel and gettext catalogues.
 
 The catalogues live in ``companion/translations/<lang>/LC_MESSAGES/messages.po`` (compiled
-to ``messages.mo`` beside it, shipped in the wheel); docs/I18N.md says how to add strings.
+to ``messages.mo`` beside it, shipped in the wheel), and each game's own words in its own
+catalogue, ``companion/translations/games/<slug>/``, merged with the app's (the folders are
+derived from the games registry: :func:`companion.translations.catalogue_dirs`);
+docs/I18N.md says how to add strings.
 
 The language of a request: the one chosen with the English/日本語 switch (a cookie), else
 the best match of the browser's Accept-Language among :data:`LANGUAGES`, else English.
@@ -19,9 +22,13 @@ from typing import Any
 from flask import Blueprint, Flask, Response, g, redirect, request
 from flask_babel import Babel, get_locale, get_translations, gettext, pgettext
 
-from companion.rules.said import N_, Said, rebuild, said_of
+from companion.rules.said import N_, Said, rebuild, said_of  # N_, said_of: re-exported
+from companion.translations import catalogue_dirs
 
 from .proxy import cookie_path
+
+__all__ = ["COOKIE", "LANGUAGES", "LANGUAGE_NAMES", "N_", "current_language",
+           "init_app", "said_of", "say", "select_locale"]
 
 LANGUAGES = ("en", "ja")
 LANGUAGE_NAMES = (("en", "English"), ("ja", "日本語"))
@@ -30,13 +37,6 @@ COOKIE_MAX_AGE = 60 * 60 * 24 * 365
 MAX_NEXT = 2000
 
 
-#: Strings shown through say() that no _() call names: the card picker's rank and suit
-#: names (companion/rules/cards.py, drawn by templates/_cards.html) and the score pad's
-#: name (the game chooser).
-SHOWN_THROUGH_SAY = (N_("Ace"), N_("Jack"), N_("Queen"), N_("King"), N_("spades"),
-                    N_("hearts"), N_("diamonds"), N_("clubs"), N_("Score pad"))
-
-babel = Babel()
 bp = Blueprint("i18n", __name__)
 
 
@@ -105,30 +105,29 @@ def choose():
 
 def _translations():
     """This request's catalogue, for the templates' ``_()``: Flask-Babel's
-    ``get_translations()``, remembered beside its locale in Flask-Babel's own per-request
-    namespace (``g._flask_babel``). A page makes ~45 ``_()`` calls, and each of Flask-Babel's
-    own lookups resolves the locale, its identifier and the domain again (issue 18). Looked
-    up afresh whenever the locale object there is not the one it was found for (Flask-Babel's
-    ``refresh()`` / ``force_locale()`` replace it), and outside a request."""
-    try:
-        space = g._flask_babel
-        locale, found = space.companion_translations
-        if space.babel_locale is locale:
-            return found
-    except (AttributeError, RuntimeError):
-        pass
+    ``get_translations()``, remembered in ``g`` beside the locale it was found for. A page
+    makes ~45 ``_()`` calls, and each of Flask-Babel's own lookups resolves the domain and
+    the locale's identifier again. Looked up afresh whenever ``get_locale()`` returns
+    another locale object (Flask-Babel's ``refresh()`` and ``force_locale()`` replace it),
+    and outside a request."""
+    locale = get_locale()
+    if locale is None:                   # no request: Flask-Babel's null catalogue
+        return get_translations()
+    kept = g.get("companion_translations")
+    if kept is not None and kept[0] is locale:
+        return kept[1]
     found = get_translations()
-    try:
-        space = g._flask_babel
-        space.companion_translations = (space.babel_locale, found)
-    except (AttributeError, RuntimeError):
-        pass
+    g.companion_translations = (locale, found)
     return found
 
 
 def init_app(app: Flask) -> None:
     """Set up Flask-Babel, the template helpers and the switch's route."""
-    babel.init_app(app, locale_selector=select_locale)
+    # The app's catalogue merged with every registered game's own (companion/translations).
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", ";".join(catalogue_dirs()))
+    # One Babel per app: Flask-Babel keeps the loaded catalogues in its Babel object, and
+    # each app merges the catalogues of the games registered when it was made.
+    Babel(app, locale_selector=select_locale)
     # The templates' _(), ngettext and pgettext as Flask-Babel installs them, through the
     # per-request catalogue above.
     app.jinja_env.install_gettext_callables(

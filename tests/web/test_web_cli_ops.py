@@ -108,6 +108,7 @@ def test_doctor_reports_address_limits_proxy_files_and_migrations(instance, caps
     assert "no server answering at 127.0.0.1:9" in out
     assert "Open files:" in out and "Live phones:" in out and "kept free" in out
     assert "Trusted proxies:        1" in out and "bind it to 127.0.0.1" in out
+    assert "Languages:              English, 日本語 (every game)" in out
     assert f"Instance:               {folder}" in out
     assert "companion.db:" in out and "0644  (others may read it" in out
     assert "secret_key:" in out and "Migrations:             current" in out
@@ -129,6 +130,17 @@ def test_doctor_sees_a_running_server(instance, capsys, monkeypatch):
     finally:
         listener.close()
     assert f"answering at 127.0.0.1:{port}" in capsys.readouterr().out
+
+
+def test_doctor_names_a_game_without_japanese(instance, capsys, monkeypatch):
+    """A game without a Japanese catalogue plays in English on a Japanese phone: reported,
+    not a problem that needs attention."""
+    from companion import translations
+
+    folder, _table_id = instance
+    monkeypatch.setattr(translations, "missing", lambda language, slugs: ["rook"])
+    cli.main(["doctor", "--instance", str(folder)])
+    assert "in English only: rook (no Japanese catalogue yet" in capsys.readouterr().out
 
 
 def test_doctor_without_an_instance_creates_nothing(tmp_path, capsys, monkeypatch):

@@ -1,10 +1,13 @@
 """The one game contract (ARCHITECTURE.md §9): every game's adapter is a GameUI found from the
-rules registry, with defaults from its slug; a test can register a toy game at runtime and
-play it through the web layer without editing any app file."""
+rules registry, with defaults from its slug; a game laid out like the repository (the toy
+game) is installed by its files and the one registry line, without editing any app file."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
-import toygame
+from game_install import TOY_SLUG, TOYGAME, attach, installed
+from web_helpers import Phone, make_app
 
 from companion.rules import GAMES, find_game
 from companion.web import games
@@ -35,15 +38,27 @@ def test_every_game_has_its_required_templates(app):
             env.loader.get_source(env, path)                    # TemplateNotFound otherwise
 
 
-@pytest.mark.parametrize("slug, finish, help_", [
-    ("scorepad", True, False), ("rook", True, True), ("zocknroll", False, False),
-    ("rockit", True, False), ("rocca", False, True), ("rainbow_rummy", False, False),
-])
-def test_optional_templates_are_used_when_they_exist(app, slug, finish, help_):
+@pytest.mark.parametrize("slug", list(GAMES))
+def test_optional_templates_are_used_when_they_exist(app, slug):
     ui = ui_for(slug)
+    folder = Path(app.template_folder) / "games" / slug
     with app.app_context():
-        assert ui.finish_template == (f"games/{slug}/_finish.html" if finish else None)
-        assert ui.new_table_help == (f"games/{slug}/_new_help.html" if help_ else None)
+        assert ui.finish_template == (
+            f"games/{slug}/_finish.html" if (folder / "_finish.html").is_file() else None)
+        assert ui.new_table_help == (
+            f"games/{slug}/_new_help.html" if (folder / "_new_help.html").is_file() else None)
+
+
+def test_the_optional_templates_of_the_built_in_games(app):
+    """What the built-in games have today (the test above follows the files)."""
+    with app.app_context():
+        found = {slug: (ui_for(slug).finish_template is not None,
+                        ui_for(slug).new_table_help is not None)
+                 for slug in ("scorepad", "rook", "zocknroll", "rockit", "rocca",
+                              "rainbow_rummy")}
+    assert found == {"scorepad": (True, False), "rook": (True, True),
+                     "zocknroll": (False, False), "rockit": (True, False),
+                     "rocca": (False, True), "rainbow_rummy": (False, False)}
 
 
 def test_the_defaults_of_the_base_class():
@@ -71,19 +86,27 @@ def test_the_starter_choice():
             ui.first_seat({"starter": bad}, [0, 2, 3])
 
 
-# ---------------------------------------------------------------- a game added at runtime
-# (tests/toygame's "high card", played through a table and a tournament in test_web_toy_game.py)
+# ---------------------------------------------------------------- a game added by its files
+# (tests/toygame's Toy Hearts, played through a table and a tournament in test_web_toy_game.py)
 
-def test_a_registered_game_is_found_and_an_unregistered_one_is_gone(new_phone):
-    ui = toygame.register()
-    try:
-        assert find_game("highcard").name == "High card" and ui_for("highcard") is ui
-        with pytest.raises(ValueError):
-            games.register(toygame.HighCardUI("highcard"))          # one adapter per game
-        assert new_phone("Ann").get("/new/highcard").status_code == 200
-    finally:
-        toygame.unregister()
-    assert "highcard" not in GAMES
-    assert new_phone("Ann").get("/new/highcard").status_code == 404
+def test_an_installed_game_is_found_and_an_uninstalled_one_is_gone(tmp_path):
+    with installed(TOYGAME, TOY_SLUG):
+        app = make_app(tmp_path)
+        attach(app, TOYGAME, tmp_path)
+        assert find_game(TOY_SLUG).name == "Toy Hearts"
+        ui = ui_for(TOY_SLUG)
+        assert ui_for(TOY_SLUG) is ui and type(ui).__module__ == f"companion.web.games.{TOY_SLUG}"
+        assert [g.slug for g in games.playable_games()][-1] == TOY_SLUG
+        assert Phone(app, "Ann").get(f"/new/{TOY_SLUG}").status_code == 200
+    assert TOY_SLUG not in GAMES
+    assert Phone(make_app(tmp_path / "after"), "Ann").get(f"/new/{TOY_SLUG}").status_code == 404
     with pytest.raises(LookupError):
-        ui_for("highcard")
+        ui_for(TOY_SLUG)
+
+
+def test_the_app_has_no_runtime_registration():
+    """Games come from GAME_MODULES only; a test installs one by its files (game_install)."""
+    import companion.rules as rules
+
+    for name in ("register", "unregister"):
+        assert not hasattr(rules, name) and not hasattr(games, name)

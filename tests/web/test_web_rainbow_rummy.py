@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from helpers import alerts, attr, attrs, form_block, inputs, links, select, text_of
+from japanese_tour import Step, Tour
 from web_helpers import Phone, create_game_table, snapshot
 
 NAMES = ["Ann", "Bob", "Cid", "Dee"]      # team A: Ann & Cid, team B: Bob & Dee
@@ -457,3 +458,16 @@ def test_a_japanese_phone_reads_the_whole_game_in_japanese(ann):
     assert "の点数が少ないので、差を得点します：" in over
     assert "Ann & Cidが10点に達しました（目標10点）。" in over
     assert "reached" not in over and "score the difference" not in over
+
+
+# ---------------------------------------------------------------- its Japanese tour
+# Every screen of the game in Japanese, after these taps (tests/web/test_web_japanese.py).
+
+JA_HAND = dict(kind="hand", went_out="2", hand_0="7E SJ", down_0="3M", hand_1="GN 1S",
+               down_1="5E 6J", down_2="MV", hand_3="2N", down_3="SE")
+JAPANESE = Tour("rainbow_rummy", ["Ann", "Bob", "Cid", "Dee"], steps=[
+    Step(dict(kind="cut", cut_0="3e", cut_1="GJ", cut_2="8E", cut_3="MS"), 422),
+    Step(dict(kind="cut", cut_0="3e", cut_1="GJ", cut_2="7E", cut_3="MS")),
+    Step(JA_HAND),
+], tools=["/rainbow-rummy/check?q=build&card=5J&onto=6S&check=1",
+          "/rainbow-rummy/check?q=build&card=ZZ&onto=6S&check=1"])

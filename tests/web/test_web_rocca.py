@@ -15,12 +15,15 @@ from babel.messages.pofile import read_po
 
 from companion.rules import rocca
 from companion.rules.said import Said, fields_of, rebuild
+from companion.translations import catalogue_dirs
 from helpers import attrs, form_block, inputs, links, select, text_of
+from japanese_tour import Step, Tour
 from web_helpers import Phone, create_game_table, snapshot
 
 NAMES = ["Ann", "Bob", "Cy"]
 JA = {"Accept-Language": "ja-JP,ja;q=0.9,en;q=0.5"}
-CATALOGUE = Path(rocca.__file__).resolve().parent.parent / "translations" / "ja" / "LC_MESSAGES"
+#: The app's catalogue and Rocca's own (companion/translations/games/rocca), as the web merges them.
+CATALOGUES = [Path(folder) / "ja" / "LC_MESSAGES" for folder in catalogue_dirs(["rocca"])]
 
 
 def create(phone: Phone, names=NAMES, **fields) -> str:
@@ -509,8 +512,17 @@ def test_vary_says_the_language_comes_from_headers(ann):
 # ---------------------------------------------------------------- the catalogue
 
 def _catalogue():
-    with open(CATALOGUE / "messages.po", "rb") as fh:
-        return read_po(fh, locale="ja")
+    merged = None
+    for folder in CATALOGUES:
+        with open(folder / "messages.po", "rb") as fh:
+            found = read_po(fh, locale="ja")
+        if merged is None:
+            merged = found
+        else:
+            for message in found:
+                if message.id:
+                    merged[message.id] = message
+    return merged
 
 
 def test_every_rocca_sentence_and_rule_has_a_japanese_translation_with_the_same_fields():
@@ -554,3 +566,17 @@ def test_rules_sentences_are_saids_that_rebuild_to_the_same_english():
     with pytest.raises(rocca.RuleError) as refused:
         rocca.apply(state, {"kind": "draw", "player": "Cy"})
     assert isinstance(refused.value.args[0], Said)
+
+
+# ---------------------------------------------------------------- its Japanese tour
+# Every screen of the game in Japanese, after these taps (tests/web/test_web_japanese.py).
+
+JAPANESE = Tour("rocca", ["Ann", "Bob", "Cy"], table={"bon": "on"}, steps=[
+    Step(dict(kind="play", card="KH")),
+    Step(dict(kind="play", card="KS")),                  # Bob stacks a K
+    Step(dict(kind="play", card="7H"), 422),             # Cy must answer the K or draw
+    Step(dict(kind="draw")),
+    Step(dict(kind="play", card="JK", suit="H")),        # a joker: the lock
+], tools=["/rocca/check?card=7H&onto=7S&check=1&start=5D",
+          "/rocca/check?card=AH&onto=7S&part=profile&check=1",
+          "/rocca/check?card=ZZ&onto=7S&check=1"])

@@ -10,6 +10,7 @@ from urllib.parse import urlencode, urlsplit
 import pytest
 
 from helpers import attr, attrs, form_block, inputs, select, select_one, text_of
+from japanese_tour import Step, Tour
 from web_helpers import Phone, create_game_table, snapshot
 
 NAMES = ["Ann", "Bob", "Cy"]
@@ -619,3 +620,15 @@ def test_a_rockit_table_and_the_checker_in_japanese(ann, new_phone):
     for english in ("Trick 2 is not valid", "A valid set", "The same cards can", "Rule sheet",
                     "A joker stands for", "Legal:", "The trick:", "Does it come in?"):
         assert english not in shown, english
+
+
+# ---------------------------------------------------------------- its Japanese tour
+# Every screen of the game in Japanese, after these taps (tests/web/test_web_japanese.py).
+
+JAPANESE = Tour("rockit", ["Ann", "Bob", "Cy"], steps=[
+    Step(dict(kind="come_in", player="Ann", cards="7C 8C 9C"), 422),
+    Step(dict(kind="come_in", player="Bob", cards="10H JH QH")),
+    Step(dict(kind="come_in", player="Cy", cards="4S 4H 4D")),
+    Step(dict(win="Bob"), form='id="win-form"'),
+], tools=["/rockit/check?trick_0=9D+10D+JD+QD+KD&trick_1=8D+AD+JS+JH&check=1",
+          "/rockit/check?trick_0=ZZ&check=1"])

@@ -6,6 +6,7 @@ import re
 import pytest
 
 from helpers import attr, form_block, inputs, select, text_of
+from japanese_tour import Step, Tour
 from web_helpers import Phone, create_game_table, snapshot
 
 NAMES = ["Ann", "Bob", "Cid", "Dee"]
@@ -435,3 +436,19 @@ def test_a_rook_table_in_japanese(ann):
     page = text_of(r.get_data(as_text=True))
     assert "自動失敗：ビッダーはちょうど6枚捨てなければならず、5枚ではありません。" in page
     assert "Automatic set" not in page
+
+
+# ---------------------------------------------------------------- its Japanese tour
+# Every screen of the game in Japanese, after these taps (tests/web/test_web_japanese.py).
+
+JAPANESE = Tour(
+    "rook", ["Ann", "Bob", "Cid", "Dee"], table={"variant": "family", "confirm": "on"},
+    steps=[
+        Step({"bidder": "Ann", "bid": 152, "points_A": 180}, 422),          # RK-4
+        Step({"bidder": "Ann", "bid": 175, "points_A": 180}),   # waits for team B
+        Step({}, form="/confirm", by="guest"),                  # Bob confirms it
+        Step({"bidder": "Bob", "bid": 160, "points_B": 165}),        # waits again
+    ],
+    tools=["/rook/trick?variant=family&c1=14R&c2=5Y&c3=ROOK&trump=Y&check=1",
+           "/rook/trick?variant=family&c1=99X&c2=5Y&check=1"],
+    table_tools=["/trick?c1=14R&c2=5Y&c3=ROOK&c4=1B&check=1"])

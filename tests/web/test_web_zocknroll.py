@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 
 from helpers import attr, form_block, inputs, text_of
+from japanese_tour import Step, Tour
 from web_helpers import Phone, create_game_table, db_rows, seq_saved, snapshot
 
 NAMES = ["Ann", "Bob", "Cid"]
@@ -286,3 +287,18 @@ def test_every_zocknroll_row_key_names_its_row_in_the_history():
     keys = set(zocknroll.rows("beginner")) | set(zocknroll.rows("advanced"))
     assert set(_ROW_KEYS) == keys
     assert all(str(said) == key for key, said in _ROW_KEYS.items())
+
+
+# ---------------------------------------------------------------- its Japanese tour
+# Every screen of the game in Japanese, after these taps (tests/web/test_web_japanese.py).
+
+JAPANESE = Tour("zocknroll", ["Ann", "Bob", "Cid"], steps=[
+    Step(dict(kind="roll", white="2 2 9"), 422),
+    Step(dict(kind="roll", white="2 2 5")), Step(dict(kind="drop", player="Bob", own="26")),
+    Step(dict(kind="stay", player="Cid")), Step(dict(kind="stay", player="Ann")),
+    Step(dict(kind="roll", white="4")), Step(dict(kind="stay", player="Cid")),
+    Step(dict(kind="drop", player="Ann", own="5,5")), Step(dict(kind="roll", white="5")),
+    Step(dict(kind="reveal", player="Cid", own="1 3")),
+    Step(dict(kind="reveal", player="Jörg", own="6 6")),
+], tools=["/zocknroll/best?board=beginner&d3=3&d5=2&check=1",
+          "/zocknroll/best?board=beginner&d1=9&check=1"])

@@ -1,12 +1,12 @@
 """The one contract between a game's rules and its phone screens: :class:`GameUI`.
 
-A game is a rules module (``companion/rules/<slug>.py``, pure; see RULES-API.md) plus a web
+A game is a rules module (``companion/rules/<slug>.py``, pure; see docs/RULES-API.md) plus a web
 adapter: a subclass of :class:`GameUI` in ``companion/web/games/<slug>.py``, exposed as the
 module-level name ``UI``. The adapter overrides only what differs from the defaults below;
 everything else follows from the slug. Derived game state (turn order, who is waiting, the
 other team, the last winner) comes from the rules' ``summary()``, never recomputed here.
 
-Templates (under ``templates/``, or a registered adapter's own ``template_folder``):
+Templates (under ``templates/``):
 
 ``games/<slug>/_sheet.html``        required: the live score sheet (``sheet_template``)
 ``games/<slug>/_entry_fields.html`` required: the inside of the entry form (``entry_template``)
@@ -53,10 +53,6 @@ class GameUI:
     ``slug``
         The game's slug (``companion.rules.find_game(slug)``); given to the constructor
         when the class does not set it.
-    ``template_folder``
-        None: the templates live in the app's ``templates/games/<slug>/``. A path: a
-        folder holding ``_sheet.html`` etc. directly (a game registered at runtime, e.g. in
-        a test); the app's loader serves it as ``games/<slug>/``.
     ``fields``
         The entry form's field names that :meth:`form_values` echoes back after a refusal.
     ``max_field_chars``
@@ -72,27 +68,33 @@ class GameUI:
     ``entry_when_over``
         True: once ``summary()["over"]``, the game's own entry form still shows (e.g. "deal
         the next game" in a match), instead of the generic rematch button.
+    ``styles``
+        Stylesheets under ``static/`` this game shares with others, loaded before its own
+        ``static/css/games/<slug>.css`` (found by name) in its pages' one bundle
+        (``css/games/cards.css`` for a game drawing ``templates/_cards.html``).
+    ``scripts``
+        Scripts under ``static/`` its pages add after ``bundle/site.js``
+        (``js/pickers.js``: the card picker and the dice pad).
     """
 
     slug: str = ""
-    template_folder: str | None = None
     fields: ClassVar[tuple[str, ...]] = ()
     max_field_chars: ClassVar[int] = 40
     table_switches: ClassVar[tuple[Switch, ...]] = ()
     starter_choice: ClassVar[bool] = False
     entry_when_over: ClassVar[bool] = False
+    styles: ClassVar[tuple[str, ...]] = ()
+    scripts: ClassVar[tuple[str, ...]] = ()
     #: (start of a refusal's English template, form field) pairs: see invalid_fields().
     invalid_starts: ClassVar[tuple[tuple[str, str], ...]] = ()
     #: The field a rules refusal is about when no start above matched and it holds text.
     rules_field: ClassVar[str | None] = None
 
-    def __init__(self, slug: str | None = None, *, template_folder: str | None = None) -> None:
+    def __init__(self, slug: str | None = None) -> None:
         self.slug = slug or type(self).slug
         if not self.slug:
             raise ValueError(message("entry", "{adapter} needs a game slug.",
                                      adapter=type(self).__name__))
-        if template_folder is not None:
-            self.template_folder = str(template_folder)
         self._optional: dict[str, str | None] = {}
 
     def __repr__(self) -> str:

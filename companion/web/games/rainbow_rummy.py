@@ -218,6 +218,8 @@ def cut_reason(summary: dict) -> str | None:
 
 class RainbowRummyUI(GameUI):
     """Rainbow Rummy 333: one phone usually enters the whole hand for all four players."""
+    styles = ("css/games/cards.css",)
+    scripts = ("js/pickers.js",)
 
     slug = "rainbow_rummy"
     max_field_chars = MAX_CARD_TEXT

@@ -122,6 +122,8 @@ class RoccaUI(GameUI):
     """Rocca Card Tower: a referee screen on every phone, a turn form; the new-table form
     asks who starts, and a won game waits for "Deal the next game" in this entry form (the
     match goes on, with its tally and the biggest loser starting)."""
+    styles = ("css/games/cards.css",)
+    scripts = ("js/pickers.js",)
 
     slug = "rocca"
     invalid_starts = _INVALID

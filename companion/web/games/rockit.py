@@ -112,6 +112,8 @@ def _shown(cards) -> str:
 class RockitUI(GameUI):
     """RockIt to Destiny: come-ins and games won; the new-table form asks who starts game 1
     (RID-2: any chance method), and ``_finish.html`` ends the match."""
+    styles = ("css/games/cards.css",)
+    scripts = ("js/pickers.js",)
 
     slug = "rockit"
     invalid_starts = _INVALID

@@ -65,6 +65,7 @@ def far_beyond(scores: Mapping[str, int], summary: Mapping) -> list[tuple[str, i
 
 class ScorepadUI(GameUI):
     """Any game, round by round; ``_finish.html`` ends a game with no end set by hand."""
+    styles = ("css/games/wide-sheet.css",)
 
     slug = "scorepad"
 

@@ -81,6 +81,8 @@ _ROW_KEYS = {
 
 class ZocknrollUI(GameUI):
     """Zock'n'Roll: a guided turn on a dice pad, or paper mode (a table switch)."""
+    styles = ("css/games/wide-sheet.css",)
+    scripts = ("js/pickers.js",)
 
     slug = "zocknroll"
     fields = ("player", "white", "own", "round")
