@@ -27,7 +27,7 @@ from companion import tables, tournaments
 from companion.clock import now
 from companion.lru import LRU
 from companion.rules import find_game
-from companion.rules.game import MAX_NAME_LENGTH, clean_name, name_key
+from companion.rules.game import MAX_NAME_LENGTH, clean_name, name_key, places_of
 from companion.rules.said import N_, message
 from companion.storage import transaction
 from companion.tables import TableError, retire, tokens
@@ -474,48 +474,27 @@ def _stored_results(db, event: Event, number: int) -> dict[int, tuple[dict, str]
 
 def result_from_summary(event: Event, number: int, table_no: int, entrant_ids: list[str],
                         summary: dict) -> dict:
-    """A tournament result from a finished table's summary (totals and winners).
+    """A tournament result from a finished table's summary: the places are the game's own
+    (:meth:`Game.outcome_of <companion.rules.game.Game.outcome_of>` under the event's house
+    rules), so the event ranks a table exactly as the table does, whichever way the game's
+    scores go.
 
-    Team games: the entrants are team A (even seats) and team B. Table games: a summary
-    that gives every player's place (``summary["places"]``, ``{key: 1..}``, as Rocca's
-    does by cards left) is taken as it is; otherwise the winners share first place and the
-    others follow by their totals, in the direction the winners' totals show (higher or
-    lower is better).
+    Team games: the entrants are team A (even seats) and team B. The scores are the
+    entrants' own totals (None when a total is missing or not a number).
     """
-    totals = summary.get("totals") or {}
-    winners = list(summary.get("winners") or [])
+    outcome = event.game.outcome_of(summary, event.settings)
     keys = ["A", "B"] if event.format["kind"] == "teams" else list(entrant_ids)
-    scores = [totals.get(k) for k in keys]
+    scores = [outcome.totals.get(k) for k in keys]
     if not all(isinstance(s, (int, float)) and not isinstance(s, bool) for s in scores):
         scores = None
-    given = _given_places(summary.get("places"), keys)
-    if given is not None:
-        return {"round": number, "table": table_no, "entrants": list(entrant_ids),
-                "scores": scores, "places": given}
-    # The winners come first whatever their totals (Rook's "bidder goes out" can win on
-    # the lower total); the others follow by their totals in the game's direction.
-    higher = not lower_is_better(event)
-
-    def key(i: int):
-        won = keys[i] in winners
-        value = scores[i] if scores else 0
-        return (0 if won else 1, -value if higher else value)
-
-    ranked = [key(i) for i in range(len(keys))]
-    places = [1 + sum(1 for other in ranked if other < mine) for mine in ranked]
+    places = outcome.places
+    if any(k not in places for k in keys):
+        # A summary whose totals leave out an entrant: place every entrant the same way,
+        # the missing ones on no points.
+        places = places_of({k: outcome.totals.get(k) for k in keys}, outcome.winners,
+                           outcome.lower_wins, summary.get("places"))
     return {"round": number, "table": table_no, "entrants": list(entrant_ids),
-            "scores": scores, "places": places}
-
-
-def _given_places(places, keys: list[str]) -> list[int] | None:
-    """The places a game's summary gives, in `keys` order, when it gives one whole number
-    from 1 for every key (None otherwise: the places then follow the totals)."""
-    if not isinstance(places, dict):
-        return None
-    out = [places.get(k) for k in keys]
-    if not all(isinstance(p, int) and not isinstance(p, bool) and p >= 1 for p in out):
-        return None
-    return out
+            "scores": scores, "places": [places[k] for k in keys]}
 
 
 def all_results(db: sqlite_utils.Database, event: Event) -> list[dict]:
@@ -575,7 +554,7 @@ def _standings_rows(db: sqlite_utils.Database, event: Event, results: list[dict]
     people = entrants(db, event)
     ids = [e.name for e in people]
     own = game_scores(results)
-    sign = -1 if lower_is_better(event) else 1
+    sign = -1 if event.game.lowest_wins(event.settings) else 1
     rows = tournaments.standings(ids, results, event.scoring,
                                 game_tiebreaks={e: [sign * v] for e, v in own.items()},
                                 order=event.tiebreaks, initial_points=late_points(event, people),
@@ -589,7 +568,7 @@ def _standings_rows(db: sqlite_utils.Database, event: Event, results: list[dict]
 
 def game_scores(results: list[dict]) -> dict[str, float]:
     """The game's own tie-break: each entrant's own scores summed, as the sheets show them
-    (never negated; whether more is better is the game's, see :func:`lower_is_better`)."""
+    (never negated; whether more is better is the game's, ``Game.lowest_wins``)."""
     out: dict[str, float] = {}
     for result in results:
         scores = result.get("scores")
@@ -598,11 +577,6 @@ def game_scores(results: list[dict]) -> dict[str, float]:
         for entrant, score in zip(result["entrants"], scores):
             out[entrant] = out.get(entrant, 0) + score
     return out
-
-
-def lower_is_better(event: Event) -> bool:
-    """Whether the game ranks the lowest total first (a score pad set to "lowest wins")."""
-    return bool(event.settings.get("low_wins"))
 
 
 def results_csv(db: sqlite_utils.Database, event: Event) -> str:
