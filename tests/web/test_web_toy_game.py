@@ -15,7 +15,7 @@ from test_web_events import create_event, seat_player, seat_round, seatings
 from web_helpers import Phone, standings
 
 from companion.rules import GAMES
-from companion.tournaments import tournament_format
+from companion.events import event_format
 from companion.web.games import ui_for
 
 
@@ -70,7 +70,7 @@ def test_high_card_is_offered_and_plays_to_its_end_on_a_table(highcard, new_phon
 
 def test_high_card_runs_a_tournament_round(highcard, app, new_phone, db_path):
     # Not a team game, 2-4 players: its format follows from the rules' Game alone.
-    assert tournament_format("highcard") == {
+    assert event_format("highcard") == {
         "slug": "highcard", "kind": "tables", "min_table": 2, "max_table": 4,
         "preferred_table": 4, "team_sizes": None, "odd_tables": "closest"}
     director = new_phone("Director")

@@ -22,8 +22,10 @@ from companion.rules.game import check_seats, check_settings
 from companion.storage import connect
 from companion.storage.migrations import migrate
 from companion.tables.tokens import new_submission_id
-from companion.tournaments import service
-from companion.tournaments.service import Event, result_from_summary
+from companion.events.event import Event, create_event, get_event
+from companion.events.results import standings
+from companion.events.rounds import lock_round, result_from_summary, round_tables
+from companion.events.seating import seat_next_round
 
 
 # ---------------------------------------------------------------- a lowest-wins game
@@ -87,15 +89,15 @@ def test_a_lowest_wins_game_places_the_lowest_total_first(tmp_path):
     migrate(tmp_path / "event.db")
     db = connect(tmp_path / "event.db")
     with registered(FEWEST):
-        event, _secret = service.create_event(
+        event, _secret = create_event(
             db, "Low night", "fewest", {}, {}, 1, [(n, [n]) for n in TOTALS],
             config={"tiebreaks": ["game"]})
-        assert service.seat_next_round(db, event, random.Random(7)) == 1
-        rows = service.round_tables(db, event, 1)
+        assert seat_next_round(db, event, random.Random(7)) == 1
+        rows = round_tables(db, event, 1)
         assert sorted(len(r.entrants) for r in rows) == [4, 4]
         for row in rows:
             _play(db, row.table_id, {n: TOTALS[n] for n in row.seats})
-        rows = service.round_tables(db, event, 1)
+        rows = round_tables(db, event, 1)
         for row in rows:
             assert row.status == "finished" and row.source == "table"
             by_total = sorted(row.entrants, key=TOTALS.get)
@@ -105,8 +107,8 @@ def test_a_lowest_wins_game_places_the_lowest_total_first(tmp_path):
             table = tables.get_table(db, row.table_id)
             own = FEWEST.outcome(tables.sheet(db, table).state).places
             assert row.result["places"] == [own[e] for e in row.entrants]
-        service.lock_round(db, event, 1)
-        standing = service.standings(db, service.get_event(db, event.id))
+        lock_round(db, event, 1)
+        standing = standings(db, get_event(db, event.id))
         # Both tables' winners have 4 points; the game score (lower is better) ranks them.
         firsts = sorted((min(r.entrants, key=TOTALS.get) for r in rows), key=TOTALS.get)
         assert [r["entrant"] for r in standing[:2]] == firsts
