@@ -20,6 +20,7 @@ SHOWN_LINK = "director_link"   # the session key holding a link made, until it i
 
 
 def load_event(event_id: str) -> Event:
+    """The event with this id, for anyone with the link (404: no such event)."""
     if len(event_id) > 32:
         abort(404)
     return get_event(get_db(), event_id)
@@ -43,6 +44,7 @@ def director_event(event_id: str) -> Event:
 
 
 def int_field(source, name: str) -> int:
+    """A small whole number from a form or the query string (400 for anything else)."""
     raw = (source.get(name) or "").strip()
     if not raw.isascii() or not raw.isdigit() or len(raw) > 4:
         abort(400)
@@ -50,6 +52,7 @@ def int_field(source, name: str) -> int:
 
 
 def who() -> str:
+    """The name the director typed on a form (kept with the change in the log)."""
     return (request.form.get("who") or "")[:100]
 
 
@@ -65,6 +68,7 @@ def table_card_url(event: Event, table_no: int) -> str:
 
 
 def page_count(count: int, per_page: int) -> int:
+    """How many pages `count` rows take, `per_page` to a page (at least one)."""
     return max(1, -(-count // per_page))
 
 

@@ -11,8 +11,8 @@ from markupsafe import Markup
 
 from companion.events import claims, devices, director, entrants, results, round_clock, rounds
 from companion.events.event import Event
-from companion.storage import get_db
 from companion.lru import LRU
+from companion.storage import get_db
 
 from . import bp
 from .common import (LONG_LIST, SHOWN_LINK, director_event, load_event, page_arg, page_count,
@@ -25,17 +25,9 @@ from ..urls import base_is_loopback, base_mismatch, director_url, public_base
 
 STATUS_WORDS = {"missing": N_("Nobody here yet"), "playing": N_("Playing"),
                 "waiting": N_("Waiting for confirmation"), "finished": N_("Finished")}
-
-
 PROJECTOR_ROWS = 15        # standings rows on one projector screen; more rows take turns
-
-
 STANDINGS_ROWS = 200       # places on one page of the public standings (?page=)
-
-
 PROJECTOR_PAIRINGS = 20    # names on one projector screen (two columns); more take turns
-
-
 # The tie-breaks' names as pages show them (the library's TIEBREAK_NAMES, translatable).
 TIEBREAK_WORDS = {"game": N_("Game score"), "buchholz": N_("Buchholz"),
                   "median_buchholz": N_("Median-Buchholz"),
@@ -85,6 +77,8 @@ def dashboard(event_id: str):
 
 
 def refused(event: Event, message: str, status: int = 422):
+    """The dashboard again with `message` in its alert: what every director's form
+    answers when the service refuses (422, or `status`)."""
     context = room(event)
     context["error"] = message
     context["players_url"] = players_url(event)
