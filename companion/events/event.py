@@ -43,7 +43,8 @@ class Event:
     table_size: int | None = None  # players per table chosen by the director (table games)
     version: int = 0             # bumped by every write to the event
     clock: str | None = None     # the round clock as stored (JSON); see round_clock.clock_state
-    # The director's scoring and pairing choices (see parse_config); {} keeps every default.
+    # The director's scoring and pairing choices (read by the web's forms.parse_config);
+    # {} keeps every default.
     config: dict = field(default_factory=dict)
 
     @property
@@ -159,7 +160,8 @@ def create_event(db: sqlite_utils.Database, name: str, slug: str, settings: dict
     `options` are the tables' options (confirmations, table switches); `registration`
     opens self-registration through the event's QR; `table_size` is the director's
     players per table in a table game (None: the game's default); `config` the
-    director's scoring and pairing choices (see :func:`parse_config`).
+    director's scoring and pairing choices (as
+    :func:`companion.web.events.forms.parse_config` reads them).
     """
     name = clean_name(name or "")
     if not name:

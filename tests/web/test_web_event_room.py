@@ -1,4 +1,4 @@
-"""The room (issue 13, "What directors expect"), through the Flask test client: the round
+"""The room as directors expect it, through the Flask test client: the round
 clock (start, pause, resume, extend, stop; on the dashboard, the projector and the players'
 phones), the pairings by name (page and projector, taking turns with the standings), table
 cards 1, 2 or 4 to a page for every table number, the director's link for a second device,

@@ -1,4 +1,4 @@
-"""What directors expect (issue 13) through the Flask test client: scoring, tie-break,
+"""What directors expect, through the Flask test client: scoring, tie-break,
 late-arrival and pairing choices on the new-event form; penalties and bonuses; swapping
 entrants or unseating a round before play; the standings' columns, marks and CSV; a 16-team
 Rook Swiss over three rounds."""
