@@ -180,3 +180,14 @@ def test_the_game_score_tiebreak_follows_the_games_direction(slug, low):
                   created_at="")
     with registered(FEWEST):
         assert event.game.lowest_wins(event.settings) is low
+
+
+def test_an_entrant_missing_from_the_totals_still_gets_a_place():
+    # A summary that leaves an entrant out of its totals: the winners first, everybody else
+    # on no points, in the game's direction (the lowest first here).
+    event = Event(id="x", name="x", game_slug="fewest", settings={}, options={}, rounds=1,
+                  created_at="")
+    summary = {"over": True, "totals": {"Ann": 3, "Bob": -2}, "winners": ["Ann"]}
+    with registered(FEWEST):
+        result = result_from_summary(event, 1, 1, ["Ann", "Bob", "Cy"], summary)
+    assert result["places"] == [1, 2, 3] and result["scores"] is None
