@@ -25,6 +25,8 @@ LATE_CHOICES = ("zero", "bye")     # a late arrival starts with 0, or a bye per 
 
 @dataclass(frozen=True)
 class Entrant:
+    """One entrant as listed: a player, or a team with its members."""
+
     name: str
     members: list
     dropped: bool

@@ -32,6 +32,9 @@ MAX_REASON = 300
 
 @dataclass(frozen=True)
 class Event:
+    """An event as stored, with what follows from it: its game, format, scoring and
+    tie-breaks."""
+
     id: str
     name: str
     game_slug: str

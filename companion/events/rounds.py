@@ -28,6 +28,8 @@ from .pairing import team_seats
 
 @dataclass(frozen=True)
 class Round:
+    """A round as seated: its number, the entrants sitting it out and whether it is locked."""
+
     number: int
     byes: list
     locked: bool
