@@ -337,7 +337,7 @@ class Game:
     settings_fields: tuple[Setting, ...] = ()
     rules: Mapping[str, str] = field(default_factory=_no_rules, repr=False, compare=False)
     #: What differs from the tournament format derived from the fields above (see
-    #: ``companion.tournaments.formats``): e.g. ``{"preferred_table": 5}``. Empty for most.
+    #: ``companion.events.formats``): e.g. ``{"preferred_table": 5}``. Empty for most.
     tournament: Mapping[str, Any] = field(default_factory=_no_rules, repr=False, compare=False)
     #: Which way the scores go: True when the lowest total wins. A fixed bool, or a function
     #: of the table's checked settings for a game where a house rule decides (the score pad).

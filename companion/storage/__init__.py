@@ -1,7 +1,7 @@
 """Storage: one SQLite database in WAL mode, reached through sqlite-utils.
 
-Only this package, `companion.tables` and `companion.tournaments.service` (with its
-`round_clock`) talk SQL; the web layer never does.
+Only this package, `companion.tables` and the event service (the modules of
+`companion.events` other than its pure ones) talk SQL; the web layer never does.
 """
 from . import rates
 from .db import backup_to, connect, get_db, init_app, transaction

@@ -313,7 +313,7 @@ def m009_chrome_version(db):
 def m010_entrant_claims(db):
     # Every player of an event (a table game's entrant, or each member of a team) has a
     # short claim code the director hands out: "This is me" asks for it (see
-    # companion/tournaments/claims.py). Existing entrants get theirs here.
+    # companion/events/claims.py). Existing entrants get theirs here.
     import json
     import secrets
 

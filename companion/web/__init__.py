@@ -39,8 +39,8 @@ def init_app(app: Flask) -> None:
     i18n.init_app(app)
     from .rocca_tools import bp as rocca_tools_bp
     app.register_blueprint(rocca_tools_bp)
-    from .tournaments import bp as tournaments_bp
-    app.register_blueprint(tournaments_bp)
+    from .events import bp as events_bp
+    app.register_blueprint(events_bp)
     from .rockit_tools import bp as rockit_tools_bp
     app.register_blueprint(rockit_tools_bp)
 

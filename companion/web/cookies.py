@@ -27,7 +27,7 @@ from ..clock import now
 from ..storage import get_db, transaction
 from ..tables import service as tables
 from ..tables import tokens
-from ..tournaments import service as tournaments
+from ..events.event import adopt_secret
 from .proxy import cookie_path
 
 COOKIE = "tc"
@@ -171,7 +171,7 @@ def adopt_old_cookies() -> None:
         if kind == "tc":
             tables.adopt_phone(db, key, value, secret)
         else:
-            tournaments.adopt_secret(db, key, value, secret, director=kind == "te")
+            adopt_secret(db, key, value, secret, director=kind == "te")
     g.old_cookies = [name for name, _kind, _key in old]
 
 

@@ -18,8 +18,10 @@ from companion.storage import get_db
 from companion.tables.live import hub
 from companion.tables.prune import mark_opened
 from companion.tables.tokens import new_submission_id
-from companion.tournaments import claims
-from companion.tournaments import service as tournaments
+from companion.events import claims
+from companion.events.devices import is_director
+from companion.events.entrants import seats_for_pass
+from companion.events.event import get_event
 
 from .cookies import phone_secret, rotate_secret
 from .games import GameUI, ui_for
@@ -107,10 +109,10 @@ class View:
             return False
         db = get_db()
         try:
-            event = tournaments.get_event(db, self.table.event_id)
+            event = get_event(db, self.table.event_id)
         except tables.NotFound:
             return False
-        return tournaments.is_director(db, event, phone_secret())
+        return is_director(db, event, phone_secret())
 
     @cached_property
     def is_host(self) -> bool:
@@ -124,7 +126,7 @@ class View:
         players' page pass); None at any other table (every free seat)."""
         if self.table.event_id is None:
             return None
-        return tournaments.seats_for_pass(get_db(), self.table, phone_secret())
+        return seats_for_pass(get_db(), self.table, phone_secret())
 
     @property
     def seats(self) -> list[tables.Seat]:

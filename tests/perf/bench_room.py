@@ -273,8 +273,9 @@ def median_ms(call, times: int = 10) -> float:
 
 def standings_cost(workdir: Path, entrants: int = 2500) -> dict:
     from companion.storage import connect
-    from companion.tournaments import service
-    import companion.web.tournaments as web_events
+    from companion.events.event import get_event
+    from companion.events.rounds import correct_result, lock_round, round_tables
+    import companion.web.events.pages as web_events
     from web_helpers import Phone, make_app
 
     app = make_app(workdir / "event")
@@ -286,14 +287,14 @@ def standings_cost(workdir: Path, entrants: int = 2500) -> dict:
     assert director.post(f"/e/{event_id}/seat").status_code == 303
     with app.app_context():
         db = connect(app.config["DATABASE"])
-        event = service.get_event(db, event_id)
+        event = get_event(db, event_id)
         rng = random.Random(1)
-        for row in service.round_tables(db, event, 1):
+        for row in round_tables(db, event, 1):
             places = list(range(1, len(row.entrants) + 1))
             rng.shuffle(places)
-            service.correct_result(db, event, 1, row.number, places, "Director", "paper",
-                                   [rng.randint(0, 99) for _ in row.entrants])
-        service.lock_round(db, service.get_event(db, event_id), 1)
+            correct_result(db, event, 1, row.number, places, "Director", "paper",
+                           [rng.randint(0, 99) for _ in row.entrants])
+        lock_round(db, get_event(db, event_id), 1)
     assert director.post(f"/e/{event_id}/seat").status_code == 303
     anon = Phone(app, "anon")
     out: dict = {"entrants": entrants}

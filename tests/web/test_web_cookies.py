@@ -19,7 +19,7 @@ from test_web_events import PLAYERS, create_event
 from web_helpers import Phone, db_rows, local_link, snapshot
 
 from companion.tables.tokens import hash_secret, new_secret, phone_hash
-from companion.tournaments.service import director_hash, pass_hash
+from companion.events.event import director_hash, pass_hash
 
 
 def cookie_names(phone: Phone) -> set[str]:

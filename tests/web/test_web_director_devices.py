@@ -18,8 +18,9 @@ from test_web_events import create_event, seat_round, seatings
 from web_helpers import Phone, db_rows, make_app
 
 from companion.tables.tokens import hash_secret
-from companion.tournaments import service
-from companion.tournaments.service import director_hash
+from companion.events.devices import (director_devices, rename_director_device,
+                                      revoke_director_device)
+from companion.events.event import director_hash, get_event
 
 
 @pytest.fixture
@@ -293,12 +294,12 @@ def test_director_devices_service_refuses_plainly(app, director, db_path):
     with app.app_context():
         from companion.storage import get_db
         db = get_db()
-        event = service.get_event(db, event_id)
+        event = get_event(db, event_id)
         with pytest.raises(ValueError):
-            service.rename_director_device(db, event, "nope", "Laptop")
+            rename_director_device(db, event, "nope", "Laptop")
         with pytest.raises(ValueError):
-            service.revoke_director_device(db, event, "nope", by=None)
-        assert [d["creator"] for d in service.director_devices(db, event)] == [1]
+            revoke_director_device(db, event, "nope", by=None)
+        assert [d["creator"] for d in director_devices(db, event)] == [1]
 
 
 def _at_once(calls) -> list:

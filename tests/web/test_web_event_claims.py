@@ -540,7 +540,7 @@ def test_the_migration_keeps_old_passes_as_claims(tmp_path):
 def test_the_docs_state_the_claim_numbers():
     """docs/SECURITY.md and docs/TOURNAMENTS.md state the guess limit and the code size."""
     from companion.tables import tokens
-    from companion.web.tournaments import CLAIM_GUESS_LIMIT
+    from companion.web.events.entrants import CLAIM_GUESS_LIMIT
     assert CLAIM_GUESS_LIMIT == (10, 60.0)
     assert (len(tokens.CODE_ALPHABET), tokens.CODE_LENGTH) == (23, 6)
     security = (ROOT / "docs" / "SECURITY.md").read_text(encoding="utf-8")

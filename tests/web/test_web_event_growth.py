@@ -20,7 +20,9 @@ from companion import create_app
 from companion.storage import connect
 from companion.tables import create_table
 from companion.tables.prune import prune
-from companion.tournaments import service
+from companion.events.director import MAX_UNSEATS
+from companion.events.event import get_event
+from companion.events.seating import seat_next_round
 
 ENTRANTS = [f"Player {i:02d}" for i in range(40)]    # 20 tables of two
 TABLES = len(ENTRANTS) // 2
@@ -55,7 +57,7 @@ def test_a_seat_and_unseat_loop_is_capped_and_leaves_the_tables_bounded(app, new
                                                                           db_path):
     director = new_phone("Director")
     event_id = _event(director)
-    bound = TABLES + service.MAX_UNSEATS     # one seating, plus one retired table an unseat
+    bound = TABLES + MAX_UNSEATS     # one seating, plus one retired table an unseat
     refusals = []
     for _loop in range(30):
         r = director.post(f"/e/{event_id}/seat")
@@ -74,7 +76,7 @@ def test_a_seat_and_unseat_loop_is_capped_and_leaves_the_tables_bounded(app, new
             assert _everything(db_path) == before    # refused: nothing changed
             break
         assert count(db_path, "tables") <= bound
-    assert count(db_path, "event_audit", "kind = 'unseat'") == service.MAX_UNSEATS
+    assert count(db_path, "event_audit", "kind = 'unseat'") == MAX_UNSEATS
     (what, response), = refusals
     assert what == "unseat"
     _refused(response, 422, CAPPED)
@@ -82,8 +84,8 @@ def test_a_seat_and_unseat_loop_is_capped_and_leaves_the_tables_bounded(app, new
     before = _everything(db_path)
     _refused(director.post(f"/e/{event_id}/seat"), 422, "Lock round 1 before seating")
     assert _everything(db_path) == before
-    assert count(db_path, "tables") == TABLES + service.MAX_UNSEATS == bound
-    assert count(db_path, "tables", "retired_at IS NOT NULL") == service.MAX_UNSEATS
+    assert count(db_path, "tables") == TABLES + MAX_UNSEATS == bound
+    assert count(db_path, "tables", "retired_at IS NOT NULL") == MAX_UNSEATS
     assert count(db_path, "tables", "retired_at IS NULL") == TABLES
     # A table deleted leaves nothing behind; a retired one keeps its seats for its phone.
     for name in ("seats", "phones", "actions", "changes", "table_folds"):
@@ -94,7 +96,7 @@ def test_a_seat_and_unseat_loop_is_capped_and_leaves_the_tables_bounded(app, new
 def test_the_dashboard_and_swaps_still_work_at_the_cap(app, new_phone, db_path):
     director = new_phone("Director")
     event_id = _event(director)
-    for _ in range(service.MAX_UNSEATS):
+    for _ in range(MAX_UNSEATS):
         seat_round(director, event_id)
         assert _unseat(director, event_id).status_code == 303
     seat_round(director, event_id)
@@ -243,7 +245,7 @@ def test_a_seating_that_loses_a_race_leaves_no_tables(app, new_phone, db_path):
     director = new_phone("Director")
     event_id = _event(director)
     db = connect(db_path)
-    event = service.get_event(db, event_id)
+    event = get_event(db, event_id)
 
     def other_tap_wins(tables_needed: int) -> None:
         # Another tap seats round 1 between this seating's draw and its commit.
@@ -253,7 +255,7 @@ def test_a_seating_that_loses_a_race_leaves_no_tables(app, new_phone, db_path):
         db.conn.commit()
 
     with pytest.raises(ValueError, match="was just seated from another tap"):
-        service.seat_next_round(db, event, random.Random(1), admit=other_tap_wins)
+        seat_next_round(db, event, random.Random(1), admit=other_tap_wins)
     db.conn.close()
     assert count(db_path, "tables") == 0 and count(db_path, "seats") == 0
 

@@ -1,4 +1,4 @@
-"""Event integrity (issue 13): closed event tables, results that follow the sheet until the
+"""Event integrity: closed event tables, results that follow the sheet until the
 round is locked, each entrant's own game score, QR codes phones can reach, and a
 registration limit that holds across worker processes.
 

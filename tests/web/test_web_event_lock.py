@@ -28,7 +28,9 @@ from web_helpers import db_rows
 
 from companion import tables
 from companion.storage import connect
-from companion.tournaments import service
+from companion.events.director import add_adjustment, withdraw_adjustment
+from companion.events.event import get_event
+from companion.events.rounds import correct_result, lock_round
 
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
 
@@ -209,10 +211,10 @@ def _ready_round(director, db_path: str) -> dict:
     (_n1, table_1, ids_1), (_n2, _t2, ids_2) = seatings(db_path, event_id, 1)
     db = connect(db_path)
     try:
-        event = service.get_event(db, event_id)
+        event = get_event(db, event_id)
         phone, seq = _enter_at_table(db, table_1, [40, 30, 20, 10])
-        service.correct_result(db, event, 1, 2, [1, 2, 3, 4], "Jo", "slip", [9, 8, 7, 6])
-        penalty = service.add_adjustment(db, event, ids_2[0], -1, "slow", "Jo", 1)
+        correct_result(db, event, 1, 2, [1, 2, 3, 4], "Jo", "slip", [9, 8, 7, 6])
+        penalty = add_adjustment(db, event, ids_2[0], -1, "slow", "Jo", 1)
     finally:
         db.conn.close()
     return {"event_id": event_id, "table_1": table_1, "ids": (ids_1, ids_2),
@@ -225,25 +227,25 @@ def _jobs(ready: dict, plan: list[tuple]) -> list:
     event_id = ready["event_id"]
 
     def lock_job(db):
-        service.lock_round(db, service.get_event(db, event_id), 1)
+        lock_round(db, get_event(db, event_id), 1)
         return "locked"
 
     jobs = [lock_job]
     for i, step in enumerate(plan):
         if step[0] == "correct":
             def job(db, table=step[1], places=step[2], i=i):
-                service.correct_result(db, service.get_event(db, event_id), 1, table,
-                                       list(places), "Jo", f"race {i}")
+                correct_result(db, get_event(db, event_id), 1, table,
+                               list(places), "Jo", f"race {i}")
                 return "corrected"
         elif step[0] == "penalty":
             def job(db, points=step[1], i=i):
-                service.add_adjustment(db, service.get_event(db, event_id), ready["ids"][0][1],
-                                       points, f"race {i}", "Jo", 1)
+                add_adjustment(db, get_event(db, event_id), ready["ids"][0][1],
+                               points, f"race {i}", "Jo", 1)
                 return "penalised"
         elif step[0] == "withdraw":
             def job(db):
-                service.withdraw_adjustment(db, service.get_event(db, event_id),
-                                            ready["penalty"], "Jo")
+                withdraw_adjustment(db, get_event(db, event_id),
+                                    ready["penalty"], "Jo")
                 return "withdrawn"
         else:   # a result changed at the table itself: its one entry struck
             def job(db):
@@ -310,11 +312,11 @@ def _check_race(director, db_path: str, ready: dict, plan: list[tuple], outcomes
     before = event_rows(db_path)
     db = connect(db_path)
     try:
-        event = service.get_event(db, event_id)
+        event = get_event(db, event_id)
         with pytest.raises(ValueError, match="locked"):
-            service.correct_result(db, event, 1, 1, [1, 1, 3, 4], "Jo", "late")
+            correct_result(db, event, 1, 1, [1, 1, 3, 4], "Jo", "late")
         with pytest.raises(ValueError, match="locked"):
-            service.add_adjustment(db, event, ready["ids"][0][0], 3, "late", "Jo", 1)
+            add_adjustment(db, event, ready["ids"][0][0], 3, "late", "Jo", 1)
     finally:
         db.conn.close()
     assert event_rows(db_path) == before

@@ -1,12 +1,12 @@
 """The public standings and the projector of a big event cost little per anonymous GET: the
-standings table is drawn once per results key, language and page (web/tournaments.py
+standings table is drawn once per results key, language and page (web/events/pages.py
 _drawn), the projector's pairings once per event version, and the standings page shows
 STANDINGS_ROWS places at a time. Every change to a result still shows at once."""
 from __future__ import annotations
 
 import pytest
 
-import companion.web.tournaments as web_events
+import companion.web.events.pages as web_events
 from helpers import attrs, select, text_of
 from test_web_events import create_event, play_table, seat_round, seatings
 from web_helpers import standings

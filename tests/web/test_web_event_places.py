@@ -11,7 +11,8 @@ from test_web_events import (create_event, event_rows, play_table, seat_player, 
 from helpers import form_block, inputs, select, text_of
 from web_helpers import db_rows, standings
 
-from companion.tournaments.service import Event, result_from_summary
+from companion.events.event import Event
+from companion.events.rounds import result_from_summary
 
 
 @pytest.fixture

@@ -280,14 +280,14 @@ def test_a_result_ended_and_followed_by_a_quick_rematch_shows_at_once(app, direc
 def test_a_player_registered_after_the_request_read_the_event_still_gets_a_view(
         director, db_path, app):
     """A registration lands between this request reading the event and its standings."""
-    from companion.tournaments import service as events
+    from companion.events import entrants, event, results
     from companion.storage import get_db
-    from companion.web.tournaments import _mine
+    from companion.web.events.entrants import _mine
     event_id = open_event(director, players=["Ann", "Bob", "Cy"])
     with app.test_request_context():
         db = get_db()
-        stale = events.get_event(db, event_id)
-        events.standings(db, stale)                       # cached without Dee
-        events.register(db, event_id, "Dee")
+        stale = event.get_event(db, event_id)
+        results.standings(db, stale)                       # cached without Dee
+        entrants.register(db, event_id, "Dee")
         mine = _mine(stale, "Dee")
     assert mine["row"]["entrant"] == "Dee" and mine["count"] == 4

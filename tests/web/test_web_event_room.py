@@ -1,4 +1,4 @@
-"""The room (issue 13, "What directors expect"), through the Flask test client: the round
+"""The room as directors expect it, through the Flask test client: the round
 clock (start, pause, resume, extend, stop; on the dashboard, the projector and the players'
 phones), the pairings by name (page and projector, taking turns with the standings), table
 cards 1, 2 or 4 to a page for every table number, the director's link for a second device,
@@ -16,7 +16,7 @@ from helpers import attr, attrs, select, text_of
 from web_helpers import Phone, db_rows, make_app, snapshot
 
 from companion.tables.tokens import hash_secret
-from companion.tournaments.service import director_hash
+from companion.events.event import director_hash
 
 EVENT_TABLES = ("events", "event_entrants", "event_rounds", "event_seatings", "event_results",
                 "event_audit", "event_directors", "event_passes")
@@ -224,8 +224,9 @@ def test_a_clock_of_an_earlier_round_is_not_shown_once_a_new_round_is_seated(
 
 
 def test_clock_state_is_worked_out_from_the_stored_clock_and_the_time():
-    from companion.tournaments.round_clock import clock_state
-    from companion.tournaments.service import Event, Round
+    from companion.events.round_clock import clock_state
+    from companion.events.event import Event
+    from companion.events.rounds import Round
 
     def event(clock):
         return Event(id="x", name="x", game_slug="scorepad", settings={}, options={},
@@ -313,17 +314,17 @@ def test_pairings_of_a_team_game_list_every_member_with_the_team_and_the_bye(
 
 
 def test_the_pairings_service_gives_name_entrant_table_seat_and_bye(app, director, db_path):
-    from companion.tournaments import service as events
+    from companion.events import event, rounds
     from companion.storage import get_db
     event_id = create_event(director, ["Ann, Bob", "Cy, Dee", "Eve, Fay"], slug="rook",
                             variant="family")
     with app.test_request_context():
         db = get_db()
-        assert events.pairings(db, events.get_event(db, event_id)) == []
+        assert rounds.pairings(db, event.get_event(db, event_id)) == []
     seat_round(director, event_id)
     with app.test_request_context():
         db = get_db()
-        rows = events.pairings(db, events.get_event(db, event_id))
+        rows = rounds.pairings(db, event.get_event(db, event_id))
     assert [r["name"] for r in rows] == ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
     byes = [r for r in rows if r["bye"]]
     assert len(byes) == 2 and all(r["table"] is None and r["seat"] is None for r in byes)

@@ -1,5 +1,5 @@
 """A 300-player Rook event (150 teams, 5 Swiss rounds, 75 tables a round), scripted through
-the Flask test client (issue 13): every table seated, played on its own sheet (games to 300
+the Flask test client: every table seated, played on its own sheet (games to 300
 here, so the run stays short), one paper result and one correction a round, every round
 locked, the standings checked against the results. The timed version of the same run is
 `python tests/perf/bench_event.py` (figures in docs/BENCHMARKS.md).

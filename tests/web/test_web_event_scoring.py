@@ -1,4 +1,4 @@
-"""What directors expect (issue 13) through the Flask test client: scoring, tie-break,
+"""What directors expect, through the Flask test client: scoring, tie-break,
 late-arrival and pairing choices on the new-event form; penalties and bonuses; swapping
 entrants or unseating a round before play; the standings' columns, marks and CSV; a 16-team
 Rook Swiss over three rounds."""
@@ -16,9 +16,9 @@ from test_web_events import (PLAYERS, create_event, event_rows, play_table, seat
 from helpers import select, select_one, text_of
 from web_helpers import Phone, count, db_rows, snapshot, standings
 
-from companion import tournaments
+from companion import events
 from companion.tables.tokens import phone_hash
-from companion.web.tournaments import TIEBREAK_WORDS
+from companion.web.events.pages import TIEBREAK_WORDS
 
 @pytest.fixture
 def director(new_phone):
@@ -90,7 +90,7 @@ def test_the_form_offers_the_choices_folded_with_the_games_defaults(director):
 
 
 def test_tiebreak_words_are_the_librarys_names():
-    assert TIEBREAK_WORDS == tournaments.TIEBREAK_NAMES
+    assert TIEBREAK_WORDS == events.TIEBREAK_NAMES
 
 
 def test_custom_place_points_bye_and_odd_tables_are_stored_and_used(app, director, db_path):
@@ -161,8 +161,8 @@ def test_the_tiebreak_order_is_shown_and_used(director, db_path, order, first):
     page = director.get(f"/e/{event_id}/standings").get_data(as_text=True)
     heads = [(th.get("class").removeprefix("tb-"), th.text)
              for th in select(page, 'th[scope="col"][class^="tb-"]')]
-    assert heads == [(o, tournaments.TIEBREAK_NAMES[o]) for o in order if o]
-    names = ", ".join(tournaments.TIEBREAK_NAMES[o] for o in order if o)
+    assert heads == [(o, events.TIEBREAK_NAMES[o]) for o in order if o]
+    names = ", ".join(events.TIEBREAK_NAMES[o] for o in order if o)
     assert f"Ties are broken by: {names}" in text_of(page)
     # The game score column is each one's own score.
     row = select_one(page, f'tr[data-entrant="{x}"]')
@@ -365,15 +365,15 @@ def test_swap_a_bye_and_whole_teams(app, director, db_path):
     assert r.status_code == 303, text_of(r.get_data(as_text=True))[:800]
     assert byes_of(db_path, event_id, 1) == [b1]
     assert seatings(db_path, event_id, 1)[0][2] == [a1, bye]
-    assert seat_names(db_path, t1) == tournaments.team_seats(a1.split(" & "), bye.split(" & "))
+    assert seat_names(db_path, t1) == events.team_seats(a1.split(" & "), bye.split(" & "))
     (_r, table, _w, _y, old, new), = audit_rows(db_path, event_id, "swap")
     assert table == n1 and json.loads(old)["entrants"][0] == {"entrant": bye, "table": None}
     assert "(a bye)" in text_of(director.get(f"/e/{event_id}").get_data(as_text=True))
     # Two teams at two tables: team A of table 2 becomes team A of table 1, seats 0 and 2.
     r = director.post(f"/e/{event_id}/swap", {"round": "1", "entrant_a": a1, "entrant_b": a2})
     assert r.status_code == 303
-    assert seat_names(db_path, t1) == tournaments.team_seats(a2.split(" & "), bye.split(" & "))
-    assert seat_names(db_path, t2) == tournaments.team_seats(a1.split(" & "), b2.split(" & "))
+    assert seat_names(db_path, t1) == events.team_seats(a2.split(" & "), bye.split(" & "))
+    assert seat_names(db_path, t2) == events.team_seats(a1.split(" & "), b2.split(" & "))
     refused(director.post(f"/e/{event_id}/swap", {"round": "1", "entrant_a": b1,
                                                   "entrant_b": b1}), "two different")
 
@@ -515,7 +515,7 @@ def test_sixteen_team_rook_swiss_pairs_score_groups_top_half_against_bottom_half
             met.add(pair)
             # Team A (entrants[0]) sits in seats 0, 2 and deals first; it is the team that
             # went first less often, or on a tie, didn't go first last time.
-            assert seat_names(db_path, table_id) == tournaments.team_seats(a.split(" & "),
+            assert seat_names(db_path, table_id) == events.team_seats(a.split(" & "),
                                                                          b.split(" & "))
             key_a = (first.get(a, 0), last_first.get(a, False))
             key_b = (first.get(b, 0), last_first.get(b, False))

@@ -355,13 +355,13 @@ def test_players_see_their_table_and_standing(app, director, db_path, new_phone)
 
 
 def _event(slug: str, **settings):
-    from companion.tournaments.service import Event
+    from companion.events.event import Event
     return Event(id="x", name="x", game_slug=slug, settings=settings, options={}, rounds=1,
                  created_at="")
 
 
 def test_result_from_a_team_table_reads_teams_a_and_b():
-    from companion.tournaments.service import result_from_summary
+    from companion.events.rounds import result_from_summary
     summary = {"over": True, "totals": {"A": 310, "B": 520}, "winners": ["B"]}
     result = result_from_summary(_event("rook"), 2, 3, ["Ann & Cy", "Bob & Dee"], summary)
     assert result == {"round": 2, "table": 3, "entrants": ["Ann & Cy", "Bob & Dee"],
@@ -369,7 +369,7 @@ def test_result_from_a_team_table_reads_teams_a_and_b():
 
 
 def test_result_from_a_table_game_follows_the_winners_direction():
-    from companion.tournaments.service import result_from_summary
+    from companion.events.rounds import result_from_summary
     # Lowest total wins (golf): the winner has the lowest score, the others follow upward.
     low = {"over": True, "totals": {"Ann": 30, "Bob": 12, "Cy": 30, "Dee": 50},
            "winners": ["Bob"]}
@@ -430,7 +430,7 @@ def test_a_table_nobody_has_joined_shows_as_missing(app, director, db_path):
 
 
 def test_game_score_tiebreak_is_each_entrants_own_score_never_negated():
-    from companion.tournaments.service import game_scores
+    from companion.events.results import game_scores
     # Round 1: the winner holds the lower score (a correction, or Rook's bidders going
     # out); the scores still count as they are.
     results = [{"round": 1, "table": 1, "entrants": ["Ann", "Bob"], "scores": [600, 650],

@@ -12,13 +12,13 @@ import pytest
 from babel.messages.extract import extract_from_file
 from babel.messages.mofile import read_mo
 
-from companion.web import tournaments as web_tournaments
+from companion.web.events import pages as web_events
 from helpers import text_of
 from web_helpers import Phone
 
 JA = {"Accept-Language": "ja-JP,ja;q=0.9,en;q=0.5"}
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
-PACKAGE = Path(web_tournaments.__file__).resolve().parent.parent
+PACKAGE = Path(web_events.__file__).resolve().parents[2]
 CATALOGUE = PACKAGE / "translations" / "ja" / "LC_MESSAGES"
 # The installed wheel carries templates/ inside the package; a checkout has it beside it.
 TEMPLATES = next(p for p in (PACKAGE / "templates", PACKAGE.parent / "templates") if p.is_dir())
@@ -171,5 +171,5 @@ def test_every_event_template_string_has_a_japanese_translation():
 
 def test_the_room_status_words_are_in_the_catalogue():
     compiled = _compiled()
-    for word in web_tournaments.STATUS_WORDS.values():
+    for word in web_events.STATUS_WORDS.values():
         assert compiled.get((None, word)), word

@@ -50,7 +50,7 @@ from hypothesis import strategies as st
 
 from companion.rules import GAMES
 from companion.tables.tokens import phone_hash
-from companion.tournaments.service import director_hash
+from companion.events.event import director_hash
 from helpers import alerts, attr
 from web_helpers import Phone, make_app
 from web_helpers import snapshot as _table_snapshot

@@ -21,7 +21,7 @@ from web_helpers import Phone, make_app, standings
 
 from companion import translations
 from companion.rules import GAMES
-from companion.tournaments import tournament_format
+from companion.events import event_format
 from companion.web import assets
 from companion.web.games import ui_for
 
@@ -156,10 +156,10 @@ def test_a_game_without_japanese_plays_in_english_and_is_reported(tmp_path):
     assert TOY_SLUG not in GAMES
 
 
-def test_toy_hearts_has_its_tournament_format():
+def test_toy_hearts_has_its_event_format():
     with installed(TOYGAME, TOY_SLUG):
         # Not a team game, 3-4 players: its format follows from the rules' Game alone.
-        assert tournament_format(TOY_SLUG) == {
+        assert event_format(TOY_SLUG) == {
             "slug": TOY_SLUG, "kind": "tables", "min_table": 3, "max_table": 4,
             "preferred_table": 4, "team_sizes": None, "odd_tables": "closest"}
 

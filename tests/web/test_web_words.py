@@ -129,7 +129,7 @@ def test_say_of_a_said_in_english_is_the_same_text(app):
 #: Modules whose exceptions carry player-facing sentences: every one must be a Said or N_.
 SCANNED = sorted({
     PACKAGE / "tables" / "service.py",
-    *(PACKAGE / "tournaments").glob("*.py"),
+    *(PACKAGE / "events").glob("*.py"),
     *(PACKAGE / "web" / "games").glob("*.py"), *(PACKAGE / "web").glob("*.py"),
     PACKAGE / "rules" / "game.py",
     PACKAGE / "rules" / "cards.py",
@@ -137,8 +137,7 @@ SCANNED = sorted({
     PACKAGE / "rules" / "rockit.py", PACKAGE / "rules" / "scorepad.py",
     PACKAGE / "rules" / "rainbow_rummy.py",
     PACKAGE / "rules" / "rook.py",
-    PACKAGE / "web" / "tournament_forms.py",
-    PACKAGE / "web" / "tournaments.py",
+    *(PACKAGE / "web" / "events").glob("*.py"),
 })
 
 

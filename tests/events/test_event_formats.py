@@ -9,14 +9,14 @@ from types import SimpleNamespace
 
 import pytest
 
-from companion import tournaments
+from companion import events
 from companion.rules import GAMES
-from companion.tournaments import (
+from companion.events import (
     default_scoring,
     format_from_game,
     match_scoring,
     place_scoring,
-    tournament_format,
+    event_format,
 )
 
 
@@ -40,19 +40,19 @@ EXPECTED_BY_GAME = {
 
 def test_every_game_has_a_format():
     assert set(EXPECTED_BY_GAME) <= set(GAMES)
-    assert all(tournament_format(slug)["slug"] == slug for slug in GAMES)
+    assert all(event_format(slug)["slug"] == slug for slug in GAMES)
 
 
 @pytest.mark.parametrize("slug", sorted(EXPECTED_BY_GAME))
 def test_derived_format_is_the_games_format(slug):
-    assert tournament_format(slug) == EXPECTED_BY_GAME[slug]
-    assert tournament_format(GAMES[slug]) == EXPECTED_BY_GAME[slug]
+    assert event_format(slug) == EXPECTED_BY_GAME[slug]
+    assert event_format(GAMES[slug]) == EXPECTED_BY_GAME[slug]
     assert format_from_game(GAMES[slug]) == EXPECTED_BY_GAME[slug]
 
 
 @pytest.mark.parametrize("slug", sorted(GAMES))
 def test_formats_match_the_rules_library(slug):
-    game, fmt = GAMES[slug], tournament_format(slug)
+    game, fmt = GAMES[slug], event_format(slug)
     assert fmt["slug"] == slug
     if game.teams:
         assert fmt["kind"] == "teams"
@@ -77,20 +77,20 @@ FORMAT_CASES = [
 
 @pytest.mark.parametrize("slug,kind,low,high,team_sizes", FORMAT_CASES)
 def test_format_table(slug, kind, low, high, team_sizes):
-    fmt = tournament_format(slug)
+    fmt = event_format(slug)
     assert (fmt["kind"], fmt["min_table"], fmt["max_table"], fmt["team_sizes"]) == \
         (kind, low, high, team_sizes)
     assert fmt["min_table"] <= fmt["preferred_table"] <= fmt["max_table"]
 
 
 def test_overrides():
-    assert tournament_format("rocca", preferred_table=5)["preferred_table"] == 5
-    five = tournament_format("zocknroll", min_table=5)
+    assert event_format("rocca", preferred_table=5)["preferred_table"] == 5
+    five = event_format("zocknroll", min_table=5)
     assert (five["min_table"], five["preferred_table"]) == (5, 5)  # 4 followed the limits
-    duel = tournament_format("scorepad", kind="head_to_head")
+    duel = event_format("scorepad", kind="head_to_head")
     assert (duel["kind"], duel["min_table"], duel["max_table"]) == ("head_to_head", 2, 2)
-    tournament_format("rook")["team_sizes"].append(9)
-    assert tournament_format("rook")["team_sizes"] == [2, 3]  # a copy, not the game's own
+    event_format("rook")["team_sizes"].append(9)
+    assert event_format("rook")["team_sizes"] == [2, 3]  # a copy, not the game's own
 
 
 @pytest.mark.parametrize("slug,overrides", [
@@ -106,12 +106,12 @@ def test_overrides():
 ])
 def test_bad_overrides(slug, overrides):
     with pytest.raises(ValueError):
-        tournament_format(slug, **overrides)
+        event_format(slug, **overrides)
 
 
 def test_unknown_game():
     with pytest.raises(LookupError):
-        tournament_format("chess")
+        event_format("chess")
 
 
 def test_format_from_a_new_game():
@@ -127,45 +127,48 @@ def test_a_game_overrides_only_what_differs():
                                                            "odd_tables": "smaller"})
     fmt = format_from_game(rocca)
     assert fmt == {**EXPECTED_BY_GAME["rocca"], "preferred_table": 5, "odd_tables": "smaller"}
-    assert tournament_format(rocca) == fmt
-    assert tournament_format(rocca, preferred_table=3)["preferred_table"] == 3
-    assert tournament_format(rocca, odd_tables="larger")["odd_tables"] == "larger"
+    assert event_format(rocca) == fmt
+    assert event_format(rocca, preferred_table=3)["preferred_table"] == 3
+    assert event_format(rocca, odd_tables="larger")["odd_tables"] == "larger"
     bigger = dataclasses.replace(GAMES["rook"], tournament={"team_sizes": (3,)})
-    assert tournament_format(bigger)["team_sizes"] == [3]
+    assert event_format(bigger)["team_sizes"] == [3]
     assert GAMES["rocca"].tournament == {}   # no game of the registry needs one today
     with pytest.raises(ValueError):
         format_from_game(dataclasses.replace(GAMES["rocca"], tournament={"slug": "x"}))
 
 
 def test_default_scoring():
-    assert default_scoring(tournament_format("rook")) == match_scoring(2, 1, 0, 2)
-    assert default_scoring(tournament_format("rocca")) == place_scoring([4, 2, 1, 0], 4)
+    assert default_scoring(event_format("rook")) == match_scoring(2, 1, 0, 2)
+    assert default_scoring(event_format("rocca")) == place_scoring([4, 2, 1, 0], 4)
 
 
 _IMPORT_CHECK = """
 import importlib, sys, types
+SERVICE = {"companion.events." + m for m in ("event", "entrants", "claims", "rounds", "results",
+                                             "seating", "devices", "director", "round_clock")}
 stub = types.ModuleType("companion")
 stub.__path__ = [sys.argv[1]]
 sys.modules["companion"] = stub
 for name in ("", ".formats", ".pairing", ".standings", ".matching"):
-    importlib.import_module("companion.tournaments" + name)
+    importlib.import_module("companion.events" + name)
 bad = sorted(m for m in sys.modules
              if m.split(".")[0] in ("flask", "werkzeug", "sqlite3", "_sqlite3", "sqlite_utils")
-             or m in ("companion.tournaments.service", "companion.tournaments.round_clock")
-             or (m.startswith("companion.") and not m.startswith(("companion.tournaments",
+             or m in SERVICE
+             or (m.startswith("companion.") and not m.startswith(("companion.events",
                                                                    "companion.rules"))))
 print(",".join(bad))
 """
 
 
 def test_package_is_pure():
-    """companion.tournaments and its pure modules pull in no Flask, no SQLite, not the
-    service and no other companion code but the (pure) rules registry their formats read.
+    """companion.events and its pure modules pull in no Flask, no SQLite, none of the
+    service's modules and no other companion code but the (pure) rules registry their
+    formats read.
 
     companion/__init__.py belongs to the web app, so a fresh interpreter replaces it with a
     bare package first (as tests/rules/test_registry.py does for the rules).
     """
-    package_dir = Path(tournaments.__file__).resolve().parent.parent
+    package_dir = Path(events.__file__).resolve().parent.parent
     done = subprocess.run([sys.executable, "-c", _IMPORT_CHECK, str(package_dir)],
                           capture_output=True, text=True, check=True)
     assert done.stdout.strip() == ""

@@ -18,7 +18,8 @@ claim at once. The director releases or reassigns a claim (audited, kind "claim"
 phone itself gives its claim back ("Not me"). Releasing takes the phone off the seat it
 took through the claim at the current round's table.
 
-The web layer's callers are :mod:`companion.web.tournaments` and :mod:`companion.web.table`.
+The web layer's callers are the blueprint :mod:`companion.web.events` and
+:mod:`companion.web.table`.
 """
 from __future__ import annotations
 
@@ -34,7 +35,7 @@ from companion.rules.said import N_, message
 from companion.storage import transaction
 from companion.tables import tokens
 
-from . import service
+from .event import Event, log_change, pass_hash, touch
 
 LABEL_LENGTH = 6          # hex characters of a phone's pass hash shown as its label
 
@@ -53,7 +54,7 @@ class PlayerClaim:
     refused_at: str | None
 
 
-def codes_on(event: service.Event) -> bool:
+def codes_on(event: Event) -> bool:
     """Whether "This is me" asks for the player's claim code (the default)."""
     return event.config.get("claim_codes", True) is not False
 
@@ -66,14 +67,6 @@ def phone_label(secret_hash: str) -> str:
 
 def _new_code() -> str:
     return tokens.new_code()
-
-
-def give_codes(db: sqlite_utils.Database, event_id: str, entrant: str,
-               members: list[str]) -> None:
-    """A claim code for every player of a new entrant (inside the caller's transaction)."""
-    for player in members or [entrant]:
-        db.execute("INSERT OR IGNORE INTO event_players (event_id, player, entrant, code)"
-                   " VALUES (?, ?, ?, ?)", [event_id, player, entrant, _new_code()])
 
 
 def _player_key(entrant: str, member: str | None) -> str:
@@ -108,7 +101,7 @@ class WrongCode(tables.Forbidden):
     """The claim code doesn't match the player's (counted against the address)."""
 
 
-def claim(db: sqlite_utils.Database, event: service.Event, entrant: str, member: str | None,
+def claim(db: sqlite_utils.Database, event: Event, entrant: str, member: str | None,
           secret: str, code: str | None = None) -> tuple[str, str | None] | None:
     """The phone holding `secret` claims player `member` of `entrant` (a table game's
     entrant: member None) with the player's claim `code` (ignored while the event's codes
@@ -121,7 +114,7 @@ def claim(db: sqlite_utils.Database, event: service.Event, entrant: str, member:
     refusal is counted on that claim for the director), ValueError when a team's member
     is needed. Nothing changes when it raises.
     """
-    hashed = service.pass_hash(secret, event.id)
+    hashed = pass_hash(secret, event.id)
     refused = None
     with transaction(db):
         on = _codes_on_now(db, event.id)
@@ -174,13 +167,13 @@ def _wrong_code_text(name: str) -> str:
                    "ask the director.", name=name)
 
 
-def hold_registered(db: sqlite_utils.Database, event: service.Event, entrant: str,
+def hold_registered(db: sqlite_utils.Database, event: Event, entrant: str,
                     member: str | None, secret: str) -> tuple[str, str | None] | None:
     """The phone that just registered `entrant` holds the claim of the registering player
     (`member` in a team game), with no code. Returns the claim it gave up for it, if any.
     A phone that registered somebody already claimed (the director typed them, a phone
     claimed them) is refused with `tables.Conflict`."""
-    hashed = service.pass_hash(secret, event.id)
+    hashed = pass_hash(secret, event.id)
     with transaction(db):
         mine = _own(db, hashed)
         if mine is not None and (mine[0], mine[1]) == (entrant, member):
@@ -196,14 +189,14 @@ def hold_registered(db: sqlite_utils.Database, event: service.Event, entrant: st
     return (mine[0], mine[1]) if mine is not None else None
 
 
-def give_back(db: sqlite_utils.Database, event: service.Event, secret: str | None
+def give_back(db: sqlite_utils.Database, event: Event, secret: str | None
               ) -> tuple[str, str | None] | None:
     """"Not me": the phone holding `secret` gives its claim back. Returns the claim given
     back, (entrant, member), or None when the phone held none; the caller takes the phone
     off that claim's seat (:func:`free_own_seat`)."""
     if not secret:
         return None
-    hashed = service.pass_hash(secret, event.id)
+    hashed = pass_hash(secret, event.id)
     with transaction(db):
         mine = _own(db, hashed)
         if mine is None:
@@ -226,7 +219,7 @@ def _player_seats(db, table_id: str, entrant: str, member: str | None) -> set[in
     return {s.pos for s in tables.seats_of(db, table_id) if s.name in names}
 
 
-def free_own_seat(db: sqlite_utils.Database, event: service.Event, secret: str | None,
+def free_own_seat(db: sqlite_utils.Database, event: Event, secret: str | None,
                   given_up: tuple[str, str | None] | None) -> None:
     """Take the phone holding `secret` off the seat of the claim it gave up (`given_up`)
     at the current round's table, if it sits there (logged at the table as leaving)."""
@@ -240,7 +233,7 @@ def free_own_seat(db: sqlite_utils.Database, event: service.Event, secret: str |
         tables.leave_seat(db, table_id, phone)
 
 
-def _free_claimed_seat(db, event: service.Event, entrant: str, member: str | None,
+def _free_claimed_seat(db, event: Event, entrant: str, member: str | None,
                        label: str) -> bool:
     """Take the phone that sat down through the claim labelled `label` off the player's
     seat at the current round's table: the seat's newest seat entry is that claim's (a
@@ -268,7 +261,7 @@ def _free_claimed_seat(db, event: service.Event, entrant: str, member: str | Non
     return left
 
 
-def release(db: sqlite_utils.Database, event: service.Event, player: str, who: str,
+def release(db: sqlite_utils.Database, event: Event, player: str, who: str,
             *, reassign: bool = False) -> str | None:
     """The director frees player `player`'s claim (the phone holding it goes off the
     player's seat at the current round's table); `reassign` also gives the player a new
@@ -294,18 +287,18 @@ def release(db: sqlite_utils.Database, event: service.Event, player: str, who: s
             code = _new_code()
             db.execute("UPDATE event_players SET code = ? WHERE event_id = ? AND player = ?",
                        [code, event.id, player])
-        service._audit(db, event, "claim", None, None, who, "",
-                       {"player": player, "phone": label,
-                        "refused": held[2] if held is not None else 0},
-                       {"player": player, "released": held is not None,
-                        "new_code": bool(reassign)})
-        service.touch(db, event.id)
+        log_change(db, event, "claim", None, None, who, "",
+                   {"player": player, "phone": label,
+                    "refused": held[2] if held is not None else 0},
+                   {"player": player, "released": held is not None,
+                    "new_code": bool(reassign)})
+        touch(db, event.id)
     if label is not None:
         _free_claimed_seat(db, event, entrant, member, label)
     return code
 
 
-def set_codes(db: sqlite_utils.Database, event: service.Event, on: bool, who: str) -> None:
+def set_codes(db: sqlite_utils.Database, event: Event, on: bool, who: str) -> None:
     """Switch the event's claim codes on or off (audited, kind "claim"). Claims held stay
     held either way."""
     with transaction(db):
@@ -319,11 +312,11 @@ def set_codes(db: sqlite_utils.Database, event: service.Event, on: bool, who: st
         else:
             config["claim_codes"] = False
         db.execute("UPDATE events SET config = ? WHERE id = ?", [json.dumps(config), event.id])
-        service._audit(db, event, "claim", None, None, who, "", {"codes": was}, {"codes": on})
-        service.touch(db, event.id)
+        log_change(db, event, "claim", None, None, who, "", {"codes": was}, {"codes": on})
+        touch(db, event.id)
 
 
-def player_claims(db: sqlite_utils.Database, event: service.Event) -> list[PlayerClaim]:
+def player_claims(db: sqlite_utils.Database, event: Event) -> list[PlayerClaim]:
     """Every player of the event in the entrants' order, with their code and claim."""
     rows = db.execute(
         "SELECT p.player, p.entrant, p.code, c.secret_hash, c.created_at, c.via, c.refused,"
@@ -335,13 +328,13 @@ def player_claims(db: sqlite_utils.Database, event: service.Event) -> list[Playe
                         r[6] or 0, r[7]) for r in rows]
 
 
-def partner_codes(db: sqlite_utils.Database, event: service.Event, secret: str | None
+def partner_codes(db: sqlite_utils.Database, event: Event, secret: str | None
                   ) -> list[tuple[str, str]]:
     """(player, code) of the unclaimed team mates of the player this phone registered: the
     registering phone passes them on. Empty for any other phone."""
     if not secret:
         return []
-    mine = _own(db, service.pass_hash(secret, event.id))
+    mine = _own(db, pass_hash(secret, event.id))
     if mine is None or mine[2] != "register" or mine[1] is None:
         return []
     rows = db.execute("SELECT p.player, p.code FROM event_players p WHERE p.event_id = ? AND"
@@ -359,7 +352,7 @@ def seat_note(db: sqlite_utils.Database, table: tables.Table, secret: str | None
     it). None at a table of no event, or for a phone holding no claim."""
     if table.event_id is None or not secret:
         return None
-    hashed = service.pass_hash(secret, table.event_id)
+    hashed = pass_hash(secret, table.event_id)
     mine = _own(db, hashed)
     if mine is None:
         return None

@@ -1,4 +1,4 @@
-"""Seating a tournament round: Swiss pairing of players or teams, tables for table games.
+"""Seating an event's round: Swiss pairing of players or teams, tables for table games.
 
 Everything here is pure: plain data in, plain (JSON-ready) data out, randomness only from a
 ``random.Random`` the caller passes in. Shapes:
@@ -123,7 +123,7 @@ def active_ranking(rows: Sequence[Mapping[str, Any]], *, dropped: Iterable[str] 
     """The ranking to seat the next round from: standings rows minus drops plus late arrivals.
 
     ``rows`` are standings rows best first (each with ``"entrant"`` and ``"points"``, as
-    :func:`companion.tournaments.standings.standings` returns them). ``late`` maps entrants
+    :func:`companion.events.standings.standings` returns them). ``late`` maps entrants
     who join now to the points they start with (0, or a score the director grants); each
     goes below every entrant with at least as many points, so arriving never jumps a tie.
     """
@@ -797,7 +797,7 @@ def seat_round(fmt: Mapping[str, Any], ranking: Sequence[str],
                history: Mapping[str, Any] | None = None, *,
                rng: random.Random | None = None,
                points: Mapping[str, float] | None = None) -> dict[str, list]:
-    """Seat one round of a tournament in format ``fmt`` (see :mod:`.formats`).
+    """Seat one round of an event in format ``fmt`` (see :mod:`.formats`).
 
     With ``rng`` the round is drawn at random (the first one); without, it is seated by
     standings from ``ranking`` (best first). Pair formats (``"head_to_head"``, ``"teams"``)

@@ -8,13 +8,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.rules import GAMES
-from companion.tournaments import (
+from companion.events import (
     ODD_TABLES,
     assign_tables,
     random_tables,
     seat_round,
     table_sizes,
-    tournament_format,
+    event_format,
 )
 
 ODD_CASES = [
@@ -63,31 +63,31 @@ def test_assign_and_random_tables_take_odd():
 
 
 def test_formats_carry_odd_tables():
-    assert tournament_format("zocknroll")["odd_tables"] == "closest"
-    assert tournament_format("rook")["odd_tables"] is None  # tables of two have no choice
+    assert event_format("zocknroll")["odd_tables"] == "closest"
+    assert event_format("rook")["odd_tables"] is None  # tables of two have no choice
     assert all(f["odd_tables"] == ("closest" if f["kind"] == "tables" else None)
-               for f in map(tournament_format, GAMES))
-    smaller = tournament_format("zocknroll", odd_tables="smaller")
+               for f in map(event_format, GAMES))
+    smaller = event_format("zocknroll", odd_tables="smaller")
     assert smaller["odd_tables"] == "smaller"
-    assert tournament_format("rook", odd_tables="larger")["odd_tables"] is None
-    assert tournament_format("scorepad", kind="head_to_head",
+    assert event_format("rook", odd_tables="larger")["odd_tables"] is None
+    assert event_format("scorepad", kind="head_to_head",
                              odd_tables="smaller")["odd_tables"] is None
     players = [f"P{n}" for n in range(1, 10)]
     assert [len(t["entrants"]) for t in seat_round(smaller, players)["tables"]] == [3, 3, 3]
-    larger = tournament_format("zocknroll", odd_tables="larger")
+    larger = event_format("zocknroll", odd_tables="larger")
     drawn = seat_round(larger, players, rng=random.Random(1))
     assert [len(t["entrants"]) for t in drawn["tables"]] == [5, 4]
     # A format stored before odd_tables existed seats as "closest".
-    old = {k: v for k, v in tournament_format("zocknroll").items() if k != "odd_tables"}
+    old = {k: v for k, v in event_format("zocknroll").items() if k != "odd_tables"}
     assert [len(t["entrants"]) for t in seat_round(old, players)["tables"]] == [5, 4]
 
 
 @pytest.mark.parametrize("value", ["bigger", "", 3, "Smaller"])
 def test_bad_odd_tables_override(value):
     with pytest.raises(ValueError, match="closest, smaller, larger"):
-        tournament_format("zocknroll", odd_tables=value)
+        event_format("zocknroll", odd_tables=value)
     with pytest.raises(ValueError, match="closest, smaller, larger"):
-        tournament_format("rook", odd_tables=value)
+        event_format("rook", odd_tables=value)
 
 
 def splits(total, low, most):

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.tournaments import (
+from companion.events import (
     default_scoring,
     match_scoring,
     place_scoring,
@@ -23,7 +23,7 @@ from companion.tournaments import (
     results_csv,
     score_totals,
     standings,
-    tournament_format,
+    event_format,
 )
 
 
@@ -81,7 +81,7 @@ def test_points_by_table_size():
 def test_by_default_the_same_place_earns_the_same_points_at_every_table_size(size):
     # A table game's default scoring, with every place given (Rocca by cards left, a
     # score pad by totals): 1st 4, 2nd 2, 3rd 1, 4th and later 0, whatever the size.
-    scoring = default_scoring(tournament_format("rocca"))
+    scoring = default_scoring(event_format("rocca"))
     names = [f"N{k}" for k in range(size)]
     result = {"round": 1, "table": 1, "entrants": names, "places": list(range(1, size + 1))}
     assert result_points(result, scoring) == dict(zip(names, [4, 2, 1, 0, 0, 0][:size]))

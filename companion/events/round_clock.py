@@ -15,7 +15,8 @@ import sqlite_utils
 from companion.rules.said import N_, message
 from companion.storage import transaction
 
-from .service import Event, Round, rounds, touch
+from .event import Event, touch
+from .rounds import Round, rounds
 
 CLOCK_ACTIONS = ("start", "pause", "resume", "extend", "stop")
 DEFAULT_ROUND_MINUTES = 60

@@ -1,4 +1,4 @@
-"""Tournaments ("events"): seating rounds, ranking entrants, and running an event.
+"""Events (tournaments): seating rounds, ranking entrants, and running an event.
 
 The pure part — plain data in, JSON-ready data out, like :mod:`companion.rules`; no Flask,
 no SQLite — is what this package exports:
@@ -14,16 +14,24 @@ no SQLite — is what this package exports:
 - :mod:`.matching` — Edmonds' maximum matching, the exact look-ahead of Swiss pairing.
 
 The service stores events and connects them to :mod:`companion.tables` (every table of a
-round is a real companion table); import it by name, it is not loaded with the package:
+round is a real companion table). Its modules own the ``events`` and ``event_*`` SQL and
+their caches; import them by name, none is loaded with the package:
 
-- :mod:`.service` — events, entrants, players' passes, rounds seated onto tables, results
-  read from the tables' sheets, standings (cached per result set), the director's writes
-  and their audit log; it owns the ``event_*`` SQL and its caches.
+- :mod:`.event` — the event itself: loading, creating, its version (:func:`~.event.touch`),
+  the director's and players' secrets, the director's log.
+- :mod:`.entrants` — the entrants, late arrivals, drops, self-registration, players'
+  passes; :mod:`.claims` — which phone holds which player (claim codes).
+- :mod:`.rounds` — rounds seated onto tables, each table's result read from its sheet in
+  the game's own order, locking, corrections, pairings by name.
+- :mod:`.results` — every result and the standings (cached per result set), as CSV too;
+  :mod:`.seating` — seating the next round (at random, then by standings).
+- :mod:`.devices` — the director's devices and links; :mod:`.director` — the director's
+  penalties and bonuses, swaps, unseating a round, and the log read back.
 - :mod:`.round_clock` — the round clock (start, pause, resume, extend, stop).
 
-The web pages are :mod:`companion.web.tournaments`.
+The web pages are the blueprint :mod:`companion.web.events`.
 
-A round trip: ``fmt = tournament_format("rook")``; round 1:
+A round trip: ``fmt = event_format("rook")``; round 1:
 ``seat_round(fmt, teams, rng=random.Random(seed))``; results come back as result dicts;
 ``rows = standings(teams, results, default_scoring(fmt))``; the next round:
 ``seat_round(fmt, active_ranking(rows, dropped=..., late=late), history_from_results(results),
@@ -33,7 +41,7 @@ group and turn each table so that ``entrants[0]`` goes first).
 
 from __future__ import annotations
 
-from .formats import PREFERRED_TABLE, default_scoring, format_from_game, tournament_format
+from .formats import PREFERRED_TABLE, default_scoring, format_from_game, event_format
 from .pairing import (
     ODD_TABLES,
     PAIR_KINDS,
@@ -95,5 +103,5 @@ __all__ = [
     "table_sizes",
     "team_seats",
     "tiebreak_columns",
-    "tournament_format",
+    "event_format",
 ]

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.tournaments import (
+from companion.events import (
     active_ranking,
     default_scoring,
     assign_tables,
@@ -26,7 +26,7 @@ from companion.tournaments import (
     swiss_pairing,
     table_sizes,
     team_seats,
-    tournament_format,
+    event_format,
 )
 
 PLAYERS = [f"P{n:02d}" for n in range(1, 17)]
@@ -316,12 +316,12 @@ def test_random_tables_are_seeded():
 
 
 def test_seat_round_dispatches_on_the_format():
-    rook = tournament_format("rook")
+    rook = event_format("rook")
     teams = ["Red", "Blue", "Green"]
     assert seat_round(rook, teams) == swiss_pairing(teams)
     assert seat_round(rook, teams, rng=random.Random(1)) == \
         random_pairing(teams, random.Random(1))
-    zock = tournament_format("zocknroll")
+    zock = event_format("zocknroll")
     players = [f"Z{n}" for n in range(1, 12)]
     seating = seat_round(zock, players)
     assert [len(t["entrants"]) for t in seating["tables"]] == [4, 4, 3]
@@ -515,7 +515,7 @@ GAMES_WITH_TABLES = ["zocknroll", "rockit", "rocca", "scorepad"]
 @st.composite
 def table_situations(draw):
     slug = draw(st.sampled_from(GAMES_WITH_TABLES))
-    fmt = tournament_format(slug)
+    fmt = event_format(slug)
     n = draw(st.integers(0, 24))
     names = [f"Q{k}" for k in range(n)]
     rounds = draw(st.integers(0, 3))
@@ -599,7 +599,7 @@ def test_small_table_rounds_have_fewest_repeats(n, data):
     ([5] * 500, 48), ([4] * 12, 48), ([4] * 13, 48), ([6, 6, 5, 5, 5], 10), ([3], 48), ([], 48),
 ])
 def test_blocks_cut_the_tables_into_even_consecutive_runs(sizes, limit):
-    from companion.tournaments.pairing import _blocks
+    from companion.events.pairing import _blocks
     blocks = _blocks(sizes, limit)
     assert [s for block in blocks for s in block] == sizes
     assert all(block for block in blocks)
@@ -614,7 +614,7 @@ def test_blocks_cut_the_tables_into_even_consecutive_runs(sizes, limit):
 def test_a_big_field_plays_five_rounds_without_repeats(n, seed):
     """Hundreds of tables: every entrant seated once per round (one table size apart at
     most), nobody at a table with somebody met before, round after round by standings."""
-    fmt = tournament_format("zocknroll")
+    fmt = event_format("zocknroll")
     scoring = default_scoring(fmt)
     names = [f"P{k:04d}" for k in range(n)]
     rng = random.Random(seed)

@@ -1,4 +1,4 @@
-"""How each game is seated and scored in a tournament.
+"""How each game is seated and scored in an event (a tournament).
 
 A **format** is a JSON-ready dict::
 
@@ -10,7 +10,7 @@ pairing teams, and ``team_sizes`` lists the players a team may have), ``"head_to
 table is two players) or ``"tables"`` (a table seats ``min_table``..``max_table`` players,
 ``preferred_table`` where possible; when the players do not divide into such tables,
 ``odd_tables`` says whether the other tables are the sizes ``"closest"`` to it, ``"smaller"``
-or ``"larger"``, see :func:`companion.tournaments.pairing.table_sizes`). Pair kinds have 2
+or ``"larger"``, see :func:`companion.events.pairing.table_sizes`). Pair kinds have 2
 entrants per table and ``odd_tables`` None.
 
 There is no list of formats to keep in step with the games: a game's format follows from
@@ -33,7 +33,7 @@ from companion.rules.said import N_, message
 from .pairing import ODD_TABLES
 from .standings import match_scoring, place_scoring
 
-__all__ = ["PREFERRED_TABLE", "default_scoring", "format_from_game", "tournament_format"]
+__all__ = ["PREFERRED_TABLE", "default_scoring", "format_from_game", "event_format"]
 
 _PAIR = {"min_table": 2, "max_table": 2, "preferred_table": 2, "odd_tables": None}
 PREFERRED_TABLE = 4     # players per table a table game seats where it can
@@ -44,7 +44,7 @@ _OVERRIDABLE = ("kind", "min_table", "max_table", "preferred_table", "odd_tables
 
 
 def format_from_game(game: Any) -> dict[str, Any]:
-    """The tournament format of ``game``: a rules ``Game``, or any object with ``slug``,
+    """The event format of ``game``: a rules ``Game``, or any object with ``slug``,
     ``min_players``, ``max_players``, ``teams`` (and optionally ``tournament``).
 
     A team game becomes two teams per table of ``min_players // 2`` to ``max_players // 2``
@@ -73,12 +73,12 @@ def format_from_game(game: Any) -> dict[str, Any]:
     return fmt
 
 
-def tournament_format(game: Any, **overrides: Any) -> dict[str, Any]:
+def event_format(game: Any, **overrides: Any) -> dict[str, Any]:
     """The format of ``game`` (a slug of the rules registry, or a ``Game``), with director
     overrides checked; a new dict every time.
 
     ``overrides`` may set ``kind``, ``min_table``, ``max_table``, ``preferred_table`` and
-    ``odd_tables`` (e.g. ``tournament_format("rocca", preferred_table=5,
+    ``odd_tables`` (e.g. ``event_format("rocca", preferred_table=5,
     odd_tables="smaller")``); a table format's sizes must stay within the game's own
     limits, and ``odd_tables`` is one of "closest" (the default), "smaller", "larger" (a
     pair format accepts any of them and keeps None: its tables all seat two). Raises

@@ -6,7 +6,7 @@ import itertools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.tournaments.matching import matching_size, maximum_matching
+from companion.events.matching import matching_size, maximum_matching
 
 
 def brute_force_size(n, edges):

@@ -1,21 +1,24 @@
-"""The tournament pages' forms read into checked values: the new-event form (rounds,
+"""The event pages' forms read into checked values: the new-event form (rounds,
 players per table, the director's scoring and pairing choices), a result's correction, a
 penalty or bonus, the round clock's minutes.
 
 Each parser takes the request's form (any mapping of strings) or one field's text and
-returns plain values for :mod:`companion.tournaments.service`, or raises ValueError with a
-sentence the page shows. Used by the blueprint :mod:`.tournaments` only.
+returns plain values for the event service (:mod:`companion.events`), or raises ValueError
+with a sentence the page shows. Used by the blueprint's views (:mod:`companion.web.events`)
+only.
 """
 from __future__ import annotations
 
 import unicodedata
 from collections.abc import Mapping
 
-from companion import tournaments
+from companion import events
+from companion.events import event_format
+from companion.events.director import MAX_ADJUSTMENT
+from companion.events.entrants import LATE_CHOICES
+from companion.events.event import MAX_ROUNDS, Event
+from companion.events.round_clock import MAX_CLOCK_MINUTES
 from companion.rules.said import N_, message
-from companion.tournaments import tournament_format
-from companion.tournaments.round_clock import MAX_CLOCK_MINUTES
-from companion.tournaments.service import LATE_CHOICES, MAX_ADJUSTMENT, MAX_ROUNDS, Event
 
 __all__ = ["config_choices", "parse_adjustment", "parse_config", "parse_minutes",
            "parse_places", "parse_points_by_size", "parse_rounds", "parse_scores",
@@ -27,7 +30,7 @@ def parse_table_size(raw: str | None, slug: str) -> int | None:
     text = (raw or "").strip()
     if not text:
         return None
-    base = tournament_format(slug)
+    base = event_format(slug)
     if base["kind"] != "tables":
         raise ValueError(N_("In this game a table is one pairing; its size can't be chosen."))
     low, high = base["min_table"], base["max_table"]
@@ -101,14 +104,14 @@ def parse_minutes(raw: str | None) -> int | None:
 
 def config_choices(fmt: dict) -> dict:
     """What the new-event form offers and starts with for a game of format `fmt`."""
-    base = tournaments.default_scoring(fmt)
+    base = events.default_scoring(fmt)
     mode = base["mode"]
     return {"mode": mode, "scoring": base,
             "points": ", ".join(f"{p:g}" for p in base.get("points") or ()),
-            "tiebreaks": tournaments.tiebreak_columns(None, "match"
-                                                     if mode == "match" else "places"),
-            "default_order": tournaments.tiebreak_columns(None, mode),
-            "odd_tables": tournaments.ODD_TABLES, "pairing": tournaments.SWISS_METHODS,
+            "tiebreaks": events.tiebreak_columns(None, "match"
+                                                 if mode == "match" else "places"),
+            "default_order": events.tiebreak_columns(None, mode),
+            "odd_tables": events.ODD_TABLES, "pairing": events.SWISS_METHODS,
             "late": LATE_CHOICES}
 
 
@@ -118,7 +121,7 @@ def _number(raw: str | None, what: str, default):
     if not text:
         return default
     try:
-        values = tournaments.parse_points_list(text)
+        values = events.parse_points_list(text)
     except ValueError:
         values = []
     if len(values) != 1:
@@ -139,18 +142,18 @@ def parse_config(form: Mapping, fmt: dict) -> dict:
     games: "closest", "smaller", "larger") and pairing (team games: "dutch", "adjacent").
     Raises ValueError with a plain sentence; the event is then not stored.
     """
-    base = tournaments.default_scoring(fmt)
+    base = events.default_scoring(fmt)
     config: dict = {}
     if fmt["kind"] == "tables":
         text = (form.get("points_places") or "").strip()
-        points = _falling(tournaments.parse_points_list(text) if text
+        points = _falling(events.parse_points_list(text) if text
                           else list(base["points"]))
         config["points"] = points
         by_size = parse_points_by_size(form.get("points_by_size"), fmt)
         if by_size:
             config["points_by_size"] = by_size
         odd = form.get("odd_tables") or "closest"
-        if odd not in tournaments.ODD_TABLES:
+        if odd not in events.ODD_TABLES:
             raise ValueError(N_("Pick how tables are made when the players don't divide "
                                 "evenly."))
         config["odd_tables"] = odd
@@ -163,7 +166,7 @@ def parse_config(form: Mapping, fmt: dict) -> dict:
                                 "and no less than a loss (like 2, 1, 0)."))
         config.update(win=win, draw=draw, loss=loss)
         method = form.get("pairing") or "dutch"
-        if method not in tournaments.SWISS_METHODS:
+        if method not in events.SWISS_METHODS:
             raise ValueError(N_("Pick a pairing from the list."))
         config["pairing"] = method
     config["bye"] = _number(form.get("points_bye"), message("tournament", "a bye"), None)
@@ -171,9 +174,9 @@ def parse_config(form: Mapping, fmt: dict) -> dict:
     if late not in LATE_CHOICES:
         raise ValueError(N_("Pick what late arrivals start with from the list."))
     config["late"] = late
-    names = [f"tiebreak_{n}" for n in range(1, len(tournaments.TIEBREAKS) + 1)]
+    names = [f"tiebreak_{n}" for n in range(1, len(events.TIEBREAKS) + 1)]
     if any(name in form for name in names):
-        config["tiebreaks"] = list(tournaments.parse_tiebreak_order(
+        config["tiebreaks"] = list(events.parse_tiebreak_order(
             [(form.get(name) or "")[:40] for name in names], base["mode"]))
     return config
 
@@ -190,7 +193,7 @@ def parse_points_by_size(raw: str | None, fmt: dict) -> dict[str, list]:
     """The director's own points for some table sizes: ``"3: 4, 2, 0; 5: 5, 3, 2, 1, 0"``
     -> ``{"3": [4, 2, 0], "5": [5, 3, 2, 1, 0]}`` ({} when left empty: every size uses
     the one list). Sizes separated by semicolons or new lines, each a table size of the
-    game, at most once; the points as in :func:`companion.tournaments.parse_points_list`,
+    game, at most once; the points as in :func:`companion.events.parse_points_list`,
     never rising."""
     # Full-width digits, colons and semicolons (Japanese input) read as plain ones.
     text = unicodedata.normalize("NFKC", raw or "").strip()
@@ -216,7 +219,7 @@ def parse_points_by_size(raw: str | None, fmt: dict) -> dict[str, list]:
         if key in out:
             raise ValueError(message("tournament", "Table size {size} is listed twice.",
                                      size=key))
-        out[key] = _falling(tournaments.parse_points_list(points))
+        out[key] = _falling(events.parse_points_list(points))
     return out
 
 

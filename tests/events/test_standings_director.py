@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.tournaments import (
+from companion.events import (
     TIEBREAK_NAMES,
     TIEBREAKS,
     match_scoring,

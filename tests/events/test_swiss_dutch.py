@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.tournaments import (
+from companion.events import (
     active_ranking,
     assign_tables,
     history_from_results,
@@ -22,7 +22,7 @@ from companion.tournaments import (
     seat_round,
     standings,
     swiss_pairing,
-    tournament_format,
+    event_format,
 )
 
 
@@ -159,7 +159,7 @@ def _result(rnd, table, a, b, winner):
 
 
 def test_rook_event_by_hand():
-    fmt = tournament_format("rook")
+    fmt = event_format("rook")
     teams = [f"T{n}" for n in range(1, 7)]
     results = []
     for rnd, tables in ROOK_EVENT:
@@ -179,7 +179,7 @@ def test_rook_event_by_hand():
 
 
 def test_seat_round_passes_points_and_tables_ignore_them():
-    rook = tournament_format("rook")
+    rook = event_format("rook")
     teams = list("ABCDEF")
     points = points_of({"ABC": 2, "DEF": 0})
     assert seat_round(rook, teams, points=points) == swiss_pairing(teams, points=points)
@@ -187,7 +187,7 @@ def test_seat_round_passes_points_and_tables_ignore_them():
     # A random round ignores points; it is the random pairing, turned by the history.
     assert seat_round(rook, teams, rng=random.Random(4), points=points) == \
         orient_pairs(random_pairing(teams, random.Random(4)), None)
-    zock = tournament_format("zocknroll")
+    zock = event_format("zocknroll")
     players = [f"Z{n}" for n in range(1, 9)]
     assert seat_round(zock, players, points={p: 0 for p in players}) == \
         assign_tables(players, min_size=3, max_size=6, preferred=4)
@@ -475,7 +475,7 @@ def test_who_goes_first_stays_balanced(n, rounds, seed, late):
     that is checked by brute force, and the counts stay within one of half until it."""
     rng = random.Random(seed)
     names = [f"E{k}" for k in range(n)]
-    fmt = tournament_format("rook")
+    fmt = event_format("rook")
     results = []
     initial = {}
     clashed = False
@@ -528,7 +528,7 @@ def test_who_goes_first_stays_balanced(n, rounds, seed, late):
 def test_a_big_swiss_field_plays_five_rounds(n, seed):
     """Hundreds of teams: every team seated once a round (one bye with an odd count, never
     twice to anyone), no rematch, and everyone first within one of half their tables."""
-    fmt = tournament_format("rook")
+    fmt = event_format("rook")
     names = [f"T{k:03d}" for k in range(n)]
     rng = random.Random(seed)
     results = []

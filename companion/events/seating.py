@@ -1,0 +1,121 @@
+"""Seating an event's next round on new companion tables: round 1 at random, later rounds by
+the standings (Swiss pairing for pairs and teams, tables by standings for table games), in
+the director's pairing method and odd-table choice.
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+import secrets
+import sqlite3
+import time
+from collections.abc import Callable
+
+import sqlite_utils
+
+from companion import tables
+from companion.clock import now
+from companion.rules.said import message
+from companion.storage import transaction
+from companion.tables import TableError, retire
+
+from .entrants import entrants, least_entrants
+from .event import Event, touch
+from .pairing import active_ranking, history_from_results, orient_pairs, seat_round, swiss_pairing
+from .results import all_results, standings
+from .rounds import rounds, seat_names
+
+
+def seat_next_round(db: sqlite_utils.Database, event: Event, rng: random.Random | None = None,
+                    *, admit: Callable[[int], None] | None = None) -> int:
+    """Seat the next round on new companion tables; returns its number.
+
+    Round 1 is drawn at random; later rounds are seated by standings (Swiss pairing or
+    tables by standings), after the previous round is locked. Raises ValueError.
+    `admit(count)` is called with the number of tables the round needs before any is
+    made, and refuses them by raising (the web's per-address quota on event tables).
+    """
+    done = rounds(db, event)
+    if done and not done[-1].locked:
+        raise ValueError(message("tournament", "Lock round {round} before seating the next one.",
+                                 round=done[-1].number))
+    number = len(done) + 1
+    if number > event.rounds:
+        raise ValueError(message("tournament", "All {rounds} rounds have been played.",
+                                 rounds=event.rounds))
+    people = [e for e in entrants(db, event) if not e.dropped]
+    least = least_entrants(event.format)
+    if len(people) < least:
+        if len(people) == 1:
+            raise ValueError(message("tournament", "A round needs at least {least} entrants; "
+                                     "{count} is on the list.", least=least, count=len(people)))
+        raise ValueError(message("tournament", "A round needs at least {least} entrants; "
+                                 "{count} are on the list.", least=least, count=len(people)))
+    members = {e.name: e.members for e in people}
+    if number == 1:
+        seating = seat_round(event.format, [e.name for e in people],
+                             rng=rng or random.Random(secrets.randbits(64)))
+    else:
+        results = all_results(db, event)
+        rows = standings(db, event)
+        ranking = active_ranking(rows)
+        ranking = [e for e in ranking if e in members]
+        # Score groups come from the points the standings show (late points and the
+        # director's adjustments included), so the ranking and the groups agree.
+        points = {r["entrant"]: r["points"] for r in rows if r["entrant"] in members}
+        seating = seat_by_standings(event, ranking, history_from_results(results),
+                                    points)
+    seats = []
+    for table in seating["tables"]:
+        ids = table["entrants"]
+        names = seat_names(event, ids, members)
+        event.game.new(event.settings, names)   # every table is playable before any is made
+        seats.append((table, ids, names))
+    if admit is not None:
+        admit(len(seats))
+    created = []
+    try:
+        for table, ids, names in seats:
+            try:
+                # An event's table: no phone is seated; each entrant takes their own seat.
+                made, _none = tables.create_table(db, event.game_slug, event.settings, names,
+                                                  0, event.options, event_id=event.id)
+            except TableError as exc:
+                raise ValueError(exc.message) from None
+            created.append((table["table"], made.id, ids))
+            time.sleep(0)   # under gevent: other requests run between the tables of a big round
+        try:
+            with transaction(db):
+                db.execute("INSERT INTO event_rounds (event_id, round, byes, seated_at)"
+                           " VALUES (?, ?, ?, ?)",
+                           [event.id, number, json.dumps(seating["byes"]), now()])
+                for table_no, table_id, ids in created:
+                    db.execute("INSERT INTO event_seatings (event_id, round, table_no,"
+                               " table_id, entrants) VALUES (?, ?, ?, ?, ?)",
+                               [event.id, number, table_no, table_id, json.dumps(ids)])
+                touch(db, event.id)
+        except sqlite3.IntegrityError:
+            raise ValueError(message("tournament", "Round {round} was just seated from another "
+                                     "tap.", round=number)) from None
+    except Exception:
+        # Another tap seated this round a moment ago, or a table couldn't be made: the
+        # tables made here belong to no seating and nobody knows them, so they go now
+        # (should that fail too, `companion prune` removes them later).
+        if created:
+            with contextlib.suppress(sqlite3.Error), transaction(db):
+                retire.forget_tables(db, [table_id for _n, table_id, _ids in created])
+        raise
+    return number
+
+
+def seat_by_standings(event: Event, ranking: list[str], history: dict, points: dict) -> dict:
+    """A later round's seating: Swiss pairing by score groups in the director's method
+    (team games; each pair turned so the team that went first less often is team A), or
+    tables by standings with the director's odd tables (table games)."""
+    method = event.config.get("pairing", "dutch")
+    if event.format["kind"] != "tables" and method != "dutch":
+        # seat_round pairs Dutch-style; the other method is the library's swiss_pairing.
+        seating = swiss_pairing(ranking, history, points=points, method=method)
+        return orient_pairs(seating, history)
+    return seat_round(event.format, ranking, history, points=points)

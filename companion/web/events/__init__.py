@@ -1,0 +1,38 @@
+"""The event pages: one blueprint, ``events`` (endpoints ``events.dashboard`` …), with its
+URLs ``/events/new`` and ``/e/<event_id>/…``. Its view modules attach their routes to
+:data:`bp` by subject:
+
+- :mod:`.create` — the new-event form and creating an event;
+- :mod:`.pages` — the director's dashboard, the standings, the projector, the pairings;
+- :mod:`.rounds` — seating, locking, results and corrections, the round clock, table cards;
+- :mod:`.entrants` — late arrivals and drops, registration, claims, the players' page;
+- :mod:`.director` — director links and devices, penalties and bonuses, swaps, unseating.
+
+:mod:`.forms` reads the director's forms into checked values and :mod:`.common` holds what
+the views share. The work is the event service, :mod:`companion.events`.
+
+The director is a browser holding the event's secret in a cookie (like a table's host);
+a page for the director only answers 403 to anyone else.
+"""
+from __future__ import annotations
+
+from flask import Blueprint, g
+
+from companion.events import devices
+from companion.storage import get_db
+
+bp = Blueprint("events", __name__)
+
+
+@bp.after_request
+def _director_seen(response):
+    """Note the director device as seen once it was answered (a refused request changes
+    nothing, "last seen" included)."""
+    device = g.get("director_device")
+    if device is not None and response.status_code < 400:
+        devices.mark_seen(get_db(), g.director_event, device)
+    return response
+
+
+# The view modules attach their routes to bp (they import it from here).
+from . import create, director, entrants, pages, rounds  # noqa: E402,F401
