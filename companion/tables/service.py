@@ -27,7 +27,8 @@ from companion.rules.said import N_, message, said_of
 from companion.storage import transaction
 
 from . import fold as folds, live, tokens
-from .errors import Conflict, Forbidden, NotFound, Retired, TableError, retired_notice
+from .errors import (Conflict, Forbidden, NotFound, Refused, Retired, TableError,
+                     retired_notice)
 from .fold import FoldResult, fold
 
 # Kinds that change the game state (and so can conflict and be undone).
@@ -268,10 +269,11 @@ def _bump(db, table_id: str, status: str | None = None, *, chrome: bool = True) 
     if chrome:
         sets += ", chrome_version = version + 1"
     if status is None:
-        db.execute(f"UPDATE tables SET {sets} WHERE id = ?", [table_id])
+        version = _one(db, f"UPDATE tables SET {sets} WHERE id = ? RETURNING version",
+                       [table_id])[0]
     else:
-        db.execute(f"UPDATE tables SET {sets}, status = ? WHERE id = ?", [status, table_id])
-    version = _one(db, "SELECT version FROM tables WHERE id = ?", [table_id])[0]
+        version = _one(db, f"UPDATE tables SET {sets}, status = ? WHERE id = ? RETURNING version",
+                       [status, table_id])[0]
     db.execute("INSERT INTO changes (table_id, version, created_at) VALUES (?, ?, ?)",
                [table_id, version, now()])
     return version
@@ -279,13 +281,14 @@ def _bump(db, table_id: str, status: str | None = None, *, chrome: bool = True) 
 
 def _append(db, table_id: str, version: int, seat: int | None, kind: str, payload: dict,
             submission_id: str | None, pending: bool = False) -> ActionRow:
-    seq = _one(db, "SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE table_id = ?", [table_id])[0]
     created = now()
-    db.execute(
-        "INSERT INTO actions (table_id, seq, version, seat, kind, payload, submission_id, created_at,"
-        " pending) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [table_id, seq, version, seat, kind, json.dumps(payload, ensure_ascii=False),
-         submission_id, created, int(pending)])
+    # The next seq is worked out by the insert itself (one statement, under the write lock).
+    seq = _one(db,
+               "INSERT INTO actions (table_id, seq, version, seat, kind, payload, submission_id,"
+               " created_at, pending) SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, ?, ?, ?"
+               " FROM actions WHERE table_id = ? RETURNING seq",
+               [table_id, version, seat, kind, json.dumps(payload, ensure_ascii=False),
+                submission_id, created, int(pending), table_id])[0]
     return ActionRow(seq=seq, version=version, seat=seat, kind=kind, payload=payload,
                      submission_id=submission_id, created_at=created, undone_by=None,
                      pending=pending)
@@ -314,8 +317,13 @@ def _last_undoable(db, table_id: str) -> ActionRow | None:
     return _action_from_row(row) if row is not None else None
 
 
-def _waiting(db, table_id: str) -> ActionRow | None:
-    """The entry waiting for the other team's confirmation, if any (index actions_waiting)."""
+def _waiting(db, table: Table) -> ActionRow | None:
+    """The entry waiting for the other team's confirmation, if any (index actions_waiting).
+    Only a table where the other team confirms ever has one (table options never change),
+    so no other table's log is read for it."""
+    if not table.confirms:
+        return None
+    table_id = table.id
     row = _one(db, "SELECT * FROM actions WHERE table_id = ? AND pending = 1 AND confirmed_by "
                    "IS NULL AND undone_by IS NULL ORDER BY seq LIMIT 1", [table_id])
     return _action_from_row(row) if row is not None else None
@@ -668,7 +676,7 @@ def sheet(db: sqlite_utils.Database, table: Table) -> Sheet:
         seats = seats_of(db, table.id)
         result = _folded(db, table, [s.name for s in seats])
         return _make_sheet(table, seats, result, _last_undoable(db, table.id),
-                           _waiting(db, table.id))
+                           _waiting(db, table))
 
 
 def _make_sheet(table: Table, seats: list[Seat], result: FoldResult,
@@ -786,6 +794,8 @@ def _check_fresh(db, table: Table, seats: list[Seat], version: int, phone: Phone
     if not 1 <= version <= table.version:
         raise TableError(N_("The form's sheet version isn't one this table ever had. Reload the "
                             "page."))
+    if version == table.version:    # nothing was written since the form was drawn
+        return
     newer = [a for a in _newer(db, table.id, version) if a.kind in STATE_KINDS]
     if not newer:
         return
@@ -820,36 +830,98 @@ def _refuse_retired(table: Table) -> None:
         raise Retired(table.retired_notice)
 
 
-def _start_write(db, table_id: str, phone: Phone, submission_id: str,
-                 kind: str) -> tuple[Table, Phone, Outcome | None]:
-    """Inside a write transaction: re-read the table and phone; find a repeated submission.
+@dataclass
+class _WriteRead:
+    """What a write re-reads first, inside its transaction, in one statement: the table,
+    its seats, the writing phone as the table knows it now (None: removed since), and the
+    seq of the action already stored for this form's submission id, if any."""
 
-    Returns the fresh table and phone, and the earlier outcome when this submission id
-    was already stored (a double tap or a retry), which the caller returns unchanged.
+    table: Table
+    seats: list[Seat]
+    phone: Phone | None
+    repeat_seq: int | None
+
+
+def _read_for_write(db, table_id: str, phone: Phone, submission_id: str | None) -> _WriteRead:
+    """The table as a write starts from (see :class:`_WriteRead`); `NotFound` when there
+    is no such table. One statement, since every write needs all of it: an entry reads
+    the table once."""
+    rows = db.execute(
+        "SELECT t.*, s.pos AS seat_pos, s.name AS seat_name, s.team AS seat_team,"
+        " s.locked AS seat_locked, EXISTS(SELECT 1 FROM phones p WHERE p.table_id = t.id AND"
+        " p.seat = s.pos) AS seat_has_phone, me.id AS me_id, me.seat AS me_seat,"
+        " (SELECT a.seq FROM actions a WHERE a.table_id = t.id AND a.submission_id = ?)"
+        " AS repeat_seq"
+        " FROM tables t LEFT JOIN phones me ON me.id = ? AND me.table_id = t.id"
+        " LEFT JOIN seats s ON s.table_id = t.id WHERE t.id = ? ORDER BY s.pos",
+        [submission_id or None, phone.id, table_id]).fetchall()
+    if not rows:
+        get_table(db, table_id)         # raises NotFound, in its own words
+    first = rows[0]
+    seats = [Seat(pos=r["seat_pos"], name=r["seat_name"], team=r["seat_team"],
+                  has_phone=bool(r["seat_has_phone"]), locked=bool(r["seat_locked"]))
+             for r in rows if r["seat_pos"] is not None]
+    me = (Phone(id=first["me_id"], table_id=table_id, seat=first["me_seat"])
+          if first["me_id"] is not None else None)
+    return _WriteRead(_table_from_row(first), seats, me, first["repeat_seq"])
+
+
+def _start_write(db, table_id: str, phone: Phone, submission_id: str, kind: str,
+                 read: _WriteRead | None = None
+                 ) -> tuple[Table, Phone, list[Seat], Outcome | None]:
+    """Inside a write transaction: re-read the table, its seats and the phone (`read`, when
+    the caller has read them already); find a repeated submission.
+
+    Returns the fresh table, phone and seats, and the earlier outcome when this submission
+    id was already stored (a double tap or a retry), which the caller returns unchanged.
     """
-    table = get_table(db, table_id)
+    if read is None:
+        read = _read_for_write(db, table_id, phone, submission_id)
+    table = read.table
     _refuse_retired(table)
-    phone = _require_seated(_phone(db, phone.id))
-    done = _by_submission(db, table_id, submission_id, kind)
-    return table, phone, (Outcome(done, True, sheet(db, table)) if done is not None else None)
+    if read.phone is None:
+        raise Forbidden(N_("This phone was removed from the table. Scan the table's QR code to "
+                           "join again."))
+    phone = _require_seated(read.phone)
+    done = (_by_submission(db, table_id, submission_id, kind)
+            if read.repeat_seq is not None else None)
+    return (table, phone, read.seats,
+            Outcome(done, True, sheet(db, table)) if done is not None else None)
 
 
-def enter(db: sqlite_utils.Database, table_id: str, phone: Phone, payload: dict, version: int,
+#: What an entry is made of: the rules action itself, or a parser that makes it from the
+#: table as the write reads it, the seats' names and the current game's summary (the game's
+#: web adapter reading the form). A parser's ValueError is the player's mistake.
+Entry = dict | Callable[[Table, list[str], dict], dict]
+
+
+def enter(db: sqlite_utils.Database, table_id: str, phone: Phone, entry: Entry, version: int,
           submission_id: str) -> Outcome:
     """Append one game action made against `version`; idempotent per `submission_id`.
 
-    A repeat of a stored submission returns the stored action (`duplicate=True`). A
-    stale version raises `Conflict`, an illegal action `TableError` with its rule.
+    `entry` is the action, or its parser (see :data:`Entry`), which reads the form against
+    the fold this write starts from: the table is read once per entry, inside the one
+    write transaction. A parser's refusal is raised first, as `Refused` (422). A repeat of
+    a stored submission returns the stored action (`duplicate=True`). A stale version
+    raises `Conflict`, an illegal action `Refused` with its rule.
     """
     with transaction(db):
-        table, phone, repeat = _start_write(db, table_id, phone, submission_id, GAME)
+        read = _read_for_write(db, table_id, phone, submission_id)
+        table, names = read.table, [s.name for s in read.seats]
+        current = _folded(db, table, names)
+        if callable(entry):
+            try:
+                payload = entry(table, names, current.summary)
+            except ValueError as exc:    # RuleError too: the adapter's reading of the form
+                raise Refused(exc) from None
+        else:
+            payload = entry
+        table, phone, seats, repeat = _start_write(db, table_id, phone, submission_id, GAME,
+                                                   read)
         if repeat is not None:
             return repeat
-        seats = seats_of(db, table_id)
         _check_fresh(db, table, seats, version, phone)
-        names = [s.name for s in seats]
-        current = _folded(db, table, names)
-        waiting = _waiting(db, table_id)
+        waiting = _waiting(db, table)
         if waiting is not None:
             raise Conflict(_waiting_message(_make_sheet(table, seats, current, None, waiting)))
         if current.summary.get("over") and payload.get("kind") != NEXT_GAME:
@@ -858,11 +930,11 @@ def enter(db: sqlite_utils.Database, table_id: str, phone: Phone, payload: dict,
         try:
             new_state = table.game.apply(current.state, payload)
         except RuleError as exc:
-            # args[0] rather than str(): a rules sentence may be a Said that the web
-            # translates (companion.rules.said); it is still a plain str for everyone else.
-            raise TableError(said_of(exc), rule=exc.rule, status=422) from None
+            # The sentence kept as raised (said_of): a rules sentence may be a Said that the
+            # web translates (companion.rules.said); it is still a plain str for everyone else.
+            raise Refused(exc, rule=exc.rule) from None
         except ValueError as exc:
-            raise TableError(said_of(exc), status=422) from None
+            raise Refused(exc) from None
         pending = table.confirms
         if pending:   # it counts once the other team confirms it: the sheet stays as it is
             result, status = current, "waiting"
@@ -1065,7 +1137,8 @@ def _ask_consent(db: sqlite_utils.Database, table_id: str, phone: Phone, target:
     as usual). One entry or request waits at a time; a request the sheet could not take
     (a later entry depends on the struck one) is refused at once."""
     with transaction(db):
-        table, phone, repeat = _start_write(db, table_id, phone, submission_id, UNDO)
+        table, phone, seats, repeat = _start_write(db, table_id, phone, submission_id,
+                                                   UNDO)
         if repeat is not None:
             return repeat
         goal = _action_at(db, table_id, target)
@@ -1073,10 +1146,9 @@ def _ask_consent(db: sqlite_utils.Database, table_id: str, phone: Phone, target:
                  if goal is not None and goal.kind == UNDO else None)
         if goal is None or not _needs_consent(goal, entry):
             return None
-        seats = seats_of(db, table_id)
         names = [s.name for s in seats]
         current = _folded(db, table, names)
-        waiting = _waiting(db, table_id)
+        waiting = _waiting(db, table)
         if waiting is not None:
             raise Conflict(_waiting_message(_make_sheet(table, seats, current, None, waiting)))
         here = current.game_start
@@ -1127,17 +1199,17 @@ def _mark_entry(db: sqlite_utils.Database, table_id: str, phone: Phone, target: 
     write lock, not the whole evening's.
     """
     with transaction(db):
-        table, phone, repeat = _start_write(db, table_id, phone, submission_id, kind)
+        table, phone, seats, repeat = _start_write(db, table_id, phone, submission_id,
+                                                   kind)
         if repeat is not None:
             return repeat
-        seats = seats_of(db, table_id)
         names = [s.name for s in seats]
         current = _folded(db, table, names)
         goal = _action_at(db, table_id, target)
         entry = (_action_at(db, table_id, goal.payload.get("target"))
                  if goal is not None and goal.kind == UNDO else None)
         part = _part_of(db, table_id, current, goal, entry)
-        after, extra = check(part.actions, goal, seats, _waiting(db, table_id))
+        after, extra = check(part.actions, goal, seats, _waiting(db, table))
         folded = part.fold(table, names, after)
         if folded.errors:
             raise TableError(refused(folded.errors[0], extra), status=422)
@@ -1158,7 +1230,7 @@ def _mark_entry(db: sqlite_utils.Database, table_id: str, phone: Phone, target: 
         result, past_written = _store(db, table, action.seq, new_version, names, folded)
         table = replace(table, version=new_version, status=status)
         done = _make_sheet(table, seats, result, _last_undoable(db, table_id),
-                           _waiting(db, table_id))
+                           _waiting(db, table))
     _remember(table_id, new_version, result, past_written)
     live.publish(table_id, new_version)
     return Outcome(action, False, done)
@@ -1250,10 +1322,10 @@ def rematch(db: sqlite_utils.Database, table_id: str, phone: Phone, submission_i
     meanwhile is reported as a `Conflict` naming them.
     """
     with transaction(db):
-        table, phone, repeat = _start_write(db, table_id, phone, submission_id, REMATCH)
+        table, phone, seats, repeat = _start_write(db, table_id, phone, submission_id,
+                                                   REMATCH)
         if repeat is not None:
             return repeat
-        seats = seats_of(db, table_id)
         if version is not None:
             _check_fresh(db, table, seats, version, phone)
         names = [s.name for s in seats]
@@ -1266,7 +1338,7 @@ def rematch(db: sqlite_utils.Database, table_id: str, phone: Phone, submission_i
         result = folds.rematched(current, table.game, table.settings, names, action.seq)
         result, past_written = _store(db, table, action.seq, new_version, names, result)
         table = replace(table, version=new_version, status="playing")
-        done = _make_sheet(table, seats, result, action, _waiting(db, table_id))
+        done = _make_sheet(table, seats, result, action, _waiting(db, table))
     _remember(table_id, new_version, result, past_written)
     live.publish(table_id, new_version)
     return Outcome(action, False, done)
