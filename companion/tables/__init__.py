@@ -9,7 +9,7 @@ from .service import (
     create_table, get_table, find_by_token, find_by_code, seats_of, phone_by_secret,
     adopt_phone,
     join, claim_seat, leave_seat, make_rejoin_token, release_seat, pass_host, rename_seat,
-    enter, undo, rematch, confirm, sheet, history, history_page, export_table, last_undoable, host_allowed,
+    enter, undo, rematch, confirm, sheet, history, history_page, export_table, host_allowed,
     SEAT,
 )
 
@@ -19,6 +19,6 @@ __all__ = [
     "create_table", "get_table", "find_by_token", "find_by_code", "seats_of",
     "phone_by_secret", "adopt_phone", "join", "claim_seat", "leave_seat", "make_rejoin_token",
     "release_seat", "pass_host", "rename_seat", "enter", "undo", "rematch", "confirm", "sheet", "history", "history_page",
-    "export_table", "last_undoable", "host_allowed",
+    "export_table", "host_allowed",
     "SEAT",
 ]

@@ -331,18 +331,18 @@ def enter():
 @bp.post("/undo")
 def undo():
     """Strike an entry (the last one, or any earlier one from the history page)."""
-    return _mark_earlier_entry(tables.undo, N_("Entry #%(seq)s was struck."),
+    return _mark_and_answer(tables.undo, N_("Entry #%(seq)s was struck."),
                                N_("Entry #%(seq)s was already struck (a repeated tap)."))
 
 
 @bp.post("/confirm")
 def confirm():
     """The other team confirms a pending entry (tables where opponents confirm each hand)."""
-    return _mark_earlier_entry(tables.confirm, N_("Entry #%(seq)s confirmed."),
+    return _mark_and_answer(tables.confirm, N_("Entry #%(seq)s confirmed."),
                                N_("Entry #%(seq)s confirmed."))
 
 
-def _mark_earlier_entry(mark, done: str, repeated: str):
+def _mark_and_answer(mark, done: str, repeated: str):
     """The one view that marks an earlier entry (`tables.undo` or `tables.confirm`): the
     answer is the history page when the form came from there, else the sheet and form.
     `done`/`repeated` are msgids with a ``%(seq)s`` (marked ``N_`` where they are written)."""
