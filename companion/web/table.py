@@ -178,6 +178,15 @@ def _this_table(endpoint: str, values: dict) -> None:
         values["table_id"] = g.view.table_id
 
 
+def _view() -> View:
+    """This request's view, once the browser is known as one of the table's phones: every
+    page checks that first (404: no such table, 403: not its phone), before it reads its
+    form."""
+    view = g.view
+    view.phone          # noqa: B018 - the check
+    return view
+
+
 def _fresh_view() -> View:
     """The view read again (after a refused write: the table as it stands now)."""
     g.view = View(g.view.table_id)
@@ -187,7 +196,7 @@ def _fresh_view() -> View:
 @bp.get("")
 def show():
     """The table page: live sheet, entry form, QR panel."""
-    view = g.view
+    view = _view()
     mark_opened(get_db(), view.table.id)   # for `companion prune` (at most hourly)
     return render("tables/table.html", "tables/_play.html", **page_context(view))
 
@@ -198,7 +207,7 @@ def play_fragment():
     the stream announces (or every 2 s while it polls), with since=<the version on screen>;
     204 when that is still the current version. The page morphs it in and leaves an entry
     form being typed in alone (templates/tables/_play.html)."""
-    view = g.view
+    view = _view()
     if request.args.get("since") == str(view.table.version):
         return Response(status=204)
     if not is_fragment_request():
@@ -216,7 +225,7 @@ def stream():
     """Server-sent messages: `changed` with the table's version whenever it changes, and a
     `ping` every keep-alive. The page's live fragments refresh on `changed` (hx-trigger
     "changed from:#live")."""
-    view = g.view
+    view = _view()
     config = current_app.config
     address = get_remote_address() or "-"
     if streams.stopping() or not streams.admit(address, config["STREAMS_PER_ADDRESS"],
@@ -289,7 +298,7 @@ def enter():
     The form is parsed by the game's adapter inside the write, against the fold the write
     starts from (`tables.enter`): the table is read once. What the form parsed to (or its
     refusal) is kept for the answer's drawing (`entered`)."""
-    view = g.view
+    view = _view()
     sid = _submission_id()
     form = request.form
     entered = Parsed()
@@ -346,7 +355,7 @@ def _mark_and_answer(mark, done: str, repeated: str):
     """The one view that marks an earlier entry (`tables.undo` or `tables.confirm`): the
     answer is the history page when the form came from there, else the sheet and form.
     `done`/`repeated` are msgids with a ``%(seq)s`` (marked ``N_`` where they are written)."""
-    view = g.view
+    view = _view()
     sid = _submission_id()
     target = _form_int("target")
     phone = view.phone
@@ -386,7 +395,7 @@ def _after_mark(view: View, status: int, message: str, kind: str):
 @bp.post("/rematch")
 def rematch():
     """Start a new game with the same seats once this one is over."""
-    view = g.view
+    view = _view()
     sid = _submission_id()
     version = _version_arg()
     phone = view.phone
@@ -406,13 +415,13 @@ def rematch():
 @bp.get("/seats")
 def seats():
     """Pick a seat, or just watch."""
-    return render_template("tables/seats.html", **page_context(g.view))
+    return render_template("tables/seats.html", **page_context(_view()))
 
 
 @bp.post("/seats")
 def claim():
     """Sit down in a free seat (or move to another free one)."""
-    view = g.view
+    view = _view()
     choice = request.form.get("seat", "")
     if choice == "watch":
         tables.leave_seat(get_db(), view.table.id, view.phone)
@@ -451,7 +460,7 @@ def _history_context(view: View, before: int | None = None, **extra) -> dict:
 def history():
     """Every entry, undo and seat change, with who did it and when. The page refreshes it
     live like the sheet (templates/tables/_history.html): 204 while `since` is current."""
-    view = g.view
+    view = _view()
     if request.args.get("since") == str(view.table.version):
         return Response(status=204)
     return render("tables/history.html", "tables/_history.html",
@@ -467,7 +476,7 @@ def _seat_arg() -> int:
 @bp.post("/host/rejoin")
 def host_rejoin():
     """Show a one-time QR that puts a new phone in a seat (a player's phone died)."""
-    view = g.view
+    view = _view()
     pos = _seat_arg()
     token = tables.make_rejoin_token(get_db(), view.table.id, view.phone, pos,
                                      view.is_director)
@@ -482,7 +491,7 @@ def host_rejoin():
 def host_release():
     """Remove the phone holding a seat (it becomes a spectator; the seat stays locked until
     a rejoin code, and the table gets a new join code)."""
-    view = g.view
+    view = _view()
     pos = _seat_arg()
     tables.release_seat(get_db(), view.table.id, view.phone, pos, view.is_director)
     if view.table.event_id is None:
@@ -497,7 +506,7 @@ def host_release():
 @bp.post("/host/pass")
 def host_pass():
     """Pass the host role to another seat."""
-    view = g.view
+    view = _view()
     pos = _seat_arg()
     tables.pass_host(get_db(), view.table.id, view.phone, pos)
     return _host_answer(gettext("%(name)s is the host now.", name=view.name_of(pos)))

@@ -1,4 +1,4 @@
-"""The stored fold (issue 18): a write never replays the table's whole log, and every sheet
+"""The stored fold: a write never replays the table's whole log, and every sheet
 is exactly what a full replay of the log gives.
 
 Each write that changes the sheet stores the fold in `table_folds` in its own transaction

@@ -1,4 +1,4 @@
-"""Taking a strike back (issue 15): an undo of an undo restores the entry it struck.
+"""Taking a strike back: an undo of an undo restores the entry it struck.
 
 Table-driven: each case is a short script of steps on a 3-player score pad and what the
 sheet, the log and the answers say afterwards. Steps: ("round", {name: points}) saves a

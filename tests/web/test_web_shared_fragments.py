@@ -1,4 +1,5 @@
-"""Live fragments are rendered once per table version and viewer, then shared (issue 3).
+"""Live fragments are rendered once per table version and viewer, then shared: a burst of
+phones asking for the same version costs one drawing.
 
 Sharing must never leak one phone's CSRF token or form id to another, nor show a phone
 what belongs to another viewer (a spectator has no undo button; a Zock'n'Roll phone shows
@@ -97,7 +98,7 @@ def trigger(body: str) -> str:
 
 def test_the_writer_and_the_others_share_one_rendering_of_the_new_version(table, new_phone):
     """An entry's answer is the copy every seated phone's refresh gets at the new version,
-    with the writer's notice and one catch-up refresh (`load`) in its slots (issue 18): a
+    with the writer's notice and one catch-up refresh (`load`) in its slots: a
     table draws each version once, not once for the writer and once for the others."""
     watcher = new_phone("Watcher")
     assert watcher.join(table.join_path).status_code == 303
