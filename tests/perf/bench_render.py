@@ -57,10 +57,11 @@ def main(argv: list[str] | None = None) -> int:
     # The shared drawing of the sheet and form (fragments.play); an older copy (--app-dir)
     # has it as web/table.py `_shared`, or not at all (its templates alone, chrome included).
     if hasattr(fragments, "play"):
+        metered = "fragments.play"
         render = Meter(fragments, "play")
     else:
-        render = Meter(web_table, "_shared" if hasattr(web_table, "_shared")
-                       else "render_template")
+        metered = "_shared" if hasattr(web_table, "_shared") else "render_template"
+        render = Meter(web_table, metered)
     results = {}
     for slug, players in GAMES.items():
         host = Phone(app, f"host-{slug}")
