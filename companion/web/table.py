@@ -158,11 +158,6 @@ class View:
     def name_of(self, pos: int | None) -> str:
         return next((s.name for s in self.seats if s.pos == pos), "—")
 
-    @property
-    def invite_first(self) -> bool:
-        """Whether the invite QR leads this phone's screen (see ``Chrome.invite_first``)."""
-        return self.chrome.invite_first
-
 
 @bp.url_value_preprocessor
 def _load_view(_endpoint: str | None, values: dict | None) -> None:
