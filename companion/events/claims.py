@@ -245,13 +245,13 @@ def _free_claimed_seat(db, event: Event, entrant: str, member: str | None,
     for pos in sorted(_player_seats(db, table_id, entrant, member)):
         last = db.execute("SELECT payload FROM actions WHERE table_id = ? AND kind = ? AND"
                           " json_extract(payload, '$.seat') = ? AND json_extract(payload,"
-                          " '$.event') IN ('claim', 'rejoin', 'leave', 'release', 'rename')"
+                          " '$.change') IN ('claim', 'rejoin', 'leave', 'release', 'rename')"
                           " ORDER BY seq DESC LIMIT 1", [table_id, tables.SEAT, pos]).fetchone()
         if last is None:
             continue
         payload = json.loads(last[0])
         held = (payload.get("claim") or {}).get("phone")
-        if payload.get("event") != "claim" or held not in (None, label):
+        if payload.get("change") != "claim" or held not in (None, label):
             continue
         row = db.execute("SELECT id FROM phones WHERE table_id = ? AND seat = ?",
                          [table_id, pos]).fetchone()

@@ -445,3 +445,12 @@ def m013_corrections_after_lock(db):
     # whose pairings stand.
     db.execute("ALTER TABLE event_audit ADD COLUMN after_lock INTEGER NOT NULL DEFAULT 0")
     db.execute("ALTER TABLE event_audit ADD COLUMN paired TEXT")
+
+
+@migrations()
+def m014_seat_rows_say_change(db):
+    # A seat row of a table's log says what changed under "change" ("claim", "leave",
+    # "host"...), no longer "event": that word names a tournament everywhere else.
+    db.execute("UPDATE actions SET payload = json_set(json_remove(payload, '$.event'),"
+               " '$.change', json_extract(payload, '$.event'))"
+               " WHERE kind = 'seat' AND json_type(payload, '$.event') IS NOT NULL")

@@ -3,22 +3,22 @@
 Pure bookkeeping over `companion.storage` and `companion.rules`; no Flask here except
 through the database handle the caller passes in.
 """
-from .errors import TableError, NotFound, Forbidden, Conflict, Retired
+from .errors import TableError, NotFound, Forbidden, Conflict, Refused, Retired
 from .service import (
     Table, Seat, Phone, ActionRow, Sheet, Outcome,
     create_table, get_table, find_by_token, find_by_code, seats_of, phone_by_secret,
     adopt_phone,
     join, claim_seat, leave_seat, make_rejoin_token, release_seat, pass_host, rename_seat,
-    enter, undo, rematch, confirm, sheet, history, history_page, export_table, last_undoable, host_allowed,
+    enter, undo, rematch, confirm, sheet, history, history_page, export_table, host_allowed,
     SEAT,
 )
 
 __all__ = [
-    "TableError", "NotFound", "Forbidden", "Conflict", "Retired",
+    "TableError", "NotFound", "Forbidden", "Conflict", "Refused", "Retired",
     "Table", "Seat", "Phone", "ActionRow", "Sheet", "Outcome",
     "create_table", "get_table", "find_by_token", "find_by_code", "seats_of",
     "phone_by_secret", "adopt_phone", "join", "claim_seat", "leave_seat", "make_rejoin_token",
     "release_seat", "pass_host", "rename_seat", "enter", "undo", "rematch", "confirm", "sheet", "history", "history_page",
-    "export_table", "last_undoable", "host_allowed",
+    "export_table", "host_allowed",
     "SEAT",
 ]

@@ -1,7 +1,7 @@
 """Errors a table operation reports to a player, each with its HTTP status."""
 from __future__ import annotations
 
-from companion.rules.said import message
+from companion.rules.said import message, said_of
 
 
 class TableError(Exception):
@@ -29,6 +29,19 @@ class Conflict(TableError):
     """A write made against an old version of the sheet, or a lost race for a seat."""
 
     status = 409
+
+
+class Refused(TableError):
+    """An entry the game refused (422): the web adapter's reading of the form, or the
+    rules' judgement of the action. `error` is the refusal as raised, for what it says
+    beyond its sentence: the form field it is about (``EntryError.field``), the rule
+    (``RuleError.rule``, also kept as `rule`), a question to confirm."""
+
+    status = 422
+
+    def __init__(self, error: ValueError, *, rule: str | None = None):
+        super().__init__(said_of(error), rule=rule)
+        self.error = error
 
 
 class Retired(TableError):

@@ -45,26 +45,21 @@ class FoldResult:
     past_seq: int | None = None
 
 
-def fold(table_id: str, version: int | None, game: Game, settings: dict, names: list[str],
-         actions, start: FoldResult | None = None) -> FoldResult:
+def fold(game: Game, settings: dict, names: list[str], actions,
+         start: FoldResult | None = None) -> FoldResult:
     """Replay the live actions of a log: game actions apply, a rematch starts afresh.
 
     Undone actions, undo markers and entries still waiting for the other team's
     confirmation are skipped. An action the rules refuse on replay
     (which only a rules change could cause) is skipped and reported in `errors`, so a
-    stored log never makes a table unreadable. Results are cached by (table, version)
-    when `version` is given: the version changes with every write.
+    stored log never makes a table unreadable. (A table's fold at a version is kept by
+    the service: :func:`remember`, :func:`cached`.)
 
     With `start` (the fold of the same log), only the current game is replayed: `actions`
     are then the log's actions after `start.game_start`, and the earlier games are taken
     from `start` (the result is the same as replaying the whole log, as long as nothing
     before the current game's start changed).
     """
-    key = (table_id, version) if version is not None else None
-    if key is not None:
-        hit = _cache.get(key)
-        if hit is not None:
-            return hit
     state = game.new(settings, names)
     past: list[dict] = list(start.past_games) if start is not None else []
     errors: list[str] = list(start.past_errors) if start is not None else []
@@ -74,21 +69,18 @@ def fold(table_id: str, version: int | None, game: Game, settings: dict, names: 
     for action in actions:
         if action.undone_by is not None or getattr(action, "waiting", False):
             continue
-        if action.kind == "rematch":
+        if action.row_kind == "rematch":
             past.append(game.summary(state))
             state = game.new(settings, names)
             game_start, past_errors, past_seq = action.seq, list(errors), None
-        elif action.kind == "game":
+        elif action.row_kind == "game":
             try:
                 state = game.apply(state, action.payload)
             except (RuleError, ValueError) as exc:
                 errors.append(message("table", "entry #{seq}: {why}", seq=action.seq,
                                       why=said_of(exc)))
-    result = FoldResult(state, game.summary(state), past, errors, game_start, past_errors,
-                        past_seq)
-    if key is not None:
-        _cache.put(key, result)
-    return result
+    return FoldResult(state, game.summary(state), past, errors, game_start, past_errors,
+                      past_seq)
 
 
 def step(result: FoldResult, state: Any, summary: dict) -> FoldResult:

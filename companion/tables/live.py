@@ -99,11 +99,11 @@ def _freeze_startup_objects() -> None:
 
 
 class LiveHub:
-    """Per-process registry of table versions and the events streams wait on."""
+    """Per-process registry of table versions and the wake-ups live streams wait on."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._events: dict[str, threading.Event] = {}
+        self._wakeups: dict[str, threading.Event] = {}
         self._versions: dict[str, int] = {}
         self._poller: threading.Thread | None = None
         self._db_path: str | None = None
@@ -132,19 +132,19 @@ class LiveHub:
             if version <= self._versions.get(table_id, -1):
                 return
             self._versions[table_id] = version
-            event = self._events.pop(table_id, None)
-        if event is not None:
-            event.set()
-            # Under gevent this yields, so the woken streams send their event now rather
+            wakeup = self._wakeups.pop(table_id, None)
+        if wakeup is not None:
+            wakeup.set()
+            # Under gevent this yields, so the woken streams send their message now rather
             # than after the writer has rendered its own answer.
             time.sleep(0)
 
     def wake_all(self) -> None:
         """Wake every waiting stream now (the process is stopping; see web/streams.py)."""
         with self._lock:
-            events, self._events = list(self._events.values()), {}
-        for event in events:
-            event.set()
+            wakeups, self._wakeups = list(self._wakeups.values()), {}
+        for wakeup in wakeups:
+            wakeup.set()
 
     def wait(self, table_id: str, known: int, timeout: float) -> int | None:
         """Block until the table's version differs from `known` or `timeout` passes.
@@ -155,10 +155,10 @@ class LiveHub:
             current = self._versions.get(table_id)
             if current is not None and current > known:
                 return current
-            event = self._events.get(table_id)
-            if event is None:
-                event = self._events[table_id] = threading.Event()
-        event.wait(timeout)
+            wakeup = self._wakeups.get(table_id)
+            if wakeup is None:
+                wakeup = self._wakeups[table_id] = threading.Event()
+        wakeup.wait(timeout)
         with self._lock:
             return self._versions.get(table_id)
 

@@ -27,20 +27,25 @@ from companion.rules.said import N_, message, said_of
 from companion.storage import transaction
 
 from . import fold as folds, live, tokens
-from .errors import Conflict, Forbidden, NotFound, Retired, TableError, retired_notice
+from .errors import (Conflict, Forbidden, NotFound, Refused, Retired, TableError,
+                     retired_notice)
 from .fold import FoldResult, fold
 
-# Kinds that change the game state (and so can conflict and be undone).
+# The kinds of rows in a table's log (`actions.kind`; `ActionRow.row_kind`), not to be
+# confused with a game action's own kind (``payload["kind"]``, e.g. "round"). These change
+# the game state (and so can conflict and be undone):
 GAME = "game"
 REMATCH = "rematch"
 UNDO = "undo"
 CONFIRM = "confirm"     # the other team accepts a pending entry
-SEAT = "seat"          # audit entries for seat and host changes; never folded
+#: Rows that record a seat or host change, never folded: ``{"change": "claim" | "leave" |
+#: "rejoin" | "rejoin_code" | "release" | "host" | "rename", "seat": pos, ...}``.
+SEAT = "seat"
 UNDOABLE = (GAME, REMATCH)
 # A game that plays a match inside one state (Rocca: a tally, the biggest loser starts the
 # next game) deals the next game with this action; it is the one entry a won game takes.
 NEXT_GAME = "new_game"
-STATE_KINDS = (GAME, REMATCH, UNDO, CONFIRM)
+STATE_ROW_KINDS = (GAME, REMATCH, UNDO, CONFIRM)
 
 
 # ---------------------------------------------------------------- records
@@ -103,10 +108,13 @@ class Phone:
 
 @dataclass(frozen=True)
 class ActionRow:
+    """One row of a table's log. `row_kind` is the row's kind (GAME, REMATCH, UNDO, CONFIRM,
+    SEAT: the `actions.kind` column); a game action's own kind is ``payload["kind"]``."""
+
     seq: int
     version: int
     seat: int | None
-    kind: str
+    row_kind: str
     payload: dict
     submission_id: str | None
     created_at: str
@@ -177,7 +185,8 @@ def _table_from_row(row) -> Table:
 
 
 def _action_from_row(row) -> ActionRow:
-    return ActionRow(seq=row["seq"], version=row["version"], seat=row["seat"], kind=row["kind"],
+    return ActionRow(seq=row["seq"], version=row["version"], seat=row["seat"],
+                     row_kind=row["kind"],
                      payload=json.loads(row["payload"]), submission_id=row["submission_id"],
                      created_at=row["created_at"], undone_by=row["undone_by"],
                      pending=bool(row["pending"]), confirmed_by=row["confirmed_by"])
@@ -268,25 +277,27 @@ def _bump(db, table_id: str, status: str | None = None, *, chrome: bool = True) 
     if chrome:
         sets += ", chrome_version = version + 1"
     if status is None:
-        db.execute(f"UPDATE tables SET {sets} WHERE id = ?", [table_id])
+        version = _one(db, f"UPDATE tables SET {sets} WHERE id = ? RETURNING version",
+                       [table_id])[0]
     else:
-        db.execute(f"UPDATE tables SET {sets}, status = ? WHERE id = ?", [status, table_id])
-    version = _one(db, "SELECT version FROM tables WHERE id = ?", [table_id])[0]
+        version = _one(db, f"UPDATE tables SET {sets}, status = ? WHERE id = ? RETURNING version",
+                       [status, table_id])[0]
     db.execute("INSERT INTO changes (table_id, version, created_at) VALUES (?, ?, ?)",
                [table_id, version, now()])
     return version
 
 
-def _append(db, table_id: str, version: int, seat: int | None, kind: str, payload: dict,
+def _append(db, table_id: str, version: int, seat: int | None, row_kind: str, payload: dict,
             submission_id: str | None, pending: bool = False) -> ActionRow:
-    seq = _one(db, "SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE table_id = ?", [table_id])[0]
     created = now()
-    db.execute(
-        "INSERT INTO actions (table_id, seq, version, seat, kind, payload, submission_id, created_at,"
-        " pending) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [table_id, seq, version, seat, kind, json.dumps(payload, ensure_ascii=False),
-         submission_id, created, int(pending)])
-    return ActionRow(seq=seq, version=version, seat=seat, kind=kind, payload=payload,
+    # The next seq is worked out by the insert itself (one statement, under the write lock).
+    seq = _one(db,
+               "INSERT INTO actions (table_id, seq, version, seat, kind, payload, submission_id,"
+               " created_at, pending) SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, ?, ?, ?"
+               " FROM actions WHERE table_id = ? RETURNING seq",
+               [table_id, version, seat, row_kind, json.dumps(payload, ensure_ascii=False),
+                submission_id, created, int(pending), table_id])[0]
+    return ActionRow(seq=seq, version=version, seat=seat, row_kind=row_kind, payload=payload,
                      submission_id=submission_id, created_at=created, undone_by=None,
                      pending=pending)
 
@@ -314,8 +325,13 @@ def _last_undoable(db, table_id: str) -> ActionRow | None:
     return _action_from_row(row) if row is not None else None
 
 
-def _waiting(db, table_id: str) -> ActionRow | None:
-    """The entry waiting for the other team's confirmation, if any (index actions_waiting)."""
+def _waiting(db, table: Table) -> ActionRow | None:
+    """The entry waiting for the other team's confirmation, if any (index actions_waiting).
+    Only a table where the other team confirms ever has one (table options never change),
+    so no other table's log is read for it."""
+    if not table.confirms:
+        return None
+    table_id = table.id
     row = _one(db, "SELECT * FROM actions WHERE table_id = ? AND pending = 1 AND confirmed_by "
                    "IS NULL AND undone_by IS NULL ORDER BY seq LIMIT 1", [table_id])
     return _action_from_row(row) if row is not None else None
@@ -336,7 +352,8 @@ def _newer(db, table_id: str, version: int) -> list[ActionRow]:
     return newer[::-1]
 
 
-def _by_submission(db, table_id: str, submission_id: str | None, kind: str) -> ActionRow | None:
+def _by_submission(db, table_id: str, submission_id: str | None,
+                   row_kind: str) -> ActionRow | None:
     """The action already stored for this submission id (a repeated tap or a retry), if any."""
     if not submission_id:
         return None
@@ -344,7 +361,7 @@ def _by_submission(db, table_id: str, submission_id: str | None, kind: str) -> A
                [table_id, submission_id])
     if row is None:
         return None
-    if row["kind"] != kind:
+    if row["kind"] != row_kind:
         raise Conflict(N_("This form was already used for something else. Reload the page "
                           "and try again; nothing was saved."))
     return _action_from_row(row)
@@ -469,7 +486,7 @@ def join(db: sqlite_utils.Database, table: Table, secret: str | None,
                        [rejoin_seat, now(), phone.id])
             version = _bump(db, table.id)
             _append(db, table.id, version, rejoin_seat, SEAT,
-                    {"event": "rejoin", "seat": rejoin_seat}, None)
+                    {"change": "rejoin", "seat": rejoin_seat}, None)
             phone = Phone(id=phone.id, table_id=table.id, seat=rejoin_seat)
     if rejoin_seat is not None:
         live.publish(table.id, version)
@@ -513,7 +530,7 @@ def claim_seat(db: sqlite_utils.Database, table_id: str, phone: Phone, pos: int,
                                    "this seat.", name=seat["name"]))
         db.execute("UPDATE phones SET seat = ?, seen_at = ? WHERE id = ?", [pos, now(), phone.id])
         version = _bump(db, table_id)
-        payload = {"event": "claim", "seat": pos}
+        payload = {"change": "claim", "seat": pos}
         if claim:
             payload["claim"] = claim
         _append(db, table_id, version, pos, SEAT, payload, None)
@@ -529,7 +546,7 @@ def leave_seat(db: sqlite_utils.Database, table_id: str, phone: Phone) -> Phone:
             return phone
         db.execute("UPDATE phones SET seat = NULL WHERE id = ?", [phone.id])
         version = _bump(db, table_id)
-        _append(db, table_id, version, phone.seat, SEAT, {"event": "leave", "seat": phone.seat}, None)
+        _append(db, table_id, version, phone.seat, SEAT, {"change": "leave", "seat": phone.seat}, None)
     live.publish(table_id, version)
     return Phone(id=phone.id, table_id=table_id, seat=None)
 
@@ -559,7 +576,7 @@ def make_rejoin_token(db: sqlite_utils.Database, table_id: str, phone: Phone, po
         db.execute("UPDATE seats SET rejoin_token = ? WHERE table_id = ? AND pos = ?",
                    [token, table_id, pos])
         version = _bump(db, table_id)
-        _append(db, table_id, version, host.seat, SEAT, {"event": "rejoin_code", "seat": pos}, None)
+        _append(db, table_id, version, host.seat, SEAT, {"change": "rejoin_code", "seat": pos}, None)
     live.publish(table_id, version)
     return token
 
@@ -589,7 +606,7 @@ def release_seat(db: sqlite_utils.Database, table_id: str, phone: Phone, pos: in
         if table.event_id is None:
             _new_join_keys(db, table_id)
         version = _bump(db, table_id)
-        _append(db, table_id, version, host.seat, SEAT, {"event": "release", "seat": pos}, None)
+        _append(db, table_id, version, host.seat, SEAT, {"change": "release", "seat": pos}, None)
     live.publish(table_id, version)
 
 
@@ -615,7 +632,7 @@ def pass_host(db: sqlite_utils.Database, table_id: str, phone: Phone, pos: int) 
         # next request (companion/web/cookies.py), so a copy of its old cookie isn't host.
         db.execute("UPDATE phones SET rotate = 1 WHERE table_id = ? AND seat = ?", [table_id, pos])
         version = _bump(db, table_id)
-        _append(db, table_id, version, host.seat, SEAT, {"event": "host", "seat": pos}, None)
+        _append(db, table_id, version, host.seat, SEAT, {"change": "host", "seat": pos}, None)
     live.publish(table_id, version)
 
 
@@ -655,7 +672,7 @@ def rename_seat(db: sqlite_utils.Database, table_id: str, pos: int, name: str) -
                [name, table_id, pos])
     db.execute("UPDATE phones SET seat = NULL WHERE table_id = ? AND seat = ?", [table_id, pos])
     version = _bump(db, table_id)
-    _append(db, table_id, version, None, SEAT, {"event": "rename", "seat": pos, "name": name},
+    _append(db, table_id, version, None, SEAT, {"change": "rename", "seat": pos, "name": name},
             None)
     return version
 
@@ -668,7 +685,7 @@ def sheet(db: sqlite_utils.Database, table: Table) -> Sheet:
         seats = seats_of(db, table.id)
         result = _folded(db, table, [s.name for s in seats])
         return _make_sheet(table, seats, result, _last_undoable(db, table.id),
-                           _waiting(db, table.id))
+                           _waiting(db, table))
 
 
 def _make_sheet(table: Table, seats: list[Seat], result: FoldResult,
@@ -703,11 +720,11 @@ def _folded(db, table: Table, names: list[str]) -> FoldResult:
     if hit is not None:
         return hit
     row = _one(db, "SELECT seq FROM actions WHERE table_id = ? AND kind IN (?, ?, ?, ?) ORDER BY"
-                   " seq DESC LIMIT 1", [table.id, *STATE_KINDS])
+                   " seq DESC LIMIT 1", [table.id, *STATE_ROW_KINDS])
     latest = row[0] if row is not None else 0
     result = _stored(db, table, latest, names) if latest else None
     if result is None:
-        result = fold(table.id, None, table.game, table.settings, names,
+        result = fold(table.game, table.settings, names,
                       _actions(db, table.id) if latest else [])
     # Kept for the version the caller read only if nothing has changed since (a reader
     # outside a write transaction may hold an older version than what it just read).
@@ -769,14 +786,6 @@ def _remember(table_id: str, version: int, result: FoldResult, past_written: boo
         folds.remember_past(table_id, result.past_seq, result)
 
 
-def last_undoable(actions: list[ActionRow]) -> ActionRow | None:
-    """The newest entry that is not yet undone (what "Undo last" takes back)."""
-    for action in reversed(actions):
-        if action.kind in UNDOABLE and action.undone_by is None:
-            return action
-    return None
-
-
 def _status(summary: dict) -> str:
     return "over" if summary.get("over") else "playing"
 
@@ -786,7 +795,9 @@ def _check_fresh(db, table: Table, seats: list[Seat], version: int, phone: Phone
     if not 1 <= version <= table.version:
         raise TableError(N_("The form's sheet version isn't one this table ever had. Reload the "
                             "page."))
-    newer = [a for a in _newer(db, table.id, version) if a.kind in STATE_KINDS]
+    if version == table.version:    # nothing was written since the form was drawn
+        return
+    newer = [a for a in _newer(db, table.id, version) if a.row_kind in STATE_ROW_KINDS]
     if not newer:
         return
     first = newer[0]
@@ -797,10 +808,10 @@ def _check_fresh(db, table: Table, seats: list[Seat], version: int, phone: Phone
         who = who if who is not None else message("table", "Someone")
     what = {GAME: message("table", "saved an entry"), UNDO: message("table", "undid an entry"),
             REMATCH: message("table", "started a rematch"),
-            CONFIRM: message("table", "confirmed an entry")}[first.kind]
-    if first.kind == UNDO and first.pending:
+            CONFIRM: message("table", "confirmed an entry")}[first.row_kind]
+    if first.row_kind == UNDO and first.pending:
         what = message("table", "asked to change a confirmed entry")
-    elif first.kind == UNDO and "restores" in first.payload:
+    elif first.row_kind == UNDO and "restores" in first.payload:
         what = message("table", "restored an entry")
     if len(newer) == 1:
         more = ""
@@ -820,36 +831,98 @@ def _refuse_retired(table: Table) -> None:
         raise Retired(table.retired_notice)
 
 
-def _start_write(db, table_id: str, phone: Phone, submission_id: str,
-                 kind: str) -> tuple[Table, Phone, Outcome | None]:
-    """Inside a write transaction: re-read the table and phone; find a repeated submission.
+@dataclass
+class _WriteRead:
+    """What a write re-reads first, inside its transaction, in one statement: the table,
+    its seats, the writing phone as the table knows it now (None: removed since), and the
+    seq of the action already stored for this form's submission id, if any."""
 
-    Returns the fresh table and phone, and the earlier outcome when this submission id
-    was already stored (a double tap or a retry), which the caller returns unchanged.
+    table: Table
+    seats: list[Seat]
+    phone: Phone | None
+    repeat_seq: int | None
+
+
+def _read_for_write(db, table_id: str, phone: Phone, submission_id: str | None) -> _WriteRead:
+    """The table as a write starts from (see :class:`_WriteRead`); `NotFound` when there
+    is no such table. One statement, since every write needs all of it: an entry reads
+    the table once."""
+    rows = db.execute(
+        "SELECT t.*, s.pos AS seat_pos, s.name AS seat_name, s.team AS seat_team,"
+        " s.locked AS seat_locked, EXISTS(SELECT 1 FROM phones p WHERE p.table_id = t.id AND"
+        " p.seat = s.pos) AS seat_has_phone, me.id AS me_id, me.seat AS me_seat,"
+        " (SELECT a.seq FROM actions a WHERE a.table_id = t.id AND a.submission_id = ?)"
+        " AS repeat_seq"
+        " FROM tables t LEFT JOIN phones me ON me.id = ? AND me.table_id = t.id"
+        " LEFT JOIN seats s ON s.table_id = t.id WHERE t.id = ? ORDER BY s.pos",
+        [submission_id or None, phone.id, table_id]).fetchall()
+    if not rows:
+        get_table(db, table_id)         # raises NotFound, in its own words
+    first = rows[0]
+    seats = [Seat(pos=r["seat_pos"], name=r["seat_name"], team=r["seat_team"],
+                  has_phone=bool(r["seat_has_phone"]), locked=bool(r["seat_locked"]))
+             for r in rows if r["seat_pos"] is not None]
+    me = (Phone(id=first["me_id"], table_id=table_id, seat=first["me_seat"])
+          if first["me_id"] is not None else None)
+    return _WriteRead(_table_from_row(first), seats, me, first["repeat_seq"])
+
+
+def _start_write(db, table_id: str, phone: Phone, submission_id: str, row_kind: str,
+                 read: _WriteRead | None = None
+                 ) -> tuple[Table, Phone, list[Seat], Outcome | None]:
+    """Inside a write transaction: re-read the table, its seats and the phone (`read`, when
+    the caller has read them already); find a repeated submission.
+
+    Returns the fresh table, phone and seats, and the earlier outcome when this submission
+    id was already stored (a double tap or a retry), which the caller returns unchanged.
     """
-    table = get_table(db, table_id)
+    if read is None:
+        read = _read_for_write(db, table_id, phone, submission_id)
+    table = read.table
     _refuse_retired(table)
-    phone = _require_seated(_phone(db, phone.id))
-    done = _by_submission(db, table_id, submission_id, kind)
-    return table, phone, (Outcome(done, True, sheet(db, table)) if done is not None else None)
+    if read.phone is None:
+        raise Forbidden(N_("This phone was removed from the table. Scan the table's QR code to "
+                           "join again."))
+    phone = _require_seated(read.phone)
+    done = (_by_submission(db, table_id, submission_id, row_kind)
+            if read.repeat_seq is not None else None)
+    return (table, phone, read.seats,
+            Outcome(done, True, sheet(db, table)) if done is not None else None)
 
 
-def enter(db: sqlite_utils.Database, table_id: str, phone: Phone, payload: dict, version: int,
+#: What an entry is made of: the rules action itself, or a parser that makes it from the
+#: table as the write reads it, the seats' names and the current game's summary (the game's
+#: web adapter reading the form). A parser's ValueError is the player's mistake.
+Entry = dict | Callable[[Table, list[str], dict], dict]
+
+
+def enter(db: sqlite_utils.Database, table_id: str, phone: Phone, entry: Entry, version: int,
           submission_id: str) -> Outcome:
     """Append one game action made against `version`; idempotent per `submission_id`.
 
-    A repeat of a stored submission returns the stored action (`duplicate=True`). A
-    stale version raises `Conflict`, an illegal action `TableError` with its rule.
+    `entry` is the action, or its parser (see :data:`Entry`), which reads the form against
+    the fold this write starts from: the table is read once per entry, inside the one
+    write transaction. A parser's refusal is raised first, as `Refused` (422). A repeat of
+    a stored submission returns the stored action (`duplicate=True`). A stale version
+    raises `Conflict`, an illegal action `Refused` with its rule.
     """
     with transaction(db):
-        table, phone, repeat = _start_write(db, table_id, phone, submission_id, GAME)
+        read = _read_for_write(db, table_id, phone, submission_id)
+        table, names = read.table, [s.name for s in read.seats]
+        current = _folded(db, table, names)
+        if callable(entry):
+            try:
+                payload = entry(table, names, current.summary)
+            except ValueError as exc:    # RuleError too: the adapter's reading of the form
+                raise Refused(exc) from None
+        else:
+            payload = entry
+        table, phone, seats, repeat = _start_write(db, table_id, phone, submission_id, GAME,
+                                                   read)
         if repeat is not None:
             return repeat
-        seats = seats_of(db, table_id)
         _check_fresh(db, table, seats, version, phone)
-        names = [s.name for s in seats]
-        current = _folded(db, table, names)
-        waiting = _waiting(db, table_id)
+        waiting = _waiting(db, table)
         if waiting is not None:
             raise Conflict(_waiting_message(_make_sheet(table, seats, current, None, waiting)))
         if current.summary.get("over") and payload.get("kind") != NEXT_GAME:
@@ -858,11 +931,11 @@ def enter(db: sqlite_utils.Database, table_id: str, phone: Phone, payload: dict,
         try:
             new_state = table.game.apply(current.state, payload)
         except RuleError as exc:
-            # args[0] rather than str(): a rules sentence may be a Said that the web
-            # translates (companion.rules.said); it is still a plain str for everyone else.
-            raise TableError(said_of(exc), rule=exc.rule, status=422) from None
+            # The sentence kept as raised (said_of): a rules sentence may be a Said that the
+            # web translates (companion.rules.said); it is still a plain str for everyone else.
+            raise Refused(exc, rule=exc.rule) from None
         except ValueError as exc:
-            raise TableError(said_of(exc), status=422) from None
+            raise Refused(exc) from None
         pending = table.confirms
         if pending:   # it counts once the other team confirms it: the sheet stays as it is
             result, status = current, "waiting"
@@ -901,7 +974,7 @@ def confirm(db: sqlite_utils.Database, table_id: str, phone: Phone, target: int,
         teams = {s.pos: s.team for s in seats}
         if teams.get(phone.seat) == teams.get(goal.seat):
             raise Forbidden(N_("The other team confirms an entry, not the team that made it."))
-        if goal.kind == UNDO:
+        if goal.row_kind == UNDO:
             return _consented(actions, goal)
         return [replace(a, confirmed_by=0) if a.seq == target else a for a in actions], {}
 
@@ -913,7 +986,7 @@ def confirm(db: sqlite_utils.Database, table_id: str, phone: Phone, target: int,
         return message("table", "Entry #{seq} no longer fits the sheet ({why}). Reject it and "
                                 "enter it again.", seq=target, why=why)
 
-    return _mark_entry(db, table_id, phone, target, submission_id, CONFIRM, "confirmed_by",
+    return _append_mark(db, table_id, phone, target, submission_id, CONFIRM, "confirmed_by",
                        check, refused)
 
 
@@ -946,13 +1019,13 @@ def undo(db: sqlite_utils.Database, table_id: str, phone: Phone, target: int,
             raise Conflict(message("table", "Entry #{seq} was confirmed meanwhile, so changing "
                                             "it now needs the other team's consent. Try "
                                             "again to ask them.", seq=target))
-        if goal is not None and goal.kind == UNDO and goal.waiting:
+        if goal is not None and goal.row_kind == UNDO and goal.waiting:
             # A request nobody confirmed yet: cancelling it changes nothing on the sheet.
             return [replace(a, undone_by=0) if a.seq == target else a for a in actions], \
                 {"cancels": True}
-        if goal is not None and goal.kind == UNDO:
+        if goal is not None and goal.row_kind == UNDO:
             return _restore_check(actions, goal, seats, waiting)
-        if goal is None or goal.kind not in UNDOABLE:
+        if goal is None or goal.row_kind not in UNDOABLE:
             raise NotFound(message("table", "There is no entry #{seq} to undo.", seq=target))
         if goal.undone_by is not None:
             raise Conflict(message("table", "Entry #{seq} was already undone by {who}.",
@@ -969,7 +1042,7 @@ def undo(db: sqlite_utils.Database, table_id: str, phone: Phone, target: int,
                                 "longer be legal ({why}). Undo the later ones first.",
                        seq=target, why=why)
 
-    return _mark_entry(db, table_id, phone, target, submission_id, UNDO, "undone_by", check,
+    return _append_mark(db, table_id, phone, target, submission_id, UNDO, "undone_by", check,
                        refused)
 
 
@@ -985,7 +1058,7 @@ def _restore_check(actions: list[ActionRow], strike: ActionRow, seats: list[Seat
     """Taking back `strike` (an undo): the log as it reads with its entry live again.
     `actions` hold the entry and `waiting` is the entry waiting anywhere in the log."""
     entry = next((a for a in actions if a.seq == strike.payload.get("target")), None)
-    if entry is None or entry.kind not in UNDOABLE:
+    if entry is None or entry.row_kind not in UNDOABLE:
         raise TableError(message("table", "Entry #{seq} brought an entry back; it can't be "
                                           "taken back itself. Strike the entry again instead.",
                                  seq=strike.seq))
@@ -1005,13 +1078,13 @@ def _restore_check(actions: list[ActionRow], strike: ActionRow, seats: list[Seat
 def _counts(action: ActionRow | None) -> bool:
     """Whether `action` is an entry that counts on the sheet when not struck: a rematch,
     or a game entry that needed no confirmation or got it."""
-    return action is not None and action.kind in UNDOABLE and not (
+    return action is not None and action.row_kind in UNDOABLE and not (
         action.pending and action.confirmed_by is None)
 
 
 def _target_of(actions: list[ActionRow], goal: ActionRow) -> ActionRow | None:
     """The action an undo `goal` names, if it is among `actions`."""
-    seq = goal.payload.get("target") if goal.kind == UNDO else None
+    seq = goal.payload.get("target") if goal.row_kind == UNDO else None
     return next((a for a in actions if a.seq == seq), None)
 
 
@@ -1021,9 +1094,9 @@ def _needs_consent(goal: ActionRow, entry: ActionRow | None) -> bool:
     strike that took one off the sheet (`entry`, the strike's target). Withdrawing or
     rejecting a waiting entry, cancelling a waiting request and bringing back an entry
     that never counted need no consent: they change nothing that was agreed."""
-    if goal.kind in UNDOABLE:
+    if goal.row_kind in UNDOABLE:
         return goal.undone_by is None and _counts(goal)
-    if goal.kind == UNDO and not goal.waiting and goal.undone_by is None:
+    if goal.row_kind == UNDO and not goal.waiting and goal.undone_by is None:
         return entry is not None and entry.undone_by == goal.seq and _counts(entry)
     return False
 
@@ -1032,7 +1105,7 @@ def _change_of(actions: list[ActionRow], goal: ActionRow) -> tuple[list[ActionRo
     """The log as it reads once an undo of `goal` counts, and what the request's payload
     adds: a strike takes `goal` off; a restore (``restores``) lifts the strike `goal`
     and brings its entry back."""
-    if goal.kind == UNDO:
+    if goal.row_kind == UNDO:
         entry = goal.payload.get("target")
         return [replace(a, undone_by=None) if a.seq == entry else
                 replace(a, undone_by=0) if a.seq == goal.seq else a for a in actions], \
@@ -1065,24 +1138,24 @@ def _ask_consent(db: sqlite_utils.Database, table_id: str, phone: Phone, target:
     as usual). One entry or request waits at a time; a request the sheet could not take
     (a later entry depends on the struck one) is refused at once."""
     with transaction(db):
-        table, phone, repeat = _start_write(db, table_id, phone, submission_id, UNDO)
+        table, phone, seats, repeat = _start_write(db, table_id, phone, submission_id,
+                                                   UNDO)
         if repeat is not None:
             return repeat
         goal = _action_at(db, table_id, target)
         entry = (_action_at(db, table_id, goal.payload.get("target"))
-                 if goal is not None and goal.kind == UNDO else None)
+                 if goal is not None and goal.row_kind == UNDO else None)
         if goal is None or not _needs_consent(goal, entry):
             return None
-        seats = seats_of(db, table_id)
         names = [s.name for s in seats]
         current = _folded(db, table, names)
-        waiting = _waiting(db, table_id)
+        waiting = _waiting(db, table)
         if waiting is not None:
             raise Conflict(_waiting_message(_make_sheet(table, seats, current, None, waiting)))
         here = current.game_start
-        this_game = goal.kind == GAME and goal.seq > here
+        this_game = goal.row_kind == GAME and goal.seq > here
         after, extra = _change_of(_actions(db, table_id, after=here if this_game else 0), goal)
-        folded = fold(table_id, None, table.game, table.settings, names, after,
+        folded = fold(table.game, table.settings, names, after,
                       start=current if this_game else None)
         if folded.errors:
             if "restores" in extra:
@@ -1107,18 +1180,18 @@ def _ask_consent(db: sqlite_utils.Database, table_id: str, phone: Phone, target:
     return Outcome(action, False, done)
 
 
-def _mark_entry(db: sqlite_utils.Database, table_id: str, phone: Phone, target: int,
-                submission_id: str, kind: str, column: str,
-                check: Callable[[list[ActionRow], ActionRow | None, list[Seat],
-                                 ActionRow | None], tuple[list[ActionRow], dict]],
-                refused: Callable[[str, dict], str]) -> Outcome:
-    """The one path that marks an earlier entry (undo strikes it, confirm accepts it, an
-    undo of a strike restores the entry).
+def _append_mark(db: sqlite_utils.Database, table_id: str, phone: Phone, target: int,
+                 submission_id: str, row_kind: str, column: str,
+                 check: Callable[[list[ActionRow], ActionRow | None, list[Seat],
+                                  ActionRow | None], tuple[list[ActionRow], dict]],
+                 refused: Callable[[str, dict], str]) -> Outcome:
+    """Append the action that marks an earlier entry, the one write path for it (undo
+    strikes the entry, confirm accepts it, an undo of a strike restores the entry).
 
     Inside one write transaction: `check(actions, goal, seats, waiting)` refuses what may
     not be marked and returns the log as it would read afterwards and what to add to the
     new action's payload; that log must still fold without errors (else `refused(first
-    error, payload)`); then an action of `kind` is appended and the target's `column`
+    error, payload)`); then an action of `row_kind` is appended and the target's `column`
     points at it. A payload with ``restores`` also clears that entry's ``undone_by``.
 
     Only the part of the log the mark can change is read and refolded (`_part_of`): the
@@ -1127,23 +1200,23 @@ def _mark_entry(db: sqlite_utils.Database, table_id: str, phone: Phone, target: 
     write lock, not the whole evening's.
     """
     with transaction(db):
-        table, phone, repeat = _start_write(db, table_id, phone, submission_id, kind)
+        table, phone, seats, repeat = _start_write(db, table_id, phone, submission_id,
+                                                   row_kind)
         if repeat is not None:
             return repeat
-        seats = seats_of(db, table_id)
         names = [s.name for s in seats]
         current = _folded(db, table, names)
         goal = _action_at(db, table_id, target)
         entry = (_action_at(db, table_id, goal.payload.get("target"))
-                 if goal is not None and goal.kind == UNDO else None)
+                 if goal is not None and goal.row_kind == UNDO else None)
         part = _part_of(db, table_id, current, goal, entry)
-        after, extra = check(part.actions, goal, seats, _waiting(db, table_id))
+        after, extra = check(part.actions, goal, seats, _waiting(db, table))
         folded = part.fold(table, names, after)
         if folded.errors:
             raise TableError(refused(folded.errors[0], extra), status=422)
         status = _status(folded.summary)
         new_version = _bump(db, table_id, status, chrome=False)
-        action = _append(db, table_id, new_version, phone.seat, kind,
+        action = _append(db, table_id, new_version, phone.seat, row_kind,
                          {"target": target, **extra}, submission_id)
         # `column` is one of two fixed names chosen above, never user input.
         db.execute(f"UPDATE actions SET {column} = ? WHERE table_id = ? AND seq = ?",
@@ -1158,7 +1231,7 @@ def _mark_entry(db: sqlite_utils.Database, table_id: str, phone: Phone, target: 
         result, past_written = _store(db, table, action.seq, new_version, names, folded)
         table = replace(table, version=new_version, status=status)
         done = _make_sheet(table, seats, result, _last_undoable(db, table_id),
-                           _waiting(db, table_id))
+                           _waiting(db, table))
     _remember(table_id, new_version, result, past_written)
     live.publish(table_id, new_version)
     return Outcome(action, False, done)
@@ -1184,13 +1257,13 @@ class _Part:
         replaces this part: the same result as replaying everything, since each game
         starts afresh at its rematch and no game reads another's entries."""
         if self.whole:
-            return fold(table.id, None, table.game, table.settings, names, after)
+            return fold(table.game, table.settings, names, after)
         current = self.current
         start = replace(current, past_games=current.past_games[:self.first], errors=[],
                         past_errors=[], game_start=self.start,
                         past_seq=current.past_seq if self.first == len(current.past_games)
                         else None)
-        folded = fold(table.id, None, table.game, table.settings, names, after, start=start)
+        folded = fold(table.game, table.settings, names, after, start=start)
         if self.end is None:
             return folded
         past = (folded.past_games + [folded.summary]
@@ -1213,7 +1286,7 @@ def _part_of(db, table_id: str, current: FoldResult, goal: ActionRow | None,
         return _Part([], current, whole=True)
     if current.errors or current.past_errors:
         return _Part(_actions(db, table_id), current, whole=True)
-    changed = entry.seq if goal.kind == UNDO and entry is not None else goal.seq
+    changed = entry.seq if goal.row_kind == UNDO and entry is not None else goal.seq
     live_rematch = "table_id = ? AND kind = ? AND undone_by IS NULL"
     row = _one(db, f"SELECT seq FROM actions WHERE {live_rematch} AND seq < ? ORDER BY seq "
                    "DESC LIMIT 1", [table_id, REMATCH, changed])
@@ -1226,7 +1299,7 @@ def _part_of(db, table_id: str, current: FoldResult, goal: ActionRow | None,
     later = 0 if end is None else _one(
         db, f"SELECT COUNT(*) FROM actions WHERE {live_rematch} AND seq >= ?",
         [table_id, REMATCH, end])[0]
-    count = 2 if goal.kind == REMATCH and goal.undone_by is None else 1
+    count = 2 if goal.row_kind == REMATCH and goal.undone_by is None else 1
     first = len(current.past_games) + 1 - later - count
     if first < 0:  # pragma: no cover - the stored fold and the log disagree: replay it all
         return _Part(_actions(db, table_id), current, whole=True)
@@ -1236,7 +1309,7 @@ def _part_of(db, table_id: str, current: FoldResult, goal: ActionRow | None,
     for seq in {goal.seq, goal.undone_by, getattr(entry, "seq", None),
                 getattr(entry, "undone_by", None)} - inside_seqs - {None}:
         extra = _action_at(db, table_id, seq)
-        if extra is not None and extra.kind != REMATCH:
+        if extra is not None and extra.row_kind != REMATCH:
             actions.append(extra)
     actions.sort(key=lambda a: a.seq)
     return _Part(actions, current, start, end, first, count)
@@ -1250,10 +1323,10 @@ def rematch(db: sqlite_utils.Database, table_id: str, phone: Phone, submission_i
     meanwhile is reported as a `Conflict` naming them.
     """
     with transaction(db):
-        table, phone, repeat = _start_write(db, table_id, phone, submission_id, REMATCH)
+        table, phone, seats, repeat = _start_write(db, table_id, phone, submission_id,
+                                                   REMATCH)
         if repeat is not None:
             return repeat
-        seats = seats_of(db, table_id)
         if version is not None:
             _check_fresh(db, table, seats, version, phone)
         names = [s.name for s in seats]
@@ -1266,7 +1339,7 @@ def rematch(db: sqlite_utils.Database, table_id: str, phone: Phone, submission_i
         result = folds.rematched(current, table.game, table.settings, names, action.seq)
         result, past_written = _store(db, table, action.seq, new_version, names, result)
         table = replace(table, version=new_version, status="playing")
-        done = _make_sheet(table, seats, result, action, _waiting(db, table_id))
+        done = _make_sheet(table, seats, result, action, _waiting(db, table))
     _remember(table_id, new_version, result, past_written)
     live.publish(table_id, new_version)
     return Outcome(action, False, done)
@@ -1300,7 +1373,7 @@ def export_table(db: sqlite_utils.Database, table: Table) -> dict:
                   "settings": table.settings, "status": table.status, "version": table.version,
                   "host_seat": table.host_seat, "created_at": table.created_at},
         "seats": [{"pos": s.pos, "name": s.name, "team": s.team} for s in current.seats],
-        "actions": [{"seq": a.seq, "version": a.version, "seat": a.seat, "kind": a.kind,
+        "actions": [{"seq": a.seq, "version": a.version, "seat": a.seat, "kind": a.row_kind,
                      "payload": a.payload, "created_at": a.created_at, "undone_by": a.undone_by}
                     for a in history(db, table)],
         "summary": current.summary,

@@ -118,8 +118,9 @@
   }
 
   // The table's live stream (tables/table.html, history.html): #live[data-stream] is the URL of
-  // its Server-Sent Events, opened with the browser's own EventSource (no htmx extension: issue
-  // 18). Each message becomes an event of its name on #live: `changed` (data: the table's
+  // its server-sent messages, opened with the browser's own EventSource (these twenty lines
+  // instead of the htmx SSE extension, which every first page load would carry). Each message
+  // becomes a DOM event of its name on #live: `changed` (data: the table's
   // version), on which tables/_play.html refreshes, and `ping`, the keep-alive. A `changed`
   // naming the version already on screen (every stream opens with one, to catch up after a
   // gap) is passed on as a `ping`: nothing to fetch. A stream that can't be opened fires `lost`

@@ -55,7 +55,7 @@ def test_refresh_landing_after_typing_began_keeps_the_typing(phones, ui):
     join_url = ui.create_table(a.page, ["Ann", "Bob"])
     ui.join(b.page, join_url, "Bob")
     slow_network(b)
-    with b.page.expect_request(lambda r: urlsplit(r.url).path.endswith(("/entry", "/play"))) as refresh:
+    with b.page.expect_request(lambda r: urlsplit(r.url).path.endswith("/play")) as refresh:
         ui.enter_round(a.page, {0: 10, 1: 1})
     # The refresh is on its way (LATENCY_MS): B starts typing now.
     ui.type_round(b.page, {0: 20, 1: 2}, fresh_form=False)

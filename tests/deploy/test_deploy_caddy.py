@@ -101,7 +101,7 @@ def test_caddy_in_front_of_gunicorn(caddy_site):
 
     backend: Backend = site["backend"]
     backend.terminate()
-    down_hx = phone.get(f"/t/{table_id}/sheet", hx=True)
+    down_hx = phone.get(f"/t/{table_id}/play", hx=True)
     down_page = phone.get(f"/t/{table_id}")
     for answer in (down_hx, down_page):
         assert answer.status == 503, (answer.status, answer.text[:300])

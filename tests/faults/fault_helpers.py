@@ -279,15 +279,16 @@ class Client:
         return r.text
 
     def entry_form(self, table_id: str) -> dict[str, str]:
-        """The entry form's fields (sid, version, boxes) from a fresh entry fragment."""
-        r = self.get(f"/t/{table_id}/entry", hx=True)
+        """The entry form's fields (sid, version, boxes) from a fresh live fragment."""
+        r = self.get(f"/t/{table_id}/play", hx=True)
         assert r.status == 200, (r.status, r.plain[:500])
         return entry_form_of(r.text)
 
     def version(self, table_id: str) -> int:
-        r = self.get(f"/t/{table_id}/version")
+        """The table's current version, as its live fragment (/play) shows it."""
+        r = self.get(f"/t/{table_id}/play", hx=True)
         assert r.status == 200, (r.status, r.plain[:300])
-        return int(r.text)
+        return int(attr(r.text, "[data-version]", "data-version"))
 
     def enter(self, table_id: str, scores: dict[int, int], *, sid: str, version: int,
               hx: bool = True) -> Response:

@@ -156,7 +156,7 @@ def test_full_disk_real_server(small_disk, tmp_path):
         r = ann.enter(table_id, {0: 51}, sid=plain_sid, version=int(form["version"]), hx=False)
         assert_refused(r, FULL, hx=False)
         assert_page_clear(ann.get(f"/t/{table_id}"), FULL)
-        assert_page_clear(bob.get(f"/t/{table_id}/sheet", hx=True), FULL)
+        assert_page_clear(bob.get(f"/t/{table_id}/play", hx=True), FULL)
         assert_page_clear(bob.get(f"/t/{table_id}/history"), FULL)
         recover(small_disk, server, ann, table_id, 0, form, value, acked, [plain_sid])
 
@@ -197,8 +197,9 @@ def test_read_only_database_real_server(small_disk, tmp_path):
         plain_sid = new_sid("plain-")
         r = ann.enter(table_id, {0: 9}, sid=plain_sid, version=int(form["version"]), hx=False)
         assert_refused(r, READ_ONLY, hx=False)
-        for path, hx in ((f"/t/{table_id}", False), (f"/t/{table_id}/sheet", True),
-                         (f"/t/{table_id}/history", False), (f"/t/{table_id}/version", False)):
+        for path, hx in ((f"/t/{table_id}", False), (f"/t/{table_id}/play", True),
+                         (f"/t/{table_id}/history", False),
+                         (f"/t/{table_id}/play?since=0", True)):
             assert_page_clear(bob.get(path, hx=hx), READ_ONLY)
         assert ann.get("/").status == 200          # the start page needs no database
 
@@ -269,7 +270,7 @@ def test_full_disk_and_read_only_in_process(small_disk):
     table_id = r.location.rsplit("/", 1)[-1]
 
     def form():
-        r = phone.request("GET", f"/t/{table_id}/entry", hx=True)
+        r = phone.request("GET", f"/t/{table_id}/play", hx=True)
         assert r.status == 200, r.plain[:500]
         return entry_form_of(r.text)
 

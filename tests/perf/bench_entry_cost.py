@@ -79,8 +79,8 @@ class Meter:
 
 class Bench:
     def __init__(self, workdir: Path, rounds: int):
-        import companion.web.table as web_table
         from companion import tables
+        from companion.web import fragments
         from companion.tables import fold as fold_module
         from web_helpers import Phone, make_app
 
@@ -93,7 +93,8 @@ class Bench:
         # open and lent to the next request (companion/storage/db.py, _Pool).
         pool.hold(self.app.config["DATABASE"])
         self.meter = Meter(tables, "enter")
-        self.render = Meter(web_table, "render_template")   # the answer's HTML
+        # The answer's HTML: drawn by the table's rendering caches (web/fragments.py).
+        self.render = Meter(fragments, "render_template")
         self.rounds = rounds
         self.Phone = Phone
         self.seed = 0

@@ -24,7 +24,7 @@ Figures, all from the client's CLOCK_MONOTONIC (shared by every process on Linux
 - entry latency: the POST /t/<id>/actions round trip (htmx request, CSRF token, fresh
   submission id): first byte sent -> last byte of the answer received;
 - change on all five phones: from the POST being sent until the last of the table's five
-  phones has received the new sheet fragment (`GET /t/<id>/sheet` answered with a
+  phones has received the new sheet fragment (`GET /t/<id>/play` answered with a
   `data-version` at least the new one; for the entering phone, the POST's own answer,
   which carries the new sheet). The SSE `changed` event's arrival on the other four
   phones is reported separately;

@@ -54,9 +54,14 @@ def main(argv: list[str] | None = None) -> int:
     from web_helpers import Phone, create_game_table, make_app
 
     app = make_app(Path(tempfile.mkdtemp(prefix="companion-render-")))
-    # An older copy (--app-dir) without `_shared`: its templates alone, chrome included.
-    metered = "_shared" if hasattr(web_table, "_shared") else "render_template"
-    render = Meter(web_table, metered)
+    # The shared drawing of the sheet and form (fragments.play); an older copy (--app-dir)
+    # has it as web/table.py `_shared`, or not at all (its templates alone, chrome included).
+    if hasattr(fragments, "play"):
+        metered = "fragments.play"
+        render = Meter(fragments, "play")
+    else:
+        metered = "_shared" if hasattr(web_table, "_shared") else "render_template"
+        render = Meter(web_table, metered)
     results = {}
     for slug, players in GAMES.items():
         host = Phone(app, f"host-{slug}")

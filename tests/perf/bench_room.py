@@ -355,7 +355,7 @@ def history_cost(workdir: Path, games: int = 2000) -> dict:
         db = connect(app.config["DATABASE"])
         table = tables.get_table(db, table_id)
         names = ["Ann", "Bob"]
-        replay_ms = median_ms(lambda: folds.fold(table_id, None, table.game, table.settings,
+        replay_ms = median_ms(lambda: folds.fold(table.game, table.settings,
                                                  names, table_service._actions(db, table_id)),
                               3)
         began = time.perf_counter()

@@ -239,7 +239,8 @@ class Phone:
     leaving a typed-in form alone): on `changed` with a version newer than its sheet it
     fetches /play (the sheet and a fresh form in one answer) when its form is older than that
     version too (the form is never being typed in here, but the phone whose own entry is on
-    the way leaves its form alone), else /sheet alone; after a fetch it catches up if a
+    the way leaves its form alone), else /play read for its sheet alone (the app has no
+    separate sheet or form fragment); after a fetch it catches up if a
     newer version was announced meanwhile. Each request opens a new connection, as a browser does after
     30 s of silence (gunicorn closes idle keep-alive connections after 2 s).
     """
@@ -445,7 +446,7 @@ class Phone:
     def _fetch_sheet(self) -> None:
         try:
             for _ in range(20):
-                r = self.call("sheet", "GET", f"/t/{self.table.id}/sheet", hx=True)
+                r = self.call("sheet", "GET", f"/t/{self.table.id}/play", hx=True)
                 m = VERSION_RE.search(r.text())
                 if m is None:
                     REC.error("bad_sheet", r.text()[:200].decode(errors="replace"))
@@ -465,7 +466,7 @@ class Phone:
     def _fetch_entry(self) -> None:
         try:
             for _ in range(20):
-                r = self.call("entry", "GET", f"/t/{self.table.id}/entry", hx=True)
+                r = self.call("entry", "GET", f"/t/{self.table.id}/play", hx=True)
                 m = FORM_VERSION_RE.search(r.text())
                 if m is None:
                     REC.error("bad_entry", r.text()[:200].decode(errors="replace"))
@@ -498,7 +499,7 @@ class Table:
         else:
             self._create(seats)
         for p in self.phones:   # the page's first load: its sheet and form
-            r = p.call("setup", "GET", f"/t/{self.id}/sheet", hx=True)
+            r = p.call("setup", "GET", f"/t/{self.id}/play", hx=True)
             p.sheet_version = p.form_version = p.latest = int(VERSION_RE.search(r.text()).group(1))
         self.version = max(p.sheet_version for p in self.phones)
         if streams:
@@ -580,7 +581,7 @@ class Table:
 
     def resync(self, phone: Phone) -> None:
         try:
-            r = phone.call("resync", "GET", f"/t/{self.id}/sheet", hx=True)
+            r = phone.call("resync", "GET", f"/t/{self.id}/play", hx=True)
             self.version = int(VERSION_RE.search(r.text()).group(1))
         except Exception as exc:  # noqa: BLE001
             REC.error("resync", repr(exc))
@@ -792,7 +793,7 @@ def _creator_only(table: Table) -> None:
                   form={"csrf_token": host.csrf, **names, "me": 0, "target": "", "rounds": "",
                         "low_wins": "off"})
     table.id = urlsplit(r.headers["location"]).path.rstrip("/").split("/")[-1]
-    r = host.call("setup", "GET", f"/t/{table.id}/sheet", hx=True)
+    r = host.call("setup", "GET", f"/t/{table.id}/play", hx=True)
     table.version = host.sheet_version = host.form_version = host.latest = \
         int(VERSION_RE.search(r.text()).group(1))
     table.phones = [host]

@@ -1,4 +1,4 @@
-"""The stored fold (issue 18): a write never replays the table's whole log, and every sheet
+"""The stored fold: a write never replays the table's whole log, and every sheet
 is exactly what a full replay of the log gives.
 
 Each write that changes the sheet stores the fold in `table_folds` in its own transaction
@@ -92,8 +92,15 @@ def replay(db, table_id: str) -> folds.FoldResult:
     """The whole log folded from its first action: the reference."""
     table = tables.get_table(db, table_id)
     names = [s.name for s in tables.seats_of(db, table_id)]
-    return folds.fold(table_id, None, table.game, table.settings, names,
+    return folds.fold(table.game, table.settings, names,
                       service._actions(db, table_id))
+
+
+def last_undoable(log: list[tables.ActionRow]) -> tables.ActionRow | None:
+    """The newest entry of `log` not yet undone (what "Undo last" takes back), from the
+    whole log."""
+    return next((a for a in reversed(log)
+                 if a.row_kind in service.UNDOABLE and a.undone_by is None), None)
 
 
 def same_sheet(sheet: tables.Sheet, db, table_id: str) -> None:
@@ -104,7 +111,7 @@ def same_sheet(sheet: tables.Sheet, db, table_id: str) -> None:
     assert sheet.past_games == expected.past_games
     assert sheet.replay_errors == expected.errors
     assert sheet.game_number == len(expected.past_games) + 1
-    assert sheet.last_undoable == tables.last_undoable(log)
+    assert sheet.last_undoable == last_undoable(log)
     assert sheet.waiting == next((a for a in log if a.waiting), None)
     table = tables.get_table(db, table_id)
     assert (sheet.table.version, sheet.table.status) == (table.version, table.status)
@@ -119,7 +126,7 @@ def check(t: Table, outcome: tables.Outcome | None = None) -> None:
     same_sheet(tables.sheet(db, tables.get_table(db, t.id)), db, t.id)
     table = tables.get_table(db, t.id)
     names = [s.name for s in tables.seats_of(db, t.id)]
-    latest = max([a.seq for a in t.log() if a.kind in service.STATE_KINDS], default=0)
+    latest = max([a.seq for a in t.log() if a.row_kind in service.STATE_ROW_KINDS], default=0)
     if latest:
         restart()
         stored = service._stored(db, table, latest, names)
@@ -153,7 +160,7 @@ def test_rounds_rematches_and_undo_in_this_game_and_earlier_ones(db_path):
     sheet = tables.sheet(db, tables.get_table(db, t.id))
     assert sheet.past_games[0]["totals"] == {"Ann": 1, "Bob": 9}
     assert sheet.game_number == 3 and sheet.summary["round_count"] == 0
-    strike = next(a for a in t.log() if a.kind == "undo" and a.payload["target"] == first.action.seq)
+    strike = next(a for a in t.log() if a.row_kind == "undo" and a.payload["target"] == first.action.seq)
     check(t, t.undo(strike.seq))                   # restore game 1's entry
     assert tables.sheet(db, tables.get_table(db, t.id)).past_games[0]["totals"] == {
         "Ann": 6, "Bob": 12}
@@ -374,9 +381,9 @@ from companion.tables import fold as folds, service
 db = connect({str(db_path)!r})
 table = tables.get_table(db, {t.id!r})
 names = [s.name for s in tables.seats_of(db, table.id)]
-latest = max(a.seq for a in service._actions(db, table.id) if a.kind in service.STATE_KINDS)
+latest = max(a.seq for a in service._actions(db, table.id) if a.row_kind in service.STATE_ROW_KINDS)
 stored = service._stored(db, table, latest, names)
-full = folds.fold(table.id, None, table.game, table.settings, names,
+full = folds.fold(table.game, table.settings, names,
                   service._actions(db, table.id))
 sheet = tables.sheet(db, table)
 print(json.dumps({{"stored": stored is not None,
@@ -416,11 +423,11 @@ def run_ops(t: Table, ops, entry) -> None:
             if kind == "enter":
                 outcome = t.enter(entry(n), seat)
             elif kind == "undo":
-                marks = [a for a in t.log() if a.kind in service.UNDOABLE]
+                marks = [a for a in t.log() if a.row_kind in service.UNDOABLE]
                 if marks:
                     outcome = t.undo(marks[n % len(marks)].seq, seat)
             elif kind == "restore":
-                strikes = [a for a in t.log() if a.kind == service.UNDO]
+                strikes = [a for a in t.log() if a.row_kind == service.UNDO]
                 if strikes:
                     outcome = t.undo(strikes[n % len(strikes)].seq, seat)
             elif kind == "confirm":

@@ -60,7 +60,7 @@ def test_round_undo_and_history(db_path):
     log = tables.history(db, tables.get_table(db, table.id))
     struck = next(a for a in log if a.seq == first.action.seq)
     assert struck.undone_by == undone.action.seq          # kept, only marked
-    assert [a.kind for a in log] == ["game", "game", "undo"]
+    assert [a.row_kind for a in log] == ["game", "game", "undo"]
 
 
 def test_stale_version_is_a_conflict_that_names_the_writer(db_path):
@@ -182,3 +182,25 @@ def test_undo_last_restores_previous_summary_exactly(db_path):
     last = _round(db, table.id, host, {"Bob": 5})
     after_undo = tables.undo(db, table.id, host, last.action.seq, new_submission_id())
     assert after_undo.sheet.summary == before
+
+
+def test_seat_rows_written_before_m014_say_change(db_path):
+    """m014 rewrites a seat row's old "event" key as "change", which every reader uses
+    (the history page, an event's claims); entries and other rows are left as they were."""
+    db = connect(db_path)
+    table, host = _new_table(db)
+    bob = _seated(db, table, 1)
+    _round(db, table.id, host, {"Ann": 3})
+    tables.leave_seat(db, table.id, bob)
+    # As a database from before m014 holds them.
+    db.execute("UPDATE actions SET payload = json_set(json_remove(payload, '$.change'),"
+               " '$.event', json_extract(payload, '$.change')) WHERE kind = 'seat'")
+    db.execute("DELETE FROM _sqlite_migrations WHERE name = 'm014_seat_rows_say_change'")
+    db.conn.close()
+    migrate(db_path)
+    db = connect(db_path)
+    log = tables.history(db, tables.get_table(db, table.id))
+    assert [a.payload for a in log if a.row_kind == tables.SEAT] == [
+        {"change": "claim", "seat": 1}, {"change": "leave", "seat": 1}]
+    assert [a.payload for a in log if a.row_kind == "game"] == [
+        {"kind": "round", "scores": {"Ann": 3}}]

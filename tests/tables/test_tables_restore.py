@@ -1,4 +1,4 @@
-"""Taking a strike back (issue 15): an undo of an undo restores the entry it struck.
+"""Taking a strike back: an undo of an undo restores the entry it struck.
 
 Table-driven: each case is a short script of steps on a 3-player score pad and what the
 sheet, the log and the answers say afterwards. Steps: ("round", {name: points}) saves a
@@ -94,13 +94,16 @@ def test_restore_keeps_the_whole_trail(db):
                                          ("strike", 0), ("restore", 2)])
     entry, strike, restore = done[0].action, done[2].action, done[3].action
     log = {a.seq: a for a in tables.history(db, tables.get_table(db, table_id))}
-    assert [a.kind for a in log.values()] == ["game", "game", "undo", "undo"]   # nothing deleted
+    assert [a.row_kind for a in log.values()] == ["game", "game", "undo", "undo"]   # nothing deleted
     assert restore.payload == {"target": strike.seq, "restores": entry.seq}
     assert restore.seat == host.seat                                        # who restored
     assert log[strike.seq].undone_by == restore.seq                         # the strike, taken back
     assert log[entry.seq].undone_by is None                                 # the entry counts
     # "Undo last" takes back the newest live entry again, restored or not.
-    assert tables.last_undoable(list(log.values())).seq == done[1].action.seq
+    newest = next(a for a in reversed(list(log.values()))
+                  if a.row_kind in ("game", "rematch") and a.undone_by is None)
+    assert newest.seq == done[1].action.seq
+    assert tables.sheet(db, tables.get_table(db, table_id)).last_undoable.seq == newest.seq
 
 
 def test_a_repeated_restore_tap_is_stored_once(db):
@@ -109,7 +112,7 @@ def test_a_repeated_restore_tap_is_stored_once(db):
     first = tables.undo(db, table_id, host, done[1].action.seq, sid)
     again = tables.undo(db, table_id, host, done[1].action.seq, sid)
     assert not first.duplicate and again.duplicate and again.action.seq == first.action.seq
-    assert sum(a.kind == "undo" for a in tables.history(db, tables.get_table(db, table_id))) == 2
+    assert sum(a.row_kind == "undo" for a in tables.history(db, tables.get_table(db, table_id))) == 2
 
 
 def test_a_writer_who_missed_a_restore_is_told_so(db):

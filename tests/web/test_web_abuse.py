@@ -418,15 +418,14 @@ def test_security_headers_on_every_route_and_every_kind_of_answer(tmp_path):
 
     # The answers a route gives only in some situations...
     special = {
-        "204 sheet": (204, lambda: host.get(f"/t/{table_id}/sheet?since={version}", hx=True)),
-        "204 version": (204, lambda: host.get(f"/t/{table_id}/version?since={version}")),
+        "204 play": (204, lambda: host.get(f"/t/{table_id}/play?since={version}", hx=True)),
         "303 join": (303, lambda: Phone(app).join(join_path, **_from("10.0.2.1"))),
         "303 claim": (303, lambda: host.claim(table_id, 2)),
         "308 tidy url": (308, lambda: host.get(f"/t//{table_id}")),
         "400 csrf": (400, lambda: host.post(f"/t/{table_id}/actions", {"sid": "x"}, csrf=False)),
         "403 cross-site": (403, lambda: host.post(f"/t/{table_id}/seats", {"seat": "1"},
                                                   headers={"Origin": EVIL})),
-        "403 fragment": (403, lambda: stranger.get(f"/t/{table_id}/sheet", hx=True)),
+        "403 fragment": (403, lambda: stranger.get(f"/t/{table_id}/play", hx=True)),
         "404 route": (404, lambda: host.get("/nowhere")),
         "404 code": (404, lambda: stranger.post("/join", {"code": "ZZZZZZ"})),
         "404 static": (404, lambda: host.get("/static/nope.css")),

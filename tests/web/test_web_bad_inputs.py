@@ -188,7 +188,7 @@ def test_a_foreign_tables_cookie_opens_nothing(table, new_phone, db_path):
     b_id = zed.create_table(["Zed", "Yan"])
     before = snapshot(db_path)
     ann = table.host  # seated at table A only
-    for url in ("", "/sheet", "/entry", "/version?since=0", "/history", "/seats", "/stream"):
+    for url in ("", "/play", "/play?since=0", "/history", "/seats", "/stream"):
         r = ann.get(f"/t/{b_id}{url}")
         assert r.status_code == 403, url
         assert_plain(r, "private to the phones that joined it")
@@ -218,7 +218,7 @@ def test_a_foreign_tables_cookie_opens_nothing(table, new_phone, db_path):
 
 def test_unknown_table_is_404(played, new_phone, db_path):
     before = snapshot(db_path)
-    for url in ("/t/nope", "/t/nope/sheet", "/t/nope/history", "/t/nope/version",
+    for url in ("/t/nope", "/t/nope/play", "/t/nope/history", "/t/nope/play?since=1",
                 "/t/" + "x" * 300, "/t/nope/stream"):
         r = played.host.get(url)
         assert r.status_code == 404, url
@@ -273,7 +273,7 @@ def test_oversized_and_odd_requests_never_500(played, db_path):
     assert 400 <= r.status_code < 500
     r = host.post("/join", {"code": "A" * 100_000})
     assert 400 <= r.status_code < 500
-    r = host.get(f"/t/{played.id}/sheet", query_string={"since": huge}, headers=HX)
+    r = host.get(f"/t/{played.id}/play", query_string={"since": huge}, headers=HX)
     assert r.status_code == 200
     assert host.client.put(f"/t/{played.id}/actions").status_code == 405
     assert host.client.delete(f"/t/{played.id}").status_code == 405

@@ -1,5 +1,5 @@
 """The chrome (me-bar, invite, host tools) is shared per what it shows, not per table
-version (issue 18): an entry reuses it, while a seat change, a host pass, a removed phone, a
+version (web/fragments.py `Chrome`): an entry reuses it, while a seat change, a host pass, a removed phone, a
 phone sitting down or another language draws it afresh, and two phones never get each
 other's chrome. An answer carries it only to a phone whose page is older than the last
 change to it (`tables.chrome_version`): an entry's answer and the refreshes after an entry

@@ -37,7 +37,7 @@ def test_export_writes_seats_and_actions(tmp_path, monkeypatch, capsys):
     assert actions[first]["payload"] == {"kind": "round", "scores": {"Ann": 10, "Bob": 5}}
     assert actions[second]["seat"] == 1 and actions[second]["undone_by"] == second + 1
     assert actions[second + 1]["kind"] == "undo" and actions[second + 1]["payload"] == {"target": second}
-    assert any(a["kind"] == "seat" and a["payload"].get("event") == "claim" for a in data["actions"])
+    assert any(a["kind"] == "seat" and a["payload"].get("change") == "claim" for a in data["actions"])
     assert sorted(actions) == list(range(1, len(actions) + 1))  # the whole log
     assert data["summary"]["totals"] == {"Ann": 10, "Bob": 5, "<Cy>": 0}
     # No secrets leave the database.

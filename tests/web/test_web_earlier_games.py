@@ -1,5 +1,5 @@
 """The sheet's "Earlier games" list is drawn once per stored set of earlier games and
-language (web/table.py View.earlier_games, issue 18): a table that has played many games
+language (web/fragments.py earlier_games): a table that has played many games
 doesn't draw them all into every answer, and the list still follows every change to it
 (a rematch, a struck or restored rematch, an undo in an earlier game, another language)."""
 from __future__ import annotations
@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-import companion.web.table as web_table
+import companion.web.fragments as fragments
 from helpers import form_block, inputs, text_of
 
 
@@ -16,14 +16,14 @@ from helpers import form_block, inputs, text_of
 def drawn(monkeypatch) -> list[int]:
     """How many times tables/_earlier_games.html was drawn (one list entry per drawing)."""
     calls: list[int] = []
-    render = web_table.render_template
+    render = fragments.render_template
 
     def counting(template, **context):
         if template == "tables/_earlier_games.html":
             calls.append(len(context["past_games"]))
         return render(template, **context)
 
-    monkeypatch.setattr(web_table, "render_template", counting)
+    monkeypatch.setattr(fragments, "render_template", counting)
     return calls
 
 

@@ -240,8 +240,8 @@ def test_spectators_can_neither_undo_nor_rematch(table, new_phone, db_path):
 
 
 # ---------------------------------------------------------------- a score far beyond the target
-# The score pad asks once before a round with an implausible score ends the game (issue 15;
-# companion/web/games/scorepad.py): more than twice the target, or, from the third round on,
+# The score pad asks once before a round with an implausible score ends the game
+# (companion/web/games/scorepad.py): more than twice the target, or, from the third round on,
 # more than 3x the biggest earlier round score. The table's target is 50.
 
 def test_a_score_far_beyond_the_target_asks_before_it_ends_the_game(table, db_path):
@@ -322,7 +322,7 @@ def test_no_question_without_a_target_or_with_a_refused_box(new_phone):
 
 
 def test_the_score_pad_in_japanese(table):
-    """Issue 19: on a Japanese phone the sheet, the form, the refusals, the "Save anyway?"
+    """On a Japanese phone the sheet, the form, the refusals, the "Save anyway?"
     question, the end of the game and the history are Japanese; names and numbers stay."""
     phone = table.host
     phone.client.set_cookie("lang", "ja")

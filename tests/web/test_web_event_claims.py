@@ -229,7 +229,7 @@ def test_a_released_claim_lets_the_real_player_in(app, director, db_path, new_ph
     assert holders(db_path, event_id) == {} and seated(db_path, table_id) == []
     leave = db_rows(db_path, "SELECT payload FROM actions WHERE table_id = ? ORDER BY seq DESC"
                     " LIMIT 1", [table_id])[0][0]
-    assert json.loads(leave) == {"event": "leave", "seat": seat}
+    assert json.loads(leave) == {"change": "leave", "seat": seat}
     (kind, old, new), = db_rows(db_path, "SELECT kind, old, new FROM event_audit WHERE"
                                 " event_id = ?", [event_id])
     assert kind == "claim" and json.loads(old) == {"player": "Ann", "phone": label,
@@ -393,7 +393,7 @@ def test_not_me_gives_the_claim_back_and_frees_the_seat(app, director, db_path, 
     assert holders(db_path, event_id) == {} and seated(db_path, table_id) == []
     payload = db_rows(db_path, "SELECT payload FROM actions WHERE table_id = ? ORDER BY seq"
                       " DESC LIMIT 1", [table_id])[0][0]
-    assert json.loads(payload) == {"event": "leave", "seat": names.index("Bob")}
+    assert json.loads(payload) == {"change": "leave", "seat": names.index("Bob")}
     bob = new_phone("Bob")
     assert bob.pick(event_id, "Bob").status_code == 303
     assert card(bob, event_id).headers["Location"].endswith(f"/t/{table_id}")
@@ -481,7 +481,7 @@ def test_an_entry_traces_back_to_the_claim_it_was_made_under(app, director, db_p
                    " ORDER BY seq", [table_id])
     (seat, kind, payload), entry = rows[0], rows[-1]
     assert kind == "seat" and json.loads(payload) == {
-        "event": "claim", "seat": names.index("Ann"),
+        "change": "claim", "seat": names.index("Ann"),
         "claim": {"player": "Ann", "phone": label}}
     assert entry[0] == seat and entry[1] == "game"
     history = page_text(ann.get(f"/t/{table_id}/history"))

@@ -333,7 +333,7 @@ def test_swap_two_players_between_tables_renames_the_seats(app, director, db_pat
     assert count(db_path, "phones", "table_id = ? AND seat IS NOT NULL", [t1]) == 0
     renames = db_rows(db_path, "SELECT payload FROM actions WHERE table_id = ? AND kind = "
                       "'seat' ORDER BY seq DESC LIMIT 1", [t1])
-    assert json.loads(renames[0][0]) == {"event": "rename", "seat": 1, "name": y}
+    assert json.loads(renames[0][0]) == {"change": "rename", "seat": 1, "name": y}
     (rnd, table, who, _why, old, new), = audit_rows(db_path, event_id, "swap")
     assert (rnd, table, who) == (1, n1, "Director")
     assert json.loads(old)["entrants"] == [{"entrant": x, "table": n1},

@@ -4,7 +4,7 @@ from __future__ import annotations
 import time
 
 from helpers import attr
-from web_helpers import Phone, make_app
+from web_helpers import Phone, make_app, play_part
 
 
 def vary(response) -> set[str]:
@@ -36,42 +36,47 @@ def test_table_page_vs_play_fragment(table):
     assert "<html" in other
 
 
-def test_sheet_fragment_answers_204_when_nothing_changed(table):
+def test_play_fragment_answers_204_when_nothing_changed(table):
     host = table.host
     v = current_version(host, table.id)
-    r = host.get(f"/t/{table.id}/sheet?since={v}", hx=True)
+    r = host.get(f"/t/{table.id}/play?since={v}", hx=True)
     assert r.status_code == 204 and r.get_data() == b""
-    r = host.get(f"/t/{table.id}/sheet?since={v - 1}", hx=True)
+    r = host.get(f"/t/{table.id}/play?since={v - 1}", hx=True)
     assert r.status_code == 200
     body = r.get_data(as_text=True)
-    assert body.lstrip().startswith('<section id="sheet"') and "<html" not in body
-    assert f'data-version="{v}"' in body
+    assert body.lstrip().startswith('<div id="play"') and "<html" not in body
+    assert play_part(body, "sheet").startswith('<section id="sheet"')
+    assert f'data-version="{v}"' in play_part(body, "sheet")
     assert "hx-request" in vary(r)
-    # Without htmx the sheet URL sends the browser to the page.
-    r = host.get(f"/t/{table.id}/sheet?since={v - 1}")
+    # Without htmx the fragment's URL sends the browser to the page.
+    r = host.get(f"/t/{table.id}/play?since={v - 1}")
     assert r.status_code == 303 and r.headers["Location"].endswith(f"/t/{table.id}")
     # A change elsewhere makes the old version stale.
     table.bob.enter(table.id, {1: 3})
-    assert host.get(f"/t/{table.id}/sheet?since={v}", hx=True).status_code == 200
-    # The entry form fragment too.
-    r = host.get(f"/t/{table.id}/entry", hx=True)
-    assert r.status_code == 200 and r.get_data(as_text=True).lstrip().startswith('<section id="entry"')
+    assert host.get(f"/t/{table.id}/play?since={v}", hx=True).status_code == 200
+    # The entry form comes with it.
+    r = host.get(f"/t/{table.id}/play", hx=True)
+    assert r.status_code == 200
+    assert play_part(r.get_data(as_text=True), "entry").startswith('<section id="entry"')
 
 
 def test_version_polling_fallback(table):
+    """The page's polling (every 2 s while the stream is silent) asks /play with the
+    version it shows: 204 until the table changes, then the new version."""
     host = table.host
     v = current_version(host, table.id)
-    r = host.get(f"/t/{table.id}/version?since={v}")
+    r = host.get(f"/t/{table.id}/play?since={v}", hx=True)
     assert r.status_code == 204
-    r = host.get(f"/t/{table.id}/version?since={v - 1}")
-    assert r.status_code == 200 and r.mimetype == "text/plain"
-    assert r.get_data(as_text=True) == str(v)
+    r = host.get(f"/t/{table.id}/play?since={v - 1}", hx=True)
+    assert r.status_code == 200 and r.mimetype == "text/html"
+    assert attr(r.get_data(as_text=True), "[data-version]", "data-version") == str(v)
     table.bob.enter(table.id, {1: 3})
-    r = host.get(f"/t/{table.id}/version?since={v}")
-    assert r.status_code == 200 and int(r.get_data(as_text=True)) == v + 1
+    r = host.get(f"/t/{table.id}/play?since={v}", hx=True)
+    assert r.status_code == 200
+    assert int(attr(r.get_data(as_text=True), "[data-version]", "data-version")) == v + 1
     # Not for strangers.
     stranger = Phone(host.app, "stranger")
-    assert stranger.get(f"/t/{table.id}/version?since=0").status_code == 403
+    assert stranger.get(f"/t/{table.id}/play?since=0", hx=True).status_code == 403
 
 
 def test_sse_stream_first_chunk_has_the_current_version(tmp_path):

@@ -155,7 +155,7 @@ def test_json_access_lines(instance):
     try:
         assert get(server.url, "/healthz") == 200
         assert get(server.url, "/J/SECRETTOKEN123") == 200   # the old-link notice
-        assert get(server.url, "/t/nope/version?since=1") in (403, 404)
+        assert get(server.url, "/t/nope/play?since=1") in (403, 404)
         server.process.send_signal(signal.SIGTERM)
         server.process.wait(timeout=15)
     finally:
@@ -172,7 +172,7 @@ def test_json_access_lines(instance):
     assert health["remote"] == "127.0.0.1" and health["bytes"] > 0
     assert isinstance(health["ms"], int) and health["user_agent"].startswith("Python-urllib")
     assert by_path["/J/<redacted>"]["status"] == 303
-    assert "/t/nope/version?since=1" in by_path
+    assert "/t/nope/play?since=1" in by_path
     assert "SECRETTOKEN123" not in server.output()
 
 

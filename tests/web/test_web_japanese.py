@@ -292,9 +292,8 @@ def test_every_screen_of_a_game_is_japanese(app, game):
     screens.check("the table page (host)", host.get(f"/t/{table_id}"))
     screens.check("the table page (guest)", guest.get(f"/t/{table_id}"))
     screens.check("the table page (spectator)", watcher.get(f"/t/{table_id}"))
-    for fragment in ("play", "sheet", "entry"):
-        screens.check(f"GET /t/<id>/{fragment} (live fragment)",
-                      host.get(f"/t/{table_id}/{fragment}", hx=True))
+    # The live fragment: the sheet and the entry form in one answer.
+    screens.check("GET /t/<id>/play (live fragment)", host.get(f"/t/{table_id}/play", hx=True))
     screens.check("the spectator's live fragment", watcher.get(f"/t/{table_id}/play", hx=True))
     screens.check("history", host.get(f"/t/{table_id}/history"))
     screens.check("history (live fragment)", host.get(f"/t/{table_id}/history", hx=True))

@@ -190,6 +190,12 @@ class Phone:
         return self.post(f"/t/{table_id}/undo", data, hx=hx)
 
 
+def play_part(body: str, part: str) -> str:
+    """The sheet (`part` "sheet") or the entry form ("entry") of a /play answer or a table
+    page: the source of its ``<section id="...">``."""
+    return select_one(body, f"section#{part}").html
+
+
 def seq_saved(response) -> int:
     """The entry number from 'Saved as entry #N.'"""
     match = re.search(r"Saved as entry #(\d+)\.", response.get_data(as_text=True))

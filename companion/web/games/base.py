@@ -21,8 +21,8 @@ app's Jinja loader.
 Templates see the adapter as ``view.ui`` on table pages and ``ui`` on the new-table form;
 every name documented here always exists, so templates test values, never definedness.
 
-Words: an error sentence a player reads (a ``ValueError`` from :meth:`GameUI.parse_entry`)
-and a history line (:meth:`GameUI.describe`) go through the project's one words path: a
+Words: an error sentence a player reads (an :class:`EntryError` from
+:meth:`GameUI.parse_entry`, which also names the form field it is about) and a history line (:meth:`GameUI.describe`) go through the project's one words path: a
 fixed sentence is marked ``N_("...")``, a sentence with values is ``message("entry",
 "{name}'s score ...", name=name)`` (both from :mod:`companion.rules.said`). The web shows
 them through ``say()``, so a catalogue can translate them.
@@ -30,19 +30,54 @@ them through ``say()``, so a catalogue can translate them.
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from flask import current_app
 from jinja2 import TemplateNotFound
 
+from companion.rules import RuleError
 from companion.rules.said import N_, message
 
-__all__ = ["GameUI"]
+__all__ = ["EntryError", "GameUI", "Parsed"]
 
 #: One switch offered on the new-table form: (form field name, label, hint).
 Switch = tuple[str, str, str]
 
 _UNSET: Any = object()
+
+
+class EntryError(ValueError):
+    """An entry form the adapter refuses: one plain sentence for the player (``N_`` or
+    ``message``, its only argument, as for any ValueError) and the form field it is about
+    (``field``; None when no one box is at fault), which the form marks ``aria-invalid``
+    and focuses (:meth:`GameUI.invalid_fields`)."""
+
+    def __init__(self, text: Any, field: str | None = None) -> None:
+        super().__init__(text)
+        self.field = field
+
+
+@dataclass
+class Parsed:
+    """One entry form as the game's adapter read it, once per POST: the rules action it
+    made (``payload``), or the refusal it raised (``refusal``). A refused entry's form is
+    drawn with it (``entered`` in the templates; None on every other drawing), so a
+    template needing the form's reading (the score pad's "Save anyway?") never parses
+    the form again."""
+
+    payload: dict | None = None
+    refusal: ValueError | None = None
+
+    def parse(self, ui: GameUI, form: Mapping[str, str], names: list[str],
+              summary: dict) -> dict:
+        """``ui.parse_entry(form, names, summary)``, keeping its action or refusal."""
+        try:
+            self.payload = ui.parse_entry(form, names, summary)
+        except ValueError as exc:
+            self.refusal = exc
+            raise
+        return self.payload
 
 
 class GameUI:
@@ -85,9 +120,9 @@ class GameUI:
     entry_when_over: ClassVar[bool] = False
     styles: ClassVar[tuple[str, ...]] = ()
     scripts: ClassVar[tuple[str, ...]] = ()
-    #: (start of a refusal's English template, form field) pairs: see invalid_fields().
-    invalid_starts: ClassVar[tuple[tuple[str, str], ...]] = ()
-    #: The field a rules refusal is about when no start above matched and it holds text.
+    #: The form field a rules refusal is about, by its rule ID: see invalid_fields().
+    rule_fields: ClassVar[Mapping[str, str]] = {}
+    #: The field any other refusal is about when it names none and the field holds text.
     rules_field: ClassVar[str | None] = None
 
     def __init__(self, slug: str | None = None) -> None:
@@ -143,15 +178,19 @@ class GameUI:
 
     # ------------------------------------------------------------ the new-table form
 
-    def invalid_fields(self, message: Any, values: Mapping[str, str] | None) -> frozenset[str]:
-        """The form fields a refusal (``message``, the adapter's or the rules') is about, to
-        mark them ``aria-invalid`` (the page brings the first into view and focuses it):
-        the field of the first of :attr:`invalid_starts` the refusal's English template
-        starts with, else :attr:`rules_field` when it was filled in, else none."""
-        words = str(getattr(message, "template", None) or message or "")
-        for start, field in self.invalid_starts:
-            if words.startswith(start):
-                return frozenset({field})
+    def invalid_fields(self, error: BaseException | None,
+                       values: Mapping[str, str] | None) -> frozenset[str]:
+        """The form fields a refused entry is about, to mark them ``aria-invalid`` (the page
+        brings the first into view and focuses it). ``error`` is the refusal as raised: the
+        adapter's :class:`EntryError` names its field; a rules ``RuleError`` is looked up
+        by its rule in :attr:`rule_fields`; any other refusal (or one naming no field)
+        is about :attr:`rules_field` when it was filled in, else about no box. Called by
+        the table view for every refused entry; templates read the result as ``invalid``."""
+        field = getattr(error, "field", None)
+        if field is None and isinstance(error, RuleError):
+            field = self.rule_fields.get(error.rule)
+        if field is not None:
+            return frozenset({field})
         if self.rules_field and values and (values.get(self.rules_field) or "").strip():
             return frozenset({self.rules_field})
         return frozenset()
@@ -180,18 +219,19 @@ class GameUI:
     def parse_entry(self, form: Mapping[str, str], names: list[str], summary: dict) -> dict:
         """Turn a submitted entry form into one rules action (a dict for ``game.apply``).
 
-        Called by ``POST /t/<id>/actions`` with the request's form, the seat names in
-        seating order and the current ``summary()``. Raises ValueError with one plain
-        sentence (``N_`` / ``message``) naming what to fix; the form is then shown again
-        with :meth:`form_values`. The rules still judge the action afterwards. Every
-        adapter overrides this.
+        Called once per ``POST /t/<id>/actions``, inside the entry's write (against the
+        fold it starts from), with the request's form, the seat names in seating order and
+        the current ``summary()``. Raises :class:`EntryError` (a ValueError) with one plain
+        sentence (``N_`` / ``message``) naming what to fix and the field it is about; the
+        form is then shown again with :meth:`form_values`. The rules still judge the
+        action afterwards. Every adapter overrides this.
         """
         raise NotImplementedError(f"{type(self).__name__}.parse_entry")
 
     def form_values(self, form: Mapping[str, str], names: list[str]) -> dict[str, str]:
         """What the player had entered, to put back in the form after a refusal.
 
-        Called on every entry POST (before parsing). Default: each of ``fields`` from the
+        Called when an entry is refused. Default: each of ``fields`` from the
         form, cut to ``max_field_chars``; a game whose fields depend on the seats overrides
         this.
         """

@@ -18,7 +18,7 @@ from companion.rules.cards import parse_cards
 from companion.rules.said import N_, joined, message
 from companion.web.i18n import said_of
 
-from .base import GameUI
+from .base import EntryError, GameUI
 
 PARTS = ("hand", "down")
 #: What each part is called on the form, and its quick-points box's upper bound (RR-3).
@@ -49,13 +49,13 @@ def _seat(form: Mapping[str, str], key: str, names: list[str]) -> int | None:
     return None
 
 
-def _points(raw: str, player: str, part: str) -> int:
-    """A quick point total typed in a box: a whole number within the part's range."""
+def _points(raw: str, player: str, part: str, field: str) -> int:
+    """A quick point total typed in a box (`field`): a whole number within the part's range."""
     top = MAX_POINTS[part]
     if not _POINTS.fullmatch(raw) or int(raw) > top:
-        raise ValueError(message("entry", "{player}'s points for {part} must be a whole "
+        raise EntryError(message("entry", "{player}'s points for {part} must be a whole "
                                           "number from 0 to {top}.", player=player,
-                                 part=PART_WORDS[part], top=top))
+                                 part=PART_WORDS[part], top=top), field)
     return int(raw)
 
 
@@ -66,21 +66,23 @@ def _part(form: Mapping[str, str], seat: int, player: str, part: str,
     Both boxes may be filled only when they agree, so a point total typed before the cards
     were tapped is never silently dropped.
     """
-    cards_text = (form.get(f"{part}_{seat}") or "").strip()
-    points_text = (form.get(f"{part}_pts_{seat}") or "").strip()
+    cards_field, points_field = f"{part}_{seat}", f"{part}_pts_{seat}"
+    cards_text = (form.get(cards_field) or "").strip()
+    points_text = (form.get(points_field) or "").strip()
     try:
         cards = parse_cards(cards_text, rules.DECK) if cards_text else None
     except ValueError as error:
-        raise ValueError(message("entry", "{player}'s {part}: {error}", player=player,
-                                 part=PART_WORDS[part], error=said_of(error))) from None
-    points = _points(points_text, player, part) if points_text else None
+        raise EntryError(message("entry", "{player}'s {part}: {error}", player=player,
+                                 part=PART_WORDS[part], error=said_of(error)),
+                         cards_field) from None
+    points = _points(points_text, player, part, points_field) if points_text else None
     if cards is not None and points is not None:
         counted = rules.count_points(cards)
         if counted != points:
-            raise ValueError(message("entry", "{player}'s {part} add up to {counted}, but "
+            raise EntryError(message("entry", "{player}'s {part} add up to {counted}, but "
                                               "the points box says {points}: clear one of "
                                               "the two.", player=player, part=PART_WORDS[part],
-                                     counted=counted, points=points))
+                                     counted=counted, points=points), points_field)
         points = None
     if cards is not None:
         return {part: cards}
@@ -90,17 +92,18 @@ def _part(form: Mapping[str, str], seat: int, player: str, part: str,
         return {}
     if part == "down":     # the hint says "(0 if none)": an empty face-down box is 0
         return {"down_points": 0}
-    raise ValueError(message("entry", "Enter {player}'s {part}: their points (0 if none), or "
-                                      "tap the cards.", player=player, part=PART_WORDS[part]))
+    raise EntryError(message("entry", "Enter {player}'s {part}: their points (0 if none), or "
+                                      "tap the cards.", player=player, part=PART_WORDS[part]),
+                     points_field)
 
 
 def _hand(form: Mapping[str, str], names: list[str], summary: dict) -> dict:
     choice = (form.get("went_out") or "").strip()
     out_seat = _seat(form, "went_out", names)
     if out_seat is None and choice != BLOCKED:
-        raise ValueError(N_("Tap who went out, or Blocked if nobody could."))
+        raise EntryError(N_("Tap who went out, or Blocked if nobody could."), "went_out")
     if summary.get("cut") is None and not summary.get("hands") and _cut_typed(form, names):
-        raise ValueError(N_("You entered cut cards but did not save the cut: tap Who deals? "
+        raise EntryError(N_("You entered cut cards but did not save the cut: tap Who deals? "
                             "first, or clear the cut cards."))
     went_out = None if out_seat is None else names[out_seat]
     cards = {}
@@ -122,14 +125,15 @@ def _cut(form: Mapping[str, str], names: list[str]) -> dict:
         try:
             typed = parse_cards((form.get(f"cut_{seat}") or "").strip(), rules.DECK)
         except ValueError as error:
-            raise ValueError(message("entry", "{player}'s cut card: {error}", player=player,
-                                     error=said_of(error))) from None
+            raise EntryError(message("entry", "{player}'s cut card: {error}", player=player,
+                                     error=said_of(error)), f"cut_{seat}") from None
         if len(typed) != 1:
             if not typed:
-                raise ValueError(message("entry", "Each player cuts one card: {player} has no "
-                                                  "card.", player=player))
-            raise ValueError(message("entry", "Each player cuts one card: {player} has {count} "
-                                              "cards.", player=player, count=len(typed)))
+                raise EntryError(message("entry", "Each player cuts one card: {player} has no "
+                                                  "card.", player=player), f"cut_{seat}")
+            raise EntryError(message("entry", "Each player cuts one card: {player} has {count} "
+                                              "cards.", player=player, count=len(typed)),
+                             f"cut_{seat}")
         cards[player] = typed[0]
     return {"kind": "cut", "cards": cards}
 
@@ -169,29 +173,6 @@ def check_args(settings: Mapping) -> dict[str, str]:
         elif value is not None:
             args[name] = str(value)
     return args
-
-
-def invalid_fields(message, names: list[str]) -> frozenset[str]:
-    """The form fields a refusal (``message``) is about, to mark them ``aria-invalid`` (the
-    page brings the first into view and focuses it): a player's points box or cards."""
-    template = str(getattr(message, "template", None) or message or "")
-    said = getattr(message, "values", None) or {}
-    if template.startswith("Tap who went out"):
-        return frozenset({"went_out"})
-    if template.startswith("Tap who deals"):
-        return frozenset({"dealer"})
-    player, part = said.get("player"), said.get("part")
-    if player not in names:
-        return frozenset()
-    seat = names.index(player)
-    if template.endswith("cut card: {error}") or template.startswith("Each player cuts"):
-        return frozenset({f"cut_{seat}"})
-    part = next((key for key, word in PART_WORDS.items() if str(word) == str(part)), None)
-    if part is None:
-        return frozenset()
-    if template == "{player}'s {part}: {error}":
-        return frozenset({f"{part}_{seat}"})      # the tapped cards are not cards
-    return frozenset({f"{part}_pts_{seat}"})      # empty, out of range, or not agreeing
 
 
 def latest_first(hands: list[dict]) -> list[dict]:
@@ -239,9 +220,9 @@ class RainbowRummyUI(GameUI):
         if kind == "dealer":
             seat = _seat(form, "dealer", names)
             if seat is None:
-                raise ValueError(N_("Tap who deals the first hand."))
+                raise EntryError(N_("Tap who deals the first hand."), "dealer")
             return {"kind": "cut", "dealer": names[seat]}
-        raise ValueError(N_("Tap one of the buttons: save the hand, or the cut for deal."))
+        raise EntryError(N_("Tap one of the buttons: save the hand, or the cut for deal."))
 
     def describe(self, payload: dict, names: list[str]) -> str:
         """One line for the history page."""
@@ -279,7 +260,6 @@ class RainbowRummyUI(GameUI):
 
     # What the templates ask (ui.cards_typed(values, i), ui.cut_reason(s)...).
     cards_typed = staticmethod(cards_typed)
-    invalid_fields = staticmethod(invalid_fields)
     check_args = staticmethod(check_args)
     latest_first = staticmethod(latest_first)
     team_rows = staticmethod(team_rows)

@@ -18,7 +18,7 @@ from companion.rules import rocca
 from companion.rules.cards import format_card, parse_card, picker_deck
 from companion.rules.said import N_, joined, message
 
-from .base import GameUI
+from .base import EntryError, GameUI
 
 #: (suit, symbol) of the Rocca deck, from the one deck definition (rules/cards.py).
 SUITS = tuple((code, symbol) for code, symbol, _word in picker_deck("rocca")["suits"])
@@ -39,33 +39,33 @@ def _card(text: str | None) -> str | None:
     if not raw:
         return None
     if len(raw) > MAX_CARD_TEXT or len(raw.replace(",", " ").split()) > 1:
-        raise ValueError(N_("Tap one card: a rank, then a suit (or the joker)."))
+        raise EntryError(N_("Tap one card: a rank, then a suit (or the joker)."), "card")
     try:
         return parse_card(raw, rocca.DECK)
     except ValueError:
-        raise ValueError(message("entry", "“{text}” is not a Rocca card: tap a rank (0, A, "
+        raise EntryError(message("entry", "“{text}” is not a Rocca card: tap a rank (0, A, "
                                          "2–10, J, Q, K), then a suit, or the joker.",
-                                 text=raw)) from None
+                                 text=raw), "card") from None
 
 
 def _cards(text: str | None) -> list[str]:
     raw = (text or "").strip()
     if len(raw) > MAX_BON_TEXT:
-        raise ValueError(N_("A Bon is 2 or 3 cards."))
+        raise EntryError(N_("A Bon is 2 or 3 cards."), "bon_cards")
     return [_card(item) for item in raw.replace(",", " ").split()]
 
 
 def _player(form: Mapping[str, str], names: list[str], summary: dict) -> str:
     player = form.get("player") or summary.get("current") or ""
     if player not in names:
-        raise ValueError(N_("Reload the page: the form does not say whose turn it is."))
+        raise EntryError(N_("Reload the page: the form does not say whose turn it is."))
     return player
 
 
 def _no_card_typed(form: Mapping[str, str]) -> None:
     if (form.get("card") or "").strip():
-        raise ValueError(N_("You tapped a card: press “Placed this card” to play it, or clear "
-                            "it (⌫) first."))
+        raise EntryError(N_("You tapped a card: press “Placed this card” to play it, or clear "
+                            "it (⌫) first."), "card")
 
 
 # ---------------------------------------------------------------- card labels, the Bon
@@ -87,25 +87,17 @@ def _label(card: str) -> str:
 def _parse_bon(form: Mapping[str, str], names: list[str]) -> dict:
     player = form.get("bon_player") or ""
     if player not in names:
-        raise ValueError(N_("Tap who called Bon."))
+        raise EntryError(N_("Tap who called Bon."), "bon_player")
     cards = _cards(form.get("bon_cards"))
     if not 2 <= len(cards) <= 3:
-        raise ValueError(N_("Tap the 2 or 3 cards of the Bon."))
+        raise EntryError(N_("Tap the 2 or 3 cards of the Bon."), "bon_cards")
     onto = _card(form.get("bon_onto"))
     if onto is None:
-        raise ValueError(N_("Tap the active card the Bon goes on."))
+        raise EntryError(N_("Tap the active card the Bon goes on."), "bon_onto")
     action = {"kind": "bon", "player": player, "cards": cards, "onto": onto}
     if form.get("bon_to"):
         action["to"] = form.get("bon_to")
     return action
-
-
-#: The adapter's refusals (their English templates' openings) and the field each is about.
-_INVALID = (("Tap one card", "card"), ("“{text}” is not a Rocca card", "card"),
-            ("Tap the card {player} placed", "card"), ("You tapped a card", "card"),
-            ("Tap the suit", "suit"), ("Tap who gets a card", "to"),
-            ("Tap who called Bon", "bon_player"), ("Tap the 2 or 3 cards", "bon_cards"),
-            ("A Bon is", "bon_cards"), ("Tap the active card", "bon_onto"))
 
 
 #: History lines of the actions that only name the player.
@@ -126,7 +118,6 @@ class RoccaUI(GameUI):
     scripts = ("js/pickers.js",)
 
     slug = "rocca"
-    invalid_starts = _INVALID
     rules_field = "card"             # a card the rules refused
     fields = ("player", "card", "suit", "to", "bon_player", "bon_cards", "bon_onto", "bon_to")
     max_field_chars = MAX_BON_TEXT
@@ -140,7 +131,7 @@ class RoccaUI(GameUI):
         one = form.get("one")
         if one is not None:
             if one not in names:
-                raise ValueError(N_("Tap the “One!” button beside the player who said it."))
+                raise EntryError(N_("Tap the “One!” button beside the player who said it."))
             return {"kind": "one", "player": one}
         kind = form.get("kind") or ""
         if kind in ("new_game", "stock_out"):
@@ -148,27 +139,27 @@ class RoccaUI(GameUI):
         if kind == "bon":
             return _parse_bon(form, names)
         if kind not in ("play", "draw", "accept", "cannot_play"):
-            raise ValueError(N_("Tap one of the buttons to say what happened."))
+            raise EntryError(N_("Tap one of the buttons to say what happened."))
         player = _player(form, names, summary)
         if kind != "play":
             _no_card_typed(form)
             return {"kind": kind, "player": player}
         card = _card(form.get("card"))
         if card is None:
-            raise ValueError(message("entry", "Tap the card {player} placed: a rank, then a "
-                                              "suit (or the joker).", player=player))
+            raise EntryError(message("entry", "Tap the card {player} placed: a rank, then a "
+                                              "suit (or the joker).", player=player), "card")
         action = {"kind": "play", "player": player, "card": card}
         if card == rocca.JOKER:
             suit = form.get("suit") or ""
             if suit not in dict(SUITS):
-                raise ValueError(message("entry", "Tap the suit {player} declared for the "
-                                                  "joker.", player=player))
+                raise EntryError(message("entry", "Tap the suit {player} declared for the "
+                                                  "joker.", player=player), "suit")
             action["suit"] = suit
         if card.startswith("Q") and summary.get("queen") is None:
             target = form.get("to") or ""
             if target not in names or target == player:
-                raise ValueError(message("entry", "Tap who gets a card from {player}'s queen.",
-                                         player=player))
+                raise EntryError(message("entry", "Tap who gets a card from {player}'s queen.",
+                                         player=player), "to")
             action["to"] = target
         return action
 

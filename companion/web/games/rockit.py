@@ -15,7 +15,7 @@ from companion.rules.cards import format_card
 from companion.rules.said import N_, Said, message
 from companion.web.i18n import said_of
 
-from .base import GameUI
+from .base import EntryError, GameUI
 
 #: The longest run is 13 cards (RID-A3); a come-in box never needs more text than this.
 MAX_CARD_TEXT = 400
@@ -24,32 +24,35 @@ MAX_TRICK = 13
 
 # ---------------------------------------------------------------- form -> rules action
 
-def _name(form: Mapping[str, str], key: str, names: list[str], needed: str) -> str:
+def _name(form: Mapping[str, str], key: str, names: list[str], needed: str,
+          field: str | None = None) -> str:
+    """The player named by the form's `key`; else `needed`, about `field` (if one box)."""
     player = form.get(key) or ""
     if player not in names:
-        raise ValueError(needed)
+        raise EntryError(needed, field)
     return player
 
 
 def _come_in(form: Mapping[str, str], names: list[str]) -> dict:
-    player = _name(form, "player", names, N_("Tap who comes in."))
+    player = _name(form, "player", names, N_("Tap who comes in."), "player")
     raw = (form.get("cards") or "").strip()
     if len(raw) > MAX_CARD_TEXT:
-        raise ValueError(message("entry", "A come-in is one trick: at most {count} cards.",
-                                 count=MAX_TRICK))
+        raise EntryError(message("entry", "A come-in is one trick: at most {count} cards.",
+                                 count=MAX_TRICK), "cards")
     try:
         cards, declared = rules.parse_trick(raw)       # "5♥ 6♥ JK, joker = 4♥" reads too
     except ValueError as error:
         said = said_of(error)           # a fixed N_ sentence is looked up as it is
         said = said if isinstance(said, Said) else Said(str(said), template=str(said))
-        raise ValueError(message("entry", "{player}'s trick: {error}", player=player,
-                                 error=said)) from None
+        raise EntryError(message("entry", "{player}'s trick: {error}", player=player,
+                                 error=said), "cards") from None
     if not cards:
-        raise ValueError(message("entry", "Tap the cards of {player}'s trick: a rank, then a "
-                                          "suit, for each card.", player=player))
+        raise EntryError(message("entry", "Tap the cards of {player}'s trick: a rank, then a "
+                                          "suit, for each card.", player=player), "cards")
     if declared and rules.JOKER not in cards:
-        raise ValueError(message("entry", "{player}'s trick: a joker's card was declared, "
-                                          "but the trick has no joker.", player=player))
+        raise EntryError(message("entry", "{player}'s trick: a joker's card was declared, "
+                                          "but the trick has no joker.", player=player),
+                         "cards")
     # A declared joker is still a joker: the rules refuse it in a come-in (RID-4).
     return {"kind": "come_in", "player": player, "cards": cards}
 
@@ -64,7 +67,7 @@ def _hands(form: Mapping[str, str], names: list[str]) -> dict[str, int]:
             continue
         if not (raw.isascii() and raw.isdigit() and len(raw) <= 3
                 and int(raw) <= rules.MAX_HAND):
-            raise ValueError(message("entry", "{player}'s cards in hand: a number from 0 to "
+            raise EntryError(message("entry", "{player}'s cards in hand: a number from 0 to "
                                               "{most}.", player=player, most=rules.MAX_HAND))
         hands[player] = int(raw)
     return hands
@@ -74,32 +77,22 @@ def _blocked(form: Mapping[str, str], names: list[str]) -> dict:
     """A blocked game's win (RID-A7): the player tapped (anyone, come in or not), or, with
     every player's cards in hand typed and no one tapped, the one holding the fewest."""
     if (form.get("cards") or "").strip():
-        raise ValueError(N_("You tapped cards for a come-in: press Come in to save them, or "
-                            "clear them (⌫) first."))
+        raise EntryError(N_("You tapped cards for a come-in: press Come in to save them, or "
+                            "clear them (⌫) first."), "cards")
     hands = _hands(form, names)
     player = form.get("blocked_player") or ""
     if not player and hands and len(hands) == len(names):
         verdict = rules.blocked_winners(hands)
         if not verdict:
-            raise ValueError(message("entry", "{reason} Tap who wins.",
-                                     reason=verdict.reason))
+            raise EntryError(message("entry", "{reason} Tap who wins.",
+                                     reason=verdict.reason), "blocked_player")
         player = verdict.details["winners"][0]
     if player not in names:
-        raise ValueError(N_("Tap who has the fewest cards in hand."))
+        raise EntryError(N_("Tap who has the fewest cards in hand."), "blocked_player")
     action = {"kind": "win", "player": player, "how": "blocked"}
     if hands:
         action["hands"] = hands
     return action
-
-
-#: The adapter's refusals (their English templates' openings) and the field each is about.
-_INVALID = (("Tap who comes in", "player"), ("Tap who has the fewest", "blocked_player"),
-            ("{reason} Tap who wins", "blocked_player"),
-            ("{player} holds {cards}, but", "blocked_player"),
-            ("{player} and {best} both hold", "blocked_player"),
-            ("Count {player}'s cards", "blocked_player"),
-            ("You tapped cards for a come-in", "cards"), ("Tap the cards of", "cards"),
-            ("A come-in is one trick", "cards"), ("{player}'s trick", "cards"))
 
 
 def _shown(cards) -> str:
@@ -116,8 +109,9 @@ class RockitUI(GameUI):
     scripts = ("js/pickers.js",)
 
     slug = "rockit"
-    invalid_starts = _INVALID
     rules_field = "cards"            # a come-in the rules refused (RID-4)
+    #: A blocked game's win the rules refuse (the cards in hand: RID-A7) is about who won.
+    rule_fields = {"RID-A7": "blocked_player"}
     #: ``left_<seat>``: a blocked game's cards in hand, one box per seat (at most 5).
     fields = ("player", "cards", "blocked_player") + tuple(
         f"left_{i}" for i in range(rules.MAX_PLAYERS))
@@ -146,7 +140,7 @@ class RockitUI(GameUI):
             return _blocked(form, names)
         if kind == "finish":
             return {"kind": "finish"}
-        raise ValueError(N_("Tap one of the buttons: Come in, or the won button of the player "
+        raise EntryError(N_("Tap one of the buttons: Come in, or the won button of the player "
                             "who went out."))
 
     def describe(self, payload: dict, names: list[str]) -> str:

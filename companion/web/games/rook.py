@@ -15,7 +15,7 @@ from markupsafe import Markup, escape
 from companion.rules.rook import COLOUR_NAMES
 from companion.rules.said import N_, message
 
-from .base import GameUI
+from .base import EntryError, GameUI
 
 #: (letter, colour) of the Rook deck, for the trump buttons (deck data: rules/cards.py); the
 #: colour is a Said the templates show with ``say()``.
@@ -28,7 +28,7 @@ def _int(form: Mapping[str, str], key: str, refusal: str) -> int | None:
     if not raw:
         return None
     if not _INT.fullmatch(raw):
-        raise ValueError(refusal)
+        raise EntryError(refusal)
     return int(raw)
 
 
@@ -104,18 +104,18 @@ class RookUI(GameUI):
             return {"kind": "redeal"}
         bidder = form.get("bidder") or ""
         if bidder not in names:
-            raise ValueError(N_("Tap who won the bid."))
+            raise EntryError(N_("Tap who won the bid."))
         bad_bid = N_("The bid must be a whole number.")
         typed = _int(form, "bid_typed", bad_bid)
         bid = typed if typed is not None else _int(form, "bid", bad_bid)
         if bid is None:
-            raise ValueError(N_("Tap the winning bid (or type it)."))
+            raise EntryError(N_("Tap the winning bid (or type it)."))
         bad_points = N_("The points must be a whole number.")
         points_a = _int(form, "points_A", bad_points)
         points_b = _int(form, "points_B", bad_points)
         total = summary["hand_total"]
         if points_a is None and points_b is None:
-            raise ValueError(N_("Type the points one team took."))
+            raise EntryError(N_("Type the points one team took."))
         if points_a is None:
             points_a = total - points_b
         if points_b is None:

@@ -20,7 +20,7 @@ from collections.abc import Hashable, Mapping
 from companion.rules.said import N_, joined, listing, message
 from companion.rules.scorepad import MAX_ROUND_SCORE
 
-from .base import GameUI
+from .base import EntryError, GameUI, Parsed
 
 MAX_SCORE_CHARS = 9
 _SCORE = re.compile(r"[+-]?[0-9]+", re.ASCII)
@@ -36,11 +36,16 @@ EARLIER_FACTOR = 3
 EARLIER_ROUNDS = 2
 
 
-class ConfirmEnd(ValueError):
+class ConfirmEnd(EntryError):
     """A refusal that a second, confirmed tap overrides: the round would end the game with
     a score far beyond the plausible. Its one argument is the question (a Said); the web
     answers it like any refusal (422, nothing saved), and the entry form then offers
     "Save anyway" (see :meth:`ScorepadUI.end_question`)."""
+
+    @property
+    def question(self):
+        """The "…would end the game (target 100). Save anyway?" question."""
+        return self.args[0]
 
 
 def far_beyond(scores: Mapping[str, int], summary: Mapping) -> list[tuple[str, int]]:
@@ -71,7 +76,7 @@ class ScorepadUI(GameUI):
 
     def parse_entry(self, form: Mapping[str, str], names: list[str],
                     summary: dict | None = None) -> dict:
-        """Turn the entry form into a rules action; `ValueError` names the bad box in plain
+        """Turn the entry form into a rules action; `EntryError` names the bad box in plain
         words.
 
         Boxes left empty score 0, but at least one box must be filled so an accidental
@@ -82,7 +87,7 @@ class ScorepadUI(GameUI):
         for key in form:
             match = _SCORE_KEY.fullmatch(key)
             if match and match.group(1) not in {str(pos) for pos in range(len(names))}:
-                raise ValueError(N_("That score box belongs to no seat at this table. Reload "
+                raise EntryError(N_("That score box belongs to no seat at this table. Reload "
                                     "the page."))
         scores: dict[str, int] = {}
         for pos, name in enumerate(names):
@@ -90,11 +95,11 @@ class ScorepadUI(GameUI):
             if not raw:
                 continue
             if len(raw) > MAX_SCORE_CHARS or not _SCORE.fullmatch(raw):
-                raise ValueError(message("entry", "{name}'s score must be a whole number, "
+                raise EntryError(message("entry", "{name}'s score must be a whole number, "
                                                   "like 12 or -5.", name=name))
             scores[name] = int(raw)
         if not scores:
-            raise ValueError(N_("Type at least one score (a 0 counts) before saving the "
+            raise EntryError(N_("Type at least one score (a 0 counts) before saving the "
                                 "round."))
         if summary is not None and form.get(CONFIRM_FIELD) != CONFIRM_VALUE:
             question = self._question(far_beyond(scores, summary), summary)
@@ -111,17 +116,19 @@ class ScorepadUI(GameUI):
         return message("entry", "{whose} would end the game (target {target}). Save anyway?",
                        whose=whose, target=summary["settings"]["target"])
 
-    def end_question(self, values: Mapping[str, str], names: list[str], summary: dict):
-        """The "Save anyway?" question the typed round (``values``, as echoed after a
-        refusal) asks, or None: the entry form shows the "Save anyway" button when there is
-        one."""
-        if not values or summary.get("over"):
+    def end_question(self, entered: Parsed | None, summary: dict):
+        """The "Save anyway?" question a refused round asks, or None: the entry form shows
+        the "Save anyway" button when there is one. ``entered`` is how the form was read
+        (once, by the refused POST; None on any other drawing): the question it was refused
+        with, or, a round confirmed already and refused for another reason (someone saved
+        first), the question its scores ask of the sheet now."""
+        if entered is None or summary.get("over"):
             return None
-        try:
-            payload = self.parse_entry({**values, CONFIRM_FIELD: CONFIRM_VALUE}, names, summary)
-        except ValueError:
+        if isinstance(entered.refusal, ConfirmEnd):
+            return entered.refusal.question
+        if entered.payload is None:
             return None
-        return self._question(far_beyond(payload.get("scores", {}), summary), summary)
+        return self._question(far_beyond(entered.payload.get("scores", {}), summary), summary)
 
     def describe(self, payload: dict, names: list[str]) -> str:
         """One line for the history page, e.g. "Round: Ann +12, Bob -5"."""

@@ -16,7 +16,7 @@ from companion.rules import zocknroll as rules
 from companion.rules.said import N_, message
 from companion.rules.zocknroll import JORG
 
-from .base import GameUI
+from .base import EntryError, GameUI
 
 _DICE_TEXT = re.compile(r"[1-6](?:[\s,;/+-]*[1-6])*", re.ASCII)
 MAX_DICE_TEXT = 40
@@ -31,7 +31,7 @@ def parse_dice(text: str | None, label: str) -> list[int]:
     if not raw:
         return []
     if len(raw) > MAX_DICE_TEXT or not _DICE_TEXT.fullmatch(raw):
-        raise ValueError(message("entry", "{label}: tap the dice, or type numbers from 1 to 6.",
+        raise EntryError(message("entry", "{label}: tap the dice, or type numbers from 1 to 6.",
                                  label=label))
     return [int(c) for c in raw if c.isdigit()]
 
@@ -40,7 +40,7 @@ def _player(form: Mapping[str, str], names: list[str], jorg_ok: bool = False) ->
     player = form.get("player") or ""
     if player in names or (jorg_ok and player == JORG):
         return player
-    raise ValueError(N_("Tap whose turn this is."))
+    raise EntryError(N_("Tap whose turn this is."))
 
 
 def _dice_of(player: str) -> str:
@@ -99,18 +99,18 @@ class ZocknrollUI(GameUI):
         if kind == "roll":
             dice = parse_dice(form.get("white"), message("entry", "The white dice"))
             if not dice:
-                raise ValueError(N_("Tap the white dice the dealer rolled."))
+                raise EntryError(N_("Tap the white dice the dealer rolled."))
             return {"kind": "roll", "dice": dice}
         if kind == "stay":
             if (form.get("own") or "").strip():
-                raise ValueError(N_("You tapped dice: press Drop out to drop with them, or "
+                raise EntryError(N_("You tapped dice: press Drop out to drop with them, or "
                                     "clear them to stay in."))
             return {"kind": "stay", "player": _player(form, names)}
         if kind == "drop":
             player = _player(form, names)
             own = parse_dice(form.get("own"), _dice_of(player))
             if not own:
-                raise ValueError(message("entry", "Tap {player}'s own dice to drop out.",
+                raise EntryError(message("entry", "Tap {player}'s own dice to drop out.",
                                          player=player))
             return {"kind": "drop", "player": player, "round": guided["round"],
                     "dice": own + guided["white"]}
@@ -118,22 +118,22 @@ class ZocknrollUI(GameUI):
             player = _player(form, names, jorg_ok=summary["jorg"])
             own = parse_dice(form.get("own"), _dice_of(player))
             if not own:
-                raise ValueError(message("entry", "Tap {player}'s own dice.", player=player))
+                raise EntryError(message("entry", "Tap {player}'s own dice.", player=player))
             return {"kind": "reveal", "player": player, "dice": own}
         if kind == "nobody":
             return {"kind": "showdown", "dice": {}}
         if form.get("mark"):  # paper mode: the tapped row button
             row = form.get("mark") or ""
             if row not in {r["key"] for r in summary["rows"]}:
-                raise ValueError(N_("Tap the row to check."))
+                raise EntryError(N_("Tap the row to check."))
             round_no = form.get("round") or ""
             if round_no not in ("1", "2", "3"):
-                raise ValueError(N_("Tap the round: dropped out in round 1 or 2, or round 3."))
+                raise EntryError(N_("Tap the round: dropped out in round 1 or 2, or round 3."))
             return {"kind": "mark", "player": _player(form, names), "row": row,
                     "round": int(round_no)}
         if kind == "end_turn":
             return {"kind": "end_turn"}
-        raise ValueError(N_("Tap one of the buttons to say what happened."))
+        raise EntryError(N_("Tap one of the buttons to say what happened."))
 
     def describe(self, payload: dict, names: list[str]) -> str:
         """One line for the history page."""
