@@ -75,6 +75,9 @@ def test_toy_hearts_is_offered_and_plays_to_its_end_lowest_first(toy, new_phone)
     # The adapter's refusals, then the rules' refusal with its rule ID; nothing is saved.
     r = enter_hand(ann, table_id, [13, "", 13])
     assert r.status_code == 422 and "Type Bob's points." in text_of(r.get_data(as_text=True))
+    # The refusal names its box (EntryError's field): that box alone is marked.
+    assert attr(r.get_data(as_text=True), 'input[name="points_1"]', "aria-invalid") == "true"
+    assert attr(r.get_data(as_text=True), 'input[name="points_0"]', "aria-invalid") is None
     r = enter_hand(ann, table_id, [13, "x", 13])
     assert r.status_code == 422 and "whole number from 0 to 26" in text_of(r.get_data(as_text=True))
     r = enter_hand(ann, table_id, [13, 5, 7])

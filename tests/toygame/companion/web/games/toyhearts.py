@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from companion.rules.said import N_, message
 
-from .base import GameUI
+from .base import EntryError, GameUI
 
 MAX_POINTS_CHARS = 3
 
@@ -20,9 +20,11 @@ class ToyHeartsUI(GameUI):
         for pos, name in enumerate(names):
             raw = (form.get(f"points_{pos}") or "").strip()
             if not raw:
-                raise ValueError(message("entry", "Type {name}'s points.", name=name))
+                raise EntryError(message("entry", "Type {name}'s points.", name=name),
+                                 field=f"points_{pos}")
             if len(raw) > 2 or not raw.isascii() or not raw.isdigit():
-                raise ValueError(N_("Points are a whole number from 0 to 26."))
+                raise EntryError(N_("Points are a whole number from 0 to 26."),
+                                 field=f"points_{pos}")
             points[name] = int(raw)
         return {"kind": "hand", "points": points}
 
