@@ -87,12 +87,21 @@ def resolve(module: str, dotted: str):
 
 NAMES = documented_names()
 
+#: The games these docs cover: the ones the app ships with. A game added later keeps its
+#: rules in its own files (its RULES table and docstrings: docs/ADDING-A-GAME.md), so adding
+#: one never means editing these docs, and these checks don't reach it.
+DOCUMENTED = ("scorepad", "rook", "zocknroll", "rainbow_rummy", "rockit", "rocca")
+
+
+def documented_games():
+    return [GAMES[slug] for slug in DOCUMENTED]
+
 
 def test_the_api_doc_lists_names_for_every_module_it_covers():
     modules = {module for module, _ in NAMES}
     assert {"companion.rules", "companion.rules.game", "companion.rules.said",
             "companion.rules.cards"} <= modules
-    assert {f"companion.rules.{slug}" for slug in GAMES if slug != "scorepad"} <= modules
+    assert {f"companion.rules.{slug}" for slug in DOCUMENTED if slug != "scorepad"} <= modules
     assert len(NAMES) > 80
 
 
@@ -120,17 +129,20 @@ def test_the_contract_names_are_all_documented():
 
 def test_every_setting_of_every_game_is_named_in_the_api_doc():
     text = API_DOC.read_text(encoding="utf-8")
-    for game in GAMES.values():
+    for game in documented_games():
         for setting in game.settings_fields:
             assert f"`{setting.name}`" in text, f"{game.slug}: {setting.name}"
 
 
 def code_rule_ids() -> set[str]:
     ids = set()
-    for game in GAMES.values():
+    for game in documented_games():
         ids |= set(game.rules)
         ids |= {setting.rule for setting in game.settings_fields if setting.rule}
-    for path in (ROOT / "companion" / "rules").glob("*.py"):
+    others = set(GAMES) - set(DOCUMENTED)
+    for path in (ROOT / "companion" / "rules").rglob("*.py"):    # the games' shared modules too
+        if others & {path.stem, path.parent.name}:
+            continue
         ids |= set(re.findall(r"[\"']((?:SP|RK|R|ZNR|Z|RID|ROC|RR)-A?\d+b?)[\"']",
                               path.read_text(encoding="utf-8")))
     return ids
@@ -147,7 +159,7 @@ def test_the_rules_doc_has_a_row_for_every_rule_of_every_game():
     """Each rule ID the games define starts a row of a rules table: ``| RK-4 | ...``."""
     text = RULES_DOC.read_text(encoding="utf-8")
     rows = set(re.findall(r"^\| \*{0,2}([A-Z]+-A?\d+b?)\*{0,2} \|", text, re.M))
-    for game in GAMES.values():
+    for game in documented_games():
         assert not set(game.rules) - rows, f"{game.slug}: {sorted(set(game.rules) - rows)}"
 
 
