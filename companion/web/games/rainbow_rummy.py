@@ -55,7 +55,7 @@ def _points(raw: str, player: str, part: str, field: str) -> int:
     if not _POINTS.fullmatch(raw) or int(raw) > top:
         raise EntryError(message("entry", "{player}'s points for {part} must be a whole "
                                           "number from 0 to {top}.", player=player,
-                                 part=PART_WORDS[part], top=top), field)
+                                 part=PART_WORDS[part], top=top), field=field)
     return int(raw)
 
 
@@ -74,7 +74,7 @@ def _part(form: Mapping[str, str], seat: int, player: str, part: str,
     except ValueError as error:
         raise EntryError(message("entry", "{player}'s {part}: {error}", player=player,
                                  part=PART_WORDS[part], error=said_of(error)),
-                         cards_field) from None
+                         field=cards_field) from None
     points = _points(points_text, player, part, points_field) if points_text else None
     if cards is not None and points is not None:
         counted = rules.count_points(cards)
@@ -82,7 +82,7 @@ def _part(form: Mapping[str, str], seat: int, player: str, part: str,
             raise EntryError(message("entry", "{player}'s {part} add up to {counted}, but "
                                               "the points box says {points}: clear one of "
                                               "the two.", player=player, part=PART_WORDS[part],
-                                     counted=counted, points=points), points_field)
+                                     counted=counted, points=points), field=points_field)
         points = None
     if cards is not None:
         return {part: cards}
@@ -94,14 +94,14 @@ def _part(form: Mapping[str, str], seat: int, player: str, part: str,
         return {"down_points": 0}
     raise EntryError(message("entry", "Enter {player}'s {part}: their points (0 if none), or "
                                       "tap the cards.", player=player, part=PART_WORDS[part]),
-                     points_field)
+                     field=points_field)
 
 
 def _hand(form: Mapping[str, str], names: list[str], summary: dict) -> dict:
     choice = (form.get("went_out") or "").strip()
     out_seat = _seat(form, "went_out", names)
     if out_seat is None and choice != BLOCKED:
-        raise EntryError(N_("Tap who went out, or Blocked if nobody could."), "went_out")
+        raise EntryError(N_("Tap who went out, or Blocked if nobody could."), field="went_out")
     if summary.get("cut") is None and not summary.get("hands") and _cut_typed(form, names):
         raise EntryError(N_("You entered cut cards but did not save the cut: tap Who deals? "
                             "first, or clear the cut cards."))
@@ -126,14 +126,14 @@ def _cut(form: Mapping[str, str], names: list[str]) -> dict:
             typed = parse_cards((form.get(f"cut_{seat}") or "").strip(), rules.DECK)
         except ValueError as error:
             raise EntryError(message("entry", "{player}'s cut card: {error}", player=player,
-                                     error=said_of(error)), f"cut_{seat}") from None
+                                     error=said_of(error)), field=f"cut_{seat}") from None
         if len(typed) != 1:
             if not typed:
                 raise EntryError(message("entry", "Each player cuts one card: {player} has no "
-                                                  "card.", player=player), f"cut_{seat}")
+                                                  "card.", player=player), field=f"cut_{seat}")
             raise EntryError(message("entry", "Each player cuts one card: {player} has {count} "
                                               "cards.", player=player, count=len(typed)),
-                             f"cut_{seat}")
+                             field=f"cut_{seat}")
         cards[player] = typed[0]
     return {"kind": "cut", "cards": cards}
 
@@ -220,7 +220,7 @@ class RainbowRummyUI(GameUI):
         if kind == "dealer":
             seat = _seat(form, "dealer", names)
             if seat is None:
-                raise EntryError(N_("Tap who deals the first hand."), "dealer")
+                raise EntryError(N_("Tap who deals the first hand."), field="dealer")
             return {"kind": "cut", "dealer": names[seat]}
         raise EntryError(N_("Tap one of the buttons: save the hand, or the cut for deal."))
 

@@ -39,19 +39,19 @@ def _card(text: str | None) -> str | None:
     if not raw:
         return None
     if len(raw) > MAX_CARD_TEXT or len(raw.replace(",", " ").split()) > 1:
-        raise EntryError(N_("Tap one card: a rank, then a suit (or the joker)."), "card")
+        raise EntryError(N_("Tap one card: a rank, then a suit (or the joker)."), field="card")
     try:
         return parse_card(raw, rocca.DECK)
     except ValueError:
         raise EntryError(message("entry", "“{text}” is not a Rocca card: tap a rank (0, A, "
                                          "2–10, J, Q, K), then a suit, or the joker.",
-                                 text=raw), "card") from None
+                                 text=raw), field="card") from None
 
 
 def _cards(text: str | None) -> list[str]:
     raw = (text or "").strip()
     if len(raw) > MAX_BON_TEXT:
-        raise EntryError(N_("A Bon is 2 or 3 cards."), "bon_cards")
+        raise EntryError(N_("A Bon is 2 or 3 cards."), field="bon_cards")
     return [_card(item) for item in raw.replace(",", " ").split()]
 
 
@@ -65,7 +65,7 @@ def _player(form: Mapping[str, str], names: list[str], summary: dict) -> str:
 def _no_card_typed(form: Mapping[str, str]) -> None:
     if (form.get("card") or "").strip():
         raise EntryError(N_("You tapped a card: press “Placed this card” to play it, or clear "
-                            "it (⌫) first."), "card")
+                            "it (⌫) first."), field="card")
 
 
 # ---------------------------------------------------------------- card labels, the Bon
@@ -87,13 +87,13 @@ def _label(card: str) -> str:
 def _parse_bon(form: Mapping[str, str], names: list[str]) -> dict:
     player = form.get("bon_player") or ""
     if player not in names:
-        raise EntryError(N_("Tap who called Bon."), "bon_player")
+        raise EntryError(N_("Tap who called Bon."), field="bon_player")
     cards = _cards(form.get("bon_cards"))
     if not 2 <= len(cards) <= 3:
-        raise EntryError(N_("Tap the 2 or 3 cards of the Bon."), "bon_cards")
+        raise EntryError(N_("Tap the 2 or 3 cards of the Bon."), field="bon_cards")
     onto = _card(form.get("bon_onto"))
     if onto is None:
-        raise EntryError(N_("Tap the active card the Bon goes on."), "bon_onto")
+        raise EntryError(N_("Tap the active card the Bon goes on."), field="bon_onto")
     action = {"kind": "bon", "player": player, "cards": cards, "onto": onto}
     if form.get("bon_to"):
         action["to"] = form.get("bon_to")
@@ -147,19 +147,19 @@ class RoccaUI(GameUI):
         card = _card(form.get("card"))
         if card is None:
             raise EntryError(message("entry", "Tap the card {player} placed: a rank, then a "
-                                              "suit (or the joker).", player=player), "card")
+                                              "suit (or the joker).", player=player), field="card")
         action = {"kind": "play", "player": player, "card": card}
         if card == rocca.JOKER:
             suit = form.get("suit") or ""
             if suit not in dict(SUITS):
                 raise EntryError(message("entry", "Tap the suit {player} declared for the "
-                                                  "joker.", player=player), "suit")
+                                                  "joker.", player=player), field="suit")
             action["suit"] = suit
         if card.startswith("Q") and summary.get("queen") is None:
             target = form.get("to") or ""
             if target not in names or target == player:
                 raise EntryError(message("entry", "Tap who gets a card from {player}'s queen.",
-                                         player=player), "to")
+                                         player=player), field="to")
             action["to"] = target
         return action
 

@@ -29,7 +29,7 @@ def _name(form: Mapping[str, str], key: str, names: list[str], needed: str,
     """The player named by the form's `key`; else `needed`, about `field` (if one box)."""
     player = form.get(key) or ""
     if player not in names:
-        raise EntryError(needed, field)
+        raise EntryError(needed, field=field)
     return player
 
 
@@ -38,21 +38,21 @@ def _come_in(form: Mapping[str, str], names: list[str]) -> dict:
     raw = (form.get("cards") or "").strip()
     if len(raw) > MAX_CARD_TEXT:
         raise EntryError(message("entry", "A come-in is one trick: at most {count} cards.",
-                                 count=MAX_TRICK), "cards")
+                                 count=MAX_TRICK), field="cards")
     try:
         cards, declared = rules.parse_trick(raw)       # "5♥ 6♥ JK, joker = 4♥" reads too
     except ValueError as error:
         said = said_of(error)           # a fixed N_ sentence is looked up as it is
         said = said if isinstance(said, Said) else Said(str(said), template=str(said))
         raise EntryError(message("entry", "{player}'s trick: {error}", player=player,
-                                 error=said), "cards") from None
+                                 error=said), field="cards") from None
     if not cards:
         raise EntryError(message("entry", "Tap the cards of {player}'s trick: a rank, then a "
-                                          "suit, for each card.", player=player), "cards")
+                                          "suit, for each card.", player=player), field="cards")
     if declared and rules.JOKER not in cards:
         raise EntryError(message("entry", "{player}'s trick: a joker's card was declared, "
                                           "but the trick has no joker.", player=player),
-                         "cards")
+                         field="cards")
     # A declared joker is still a joker: the rules refuse it in a come-in (RID-4).
     return {"kind": "come_in", "player": player, "cards": cards}
 
@@ -78,17 +78,17 @@ def _blocked(form: Mapping[str, str], names: list[str]) -> dict:
     every player's cards in hand typed and no one tapped, the one holding the fewest."""
     if (form.get("cards") or "").strip():
         raise EntryError(N_("You tapped cards for a come-in: press Come in to save them, or "
-                            "clear them (⌫) first."), "cards")
+                            "clear them (⌫) first."), field="cards")
     hands = _hands(form, names)
     player = form.get("blocked_player") or ""
     if not player and hands and len(hands) == len(names):
         verdict = rules.blocked_winners(hands)
         if not verdict:
             raise EntryError(message("entry", "{reason} Tap who wins.",
-                                     reason=verdict.reason), "blocked_player")
+                                     reason=verdict.reason), field="blocked_player")
         player = verdict.details["winners"][0]
     if player not in names:
-        raise EntryError(N_("Tap who has the fewest cards in hand."), "blocked_player")
+        raise EntryError(N_("Tap who has the fewest cards in hand."), field="blocked_player")
     action = {"kind": "win", "player": player, "how": "blocked"}
     if hands:
         action["hands"] = hands
