@@ -509,6 +509,11 @@ def test_each_catalogue_holds_the_words_written_in_its_files():
     holds the words written only in its own files, the app's the rest (docs/I18N.md)."""
     for folder, entries in translations.split(REPOSITORY).items():
         written = {(context, _forms(message)) for _f, _l, message, _c, context in entries}
+        if not (folder / "messages.pot").is_file() and folder.parent.name == "games":
+            # A game that ships no catalogue yet: its words show in English, and
+            # test_every_game_has_a_tour_and_a_refused_entry names it (a warning).
+            assert folder.name in translations.missing("ja"), folder
+            continue
         with open(folder / "messages.pot", "rb") as fh:
             template = {(m.context, _forms(m.id)) for m in read_po(fh) if m.id}
         assert written == template, (folder, sorted(written - template)[:5],

@@ -146,7 +146,7 @@ def test_toy_hearts_catalogue_holds_every_word_of_its_files():
 def test_a_game_without_japanese_plays_in_english_and_is_reported(tmp_path):
     bare = copy_layout(TOYGAME, tmp_path, leave_out=("companion/translations",))
     with installed(bare, TOY_SLUG):
-        assert translations.missing("ja") == [TOY_SLUG]
+        assert TOY_SLUG in translations.missing("ja")
         app = make_app(tmp_path / "instance")
         attach(app, bare, tmp_path)
         ann = Phone(app, "Ann")
