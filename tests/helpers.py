@@ -148,9 +148,10 @@ class Node(Tag):
 
     @property
     def start_tag(self) -> str:
-        """The element's start tag, as `html` writes it (a `>` in a value is `&gt;` there)."""
-        html = self.html
-        return html[:html.index(">") + 1]
+        """The element's start tag, as `html` writes it."""
+        return "<" + self.name + "".join(
+            f" {name}={EntitySubstitution.quoted_attribute_value(AS_WRITTEN.attribute_value(value))}"
+            for name, value in AS_WRITTEN.attributes(self)) + ">"
 
     def strings(self):
         """The text below, in order: not a <style>'s or a <script>'s (never shown), nor a
