@@ -14,14 +14,14 @@ CSS identifier: `[data-trick="3"]`), e.g. `#sheet tfoot td[data-player]`.
 """
 from __future__ import annotations
 
-import functools
 import importlib.util
 import os
 import re
 import socket
 import sys
+from collections import OrderedDict
 
-from bs4 import BeautifulSoup, Tag
+from bs4 import BeautifulSoup, SoupStrainer, Tag
 from bs4.dammit import EntitySubstitution
 from bs4.element import PreformattedString
 from bs4.formatter import HTMLFormatter
@@ -177,17 +177,31 @@ class Page(Node, BeautifulSoup):
     """A parsed page or fragment: the document, itself a `Node` (its `tag` is "[document]")."""
 
 
-@functools.lru_cache(maxsize=16)
-def _parsed(html: str) -> Page:
-    # Tests read one page several times over (`attr`, `text_of`, `inputs`...): parse it once.
+#: The last pages parsed, by (text, the one tag kept or None for the whole page): tests read
+#: one page several times over (`attr`, `text_of`, `inputs`...), and it is parsed once.
+_PARSED: OrderedDict[tuple[str, str | None], Page] = OrderedDict()
+_KEPT = 16
+
+
+def parse(html: str | Node, only: str | None = None) -> Node:
+    """The parsed document (a `Page`); an element is returned as it is. With `only` (a tag
+    name) and a text not parsed yet, just the `only` elements (with all they hold) are built:
+    BeautifulSoup builds a whole page at about two and a half times the cost of reading it,
+    and `form_block`, `inputs` and `csrf_from` need no more. The parse is shared between
+    calls with the same text: read it, don't change it."""
+    if isinstance(html, Tag):
+        return html
+    for key in ((html, None), (html, only)):
+        if key in _PARSED:
+            _PARSED.move_to_end(key)
+            return _PARSED[key]
     # `class` stays one string, as it is in the page (soupsieve splits it for `.class`).
-    return Page(html, "html.parser", element_classes={Tag: Node}, multi_valued_attributes=None)
-
-
-def parse(html: str | Node) -> Node:
-    """The parsed document (a `Page`); an element is returned as it is. The parse is shared
-    between calls with the same text: read it, don't change it."""
-    return html if isinstance(html, Tag) else _parsed(html)
+    page = Page(html, "html.parser", element_classes={Tag: Node}, multi_valued_attributes=None,
+                parse_only=SoupStrainer(only) if only else None)
+    _PARSED[(html, only)] = page
+    if len(_PARSED) > _KEPT:
+        _PARSED.popitem(last=False)
+    return page
 
 
 # ---------------------------------------------------------------- reading pages
@@ -231,7 +245,7 @@ def links(html: str | Node, selector: str = "a[href]") -> list[str]:
 
 def forms(html: str | Node) -> list[Node]:
     """Every <form> of the page."""
-    return select(html, "form")
+    return parse(html, only="form").select("form")
 
 
 def form_block(html: str | Node, marker: str) -> str:
@@ -247,7 +261,7 @@ def form_block(html: str | Node, marker: str) -> str:
 def inputs(html: str | Node) -> dict[str, str]:
     """name -> value of every <input> (the first one wins per name; no value is "")."""
     found: dict[str, str] = {}
-    for node in select(html, "input[name]"):
+    for node in parse(html, only="input").select("input[name]"):
         found.setdefault(node.attrs["name"], node.attrs.get("value", ""))
     return found
 
@@ -267,11 +281,10 @@ def alerts(html: str | Node) -> list[str]:
 def csrf_from(html: str | Node) -> str:
     """The page's CSRF token: a `csrf_token` hidden input's, else the one in `<body
     hx-headers...>` (the header htmx sends)."""
-    doc = parse(html)
-    for node in doc.select('input[name="csrf_token"]'):
+    for node in parse(html, only="input").select('input[name="csrf_token"]'):
         if node.attrs.get("value"):
             return node.attrs["value"]
-    for node in doc.elements():
+    for node in parse(html).elements():
         for name, value in node.attrs.items():
             match = name.startswith("hx-headers") and re.search(
                 r'"X-CSRFToken":\s*"([^"]+)"', value)
