@@ -19,6 +19,7 @@ import os
 import re
 import socket
 import sys
+import threading
 from collections import OrderedDict
 
 from bs4 import BeautifulSoup, SoupStrainer, Tag
@@ -149,8 +150,9 @@ class Node(Tag):
     @property
     def start_tag(self) -> str:
         """The element's start tag, as `html` writes it."""
+        quoted = EntitySubstitution.quoted_attribute_value
         return "<" + self.name + "".join(
-            f" {name}={EntitySubstitution.quoted_attribute_value(AS_WRITTEN.attribute_value(value))}"
+            f" {name}={quoted(AS_WRITTEN.attribute_value(value))}"
             for name, value in AS_WRITTEN.attributes(self)) + ">"
 
     def strings(self):
@@ -181,6 +183,7 @@ class Page(Node, BeautifulSoup):
 #: one page several times over (`attr`, `text_of`, `inputs`...), and it is parsed once.
 _PARSED: OrderedDict[tuple[str, str | None], Page] = OrderedDict()
 _KEPT = 16
+_PARSED_LOCK = threading.Lock()      # some tests read answers in several threads at once
 
 
 def parse(html: str | Node, only: str | None = None) -> Node:
@@ -191,16 +194,18 @@ def parse(html: str | Node, only: str | None = None) -> Node:
     calls with the same text: read it, don't change it."""
     if isinstance(html, Tag):
         return html
-    for key in ((html, None), (html, only)):
-        if key in _PARSED:
-            _PARSED.move_to_end(key)
-            return _PARSED[key]
+    with _PARSED_LOCK:
+        for key in ((html, None), (html, only)):
+            if key in _PARSED:
+                _PARSED.move_to_end(key)
+                return _PARSED[key]
     # `class` stays one string, as it is in the page (soupsieve splits it for `.class`).
     page = Page(html, "html.parser", element_classes={Tag: Node}, multi_valued_attributes=None,
                 parse_only=SoupStrainer(only) if only else None)
-    _PARSED[(html, only)] = page
-    if len(_PARSED) > _KEPT:
-        _PARSED.popitem(last=False)
+    with _PARSED_LOCK:
+        _PARSED[(html, only)] = page
+        if len(_PARSED) > _KEPT:
+            _PARSED.popitem(last=False)
     return page
 
 
