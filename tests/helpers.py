@@ -2,10 +2,10 @@
 port, and reading HTML with a parser instead of regular expressions.
 
 Pages are read with BeautifulSoup (its pure-Python "html.parser" builder; the `[test]` extra
-installs it) and CSS selectors with soupsieve. `machine()` describes the machine for the perf
-scripts' reports. There are no __init__.py files
-under tests/, so pytest puts each conftest's folder on sys.path: tests/conftest.py makes
-this module importable everywhere as `from helpers import ...`. A script run on its own
+installs it) and CSS selectors with soupsieve (docs/DECISIONS.md). `machine()` describes the
+machine for the perf scripts' reports. There are no __init__.py files under tests/, so
+pytest puts each conftest's folder on sys.path: tests/conftest.py makes this module
+importable everywhere as `from helpers import ...`. A script run on its own
 (`python tests/perf/bench_load.py`) puts tests/ on sys.path itself first.
 
 Reading HTML: every function takes a page or fragment (a string) or an already parsed
