@@ -1,16 +1,16 @@
 """Helpers shared by every test suite (and the perf scripts): environment checks, a free
 port, and reading HTML with a parser instead of regular expressions.
 
-Standard library only (CI installs just the `[test]` extra). `machine()` describes the machine
-for the perf scripts' reports. There are no __init__.py files
-under tests/, so pytest puts each conftest's folder on sys.path: tests/conftest.py makes
-this module importable everywhere as `from helpers import ...`. A script run on its own
+Pages are read with BeautifulSoup (its pure-Python "html.parser" builder; the `[test]` extra
+installs it) and CSS selectors with soupsieve (docs/DECISIONS.md). `machine()` describes the
+machine for the perf scripts' reports. There are no __init__.py files under tests/, so
+pytest puts each conftest's folder on sys.path: tests/conftest.py makes this module
+importable everywhere as `from helpers import ...`. A script run on its own
 (`python tests/perf/bench_load.py`) puts tests/ on sys.path itself first.
 
 Reading HTML: every function takes a page or fragment (a string) or an already parsed
-`Node`. Selectors are a small CSS subset: `tag`, `#id`, `.class`, `[attr]`, `[attr=v]`
-(also `~=`, `^=`, `$=`, `*=`), compounds of those (`tr.rk-row[data-trick="3"]`), and the
-descendant (` `) and child (`>`) combinators, e.g. `#sheet tfoot td[data-player]`.
+`Node`; selectors are CSS as soupsieve reads them (quote an attribute value that isn't a
+CSS identifier: `[data-trick="3"]`), e.g. `#sheet tfoot td[data-player]`.
 """
 from __future__ import annotations
 
@@ -19,11 +19,17 @@ import os
 import re
 import socket
 import sys
-from html.parser import HTMLParser
+import threading
+from collections import OrderedDict
+
+from bs4 import BeautifulSoup, SoupStrainer, Tag
+from bs4.dammit import EntitySubstitution
+from bs4.element import PreformattedString
+from bs4.formatter import HTMLFormatter
 
 __all__ = [
     "in_ci", "free_port",
-    "Node", "parse", "select", "select_one", "text_of", "attr", "attrs", "links", "forms",
+    "Node", "Page", "parse", "select", "select_one", "text_of", "attr", "attrs", "links", "forms",
     "form_block", "inputs", "alerts", "csrf_from", "totals",
 ]
 
@@ -97,36 +103,34 @@ def machine(*packages: str, chromium: str | None = None) -> dict:
     return info
 
 
-# ---------------------------------------------------------------- a tiny DOM
-
-VOID = frozenset("area base br col embed hr img input link meta param source track wbr".split())
-# An open <li> is closed by the next <li>, and so on (HTML's optional end tags).
-_CLOSES = {"li": {"li"}, "option": {"option"}, "tr": {"tr", "td", "th"}, "td": {"td", "th"},
-           "th": {"td", "th"}, "dt": {"dt", "dd"}, "dd": {"dt", "dd"}}
-
+# ---------------------------------------------------------------- the parsed page
 
 NOT_SHOWN = frozenset({"style", "script"})
 
 
-class Node:
-    """One element: `tag`, `attrs` (name -> value, entities decoded), `children` (Nodes and
-    text strings), `parent`, `start_tag` (its start tag's source) and `html` (its exact
-    source, start tag to end tag)."""
+class _AsWritten(HTMLFormatter):
+    """Writes an element the way the templates do: attributes in their order (BeautifulSoup
+    sorts them by default) and `<input ...>` without a closing slash."""
 
-    def __init__(self, tag: str, attrs: dict[str, str], parent: Node | None, source: str,
-                 start: int):
-        self.tag, self.attrs, self.parent = tag, attrs, parent
-        self.children: list[Node | str] = []
-        self._source, self._start, self._end = source, start, len(source)
-        self.start_tag = ""
+    def __init__(self):
+        super().__init__(entity_substitution=EntitySubstitution.substitute_xml,
+                         void_element_close_prefix="")
 
-    def __repr__(self) -> str:
-        return f"<Node {self.html[:80]!r}>"
+    def attributes(self, tag):
+        return list(tag.attrs.items())
+
+
+AS_WRITTEN = _AsWritten()
+
+
+class Node(Tag):
+    """One element, a BeautifulSoup `Tag` (`attrs`, `get`, `parent`, `children`, `select`,
+    `select_one`, ...) with the names the tests read it by: `tag`, `id`, `classes`, `text`
+    (what a player sees), `html`, `start_tag` and `elements()`."""
 
     @property
-    def html(self) -> str:
-        """The element's own source text (outer HTML)."""
-        return self._source[self._start:self._end]
+    def tag(self) -> str:
+        return self.name
 
     @property
     def id(self) -> str | None:
@@ -136,168 +140,73 @@ class Node:
     def classes(self) -> list[str]:
         return self.attrs.get("class", "").split()
 
-    def get(self, name: str, default=None):
-        return self.attrs.get(name, default)
+    @property
+    def html(self) -> str:
+        """The element's HTML (outer HTML), written again from the parse: attributes in their
+        order and double-quoted (single-quoted if the value has a `"`), a bare attribute as
+        `name=""`, `&`, `<` and `>` as entities, every other character as itself."""
+        return self.decode(formatter=AS_WRITTEN)
+
+    @property
+    def start_tag(self) -> str:
+        """The element's start tag, as `html` writes it."""
+        quoted = EntitySubstitution.quoted_attribute_value
+        return "<" + self.name + "".join(
+            f" {name}={quoted(AS_WRITTEN.attribute_value(value))}"
+            for name, value in AS_WRITTEN.attributes(self)) + ">"
 
     def strings(self):
-        """The text nodes below, in order; not a <style>'s or a <script>'s (never shown)."""
+        """The text below, in order: not a <style>'s or a <script>'s (never shown), nor a
+        comment or the doctype."""
         for child in self.children:
-            if isinstance(child, str):
+            if isinstance(child, Tag):
+                if child.name not in NOT_SHOWN:
+                    yield from Node.strings(child)
+            elif not isinstance(child, PreformattedString):
                 yield child
-            elif child.tag not in NOT_SHOWN:
-                yield from child.strings()
 
     @property
     def text(self) -> str:
         """The text inside (tags dropped, entities decoded, whitespace collapsed)."""
-        return re.sub(r"\s+", " ", " ".join(self.strings())).strip()
+        return " ".join(" ".join(self.strings()).split())
 
     def elements(self):
         """Every element below this one, in document order."""
-        for child in self.children:
-            if isinstance(child, Node):
-                yield child
-                yield from child.elements()
-
-    def select(self, selector: str) -> list[Node]:
-        chain = _parse_selector(selector)
-        return [node for node in self.elements() if _matches(node, chain)]
-
-    def select_one(self, selector: str) -> Node | None:
-        found = self.select(selector)
-        return found[0] if found else None
+        return self.find_all(True)
 
 
-class _Builder(HTMLParser):
-    def __init__(self, source: str):
-        super().__init__(convert_charrefs=True)
-        self.source = source
-        # Where each line starts: HTMLParser.getpos() counts lines by "\n" alone.
-        self.lines = [0] + [m.end() for m in re.finditer("\n", source)]
-        self.root = Node("#document", {}, None, source, 0)
-        self.stack = [self.root]
-
-    def _offset(self) -> int:
-        line, column = self.getpos()
-        return self.lines[line - 1] + column
-
-    def handle_starttag(self, tag, attrs):
-        closes = _CLOSES.get(tag)
-        if closes and self.stack[-1].tag in closes:
-            self._close(len(self.stack) - 1, self._offset())
-        parent = self.stack[-1]
-        node = Node(tag, {k: v if v is not None else "" for k, v in attrs}, parent,
-                    self.source, self._offset())
-        node.start_tag = self.get_starttag_text() or ""
-        parent.children.append(node)
-        if tag in VOID:
-            node._end = node._start + len(node.start_tag)
-        else:
-            self.stack.append(node)
-
-    def handle_startendtag(self, tag, attrs):
-        self.handle_starttag(tag, attrs)
-        if tag not in VOID:
-            self._close(len(self.stack) - 1, self._offset() + len(self.get_starttag_text()))
-
-    def handle_endtag(self, tag):
-        for depth in range(len(self.stack) - 1, 0, -1):
-            if self.stack[depth].tag == tag:
-                at = self._offset()
-                end = self.source.find(">", at)
-                self._close(depth, end + 1 if end >= 0 else len(self.source))
-                return                                # an end tag nothing opened: ignored
-
-    def _close(self, depth: int, end: int) -> None:
-        for node in self.stack[depth:]:
-            node._end = end
-        del self.stack[depth:]
-
-    def handle_data(self, data):
-        self.stack[-1].children.append(data)
+class Page(Node, BeautifulSoup):
+    """A parsed page or fragment: the document, itself a `Node` (its `tag` is "[document]")."""
 
 
-def parse(html: str | Node) -> Node:
-    """The parsed document (a `#document` Node); a Node is returned as it is."""
-    if isinstance(html, Node):
+#: The last pages parsed, by (text, the one tag kept or None for the whole page): tests read
+#: one page several times over (`attr`, `text_of`, `inputs`...), and it is parsed once.
+_PARSED: OrderedDict[tuple[str, str | None], Page] = OrderedDict()
+_KEPT = 16
+_PARSED_LOCK = threading.Lock()      # some tests read answers in several threads at once
+
+
+def parse(html: str | Node, only: str | None = None) -> Node:
+    """The parsed document (a `Page`); an element is returned as it is. With `only` (a tag
+    name) and a text not parsed yet, just the `only` elements (with all they hold) are built:
+    BeautifulSoup builds a whole page at about two and a half times the cost of reading it,
+    and `form_block`, `inputs` and `csrf_from` need no more. The parse is shared between
+    calls with the same text: read it, don't change it."""
+    if isinstance(html, Tag):
         return html
-    builder = _Builder(html)
-    builder.feed(html)
-    builder.close()
-    return builder.root
-
-
-_COMPOUND = re.compile(r"""
-    (?P<tag>[\w-]+|\*)
-  | \#(?P<id>[\w-]+)
-  | \.(?P<cls>[\w-]+)
-  | \[\s*(?P<attr>[\w:-]+)\s*(?:(?P<op>[~^$*]?=)\s*(?:"(?P<dq>[^"]*)"|'(?P<sq>[^']*)'|(?P<bare>[^\]\s]+))\s*)?\]
-""", re.X)
-_SELECTORS: dict[str, list] = {}
-
-
-def _parse_selector(selector: str) -> list:
-    """`a > b c` -> [(None, a), ('>', b), (' ', c)], each compound a list of tests."""
-    if selector in _SELECTORS:
-        return _SELECTORS[selector]
-    chain, combinator, rest = [], None, selector.strip()
-    while rest:
-        tests, pos = [], 0
-        while pos < len(rest) and rest[pos] not in " >\t\n":
-            m = _COMPOUND.match(rest, pos)
-            if not m:
-                raise ValueError(f"unsupported selector {selector!r} at {rest[pos:]!r}")
-            value = next((v for v in (m["dq"], m["sq"], m["bare"]) if v is not None), None)
-            tests.append((m["tag"], m["id"], m["cls"], m["attr"], m["op"], value))
-            pos = m.end()
-        chain.append((combinator, tests))
-        rest = rest[pos:]
-        stripped = rest.lstrip()
-        combinator = ">" if stripped.startswith(">") else " "
-        rest = stripped[1:].lstrip() if combinator == ">" else stripped
-    _SELECTORS[selector] = chain
-    return chain
-
-
-def _compound_matches(node: Node, tests) -> bool:
-    for tag, id_, cls, name, op, value in tests:
-        if tag and tag != "*" and node.tag != tag:
-            return False
-        if id_ and node.attrs.get("id") != id_:
-            return False
-        if cls and cls not in node.classes:
-            return False
-        if name:
-            have = node.attrs.get(name)
-            if have is None:
-                return False
-            if op == "=" and have != value:
-                return False
-            if op == "~=" and value not in have.split():
-                return False
-            if op == "^=" and not have.startswith(value):
-                return False
-            if op == "$=" and not have.endswith(value):
-                return False
-            if op == "*=" and value not in have:
-                return False
-    return True
-
-
-def _matches(node: Node, chain) -> bool:
-    combinator, tests = chain[-1]
-    if not _compound_matches(node, tests):
-        return False
-    if len(chain) == 1:
-        return True
-    parent = node.parent
-    if combinator == ">":
-        return parent is not None and parent.tag != "#document" and _matches(parent, chain[:-1])
-    while parent is not None and parent.tag != "#document":
-        if _matches(parent, chain[:-1]):
-            return True
-        parent = parent.parent
-    return False
+    with _PARSED_LOCK:
+        for key in ((html, None), (html, only)):
+            if key in _PARSED:
+                _PARSED.move_to_end(key)
+                return _PARSED[key]
+    # `class` stays one string, as it is in the page (soupsieve splits it for `.class`).
+    page = Page(html, "html.parser", element_classes={Tag: Node}, multi_valued_attributes=None,
+                parse_only=SoupStrainer(only) if only else None)
+    with _PARSED_LOCK:
+        _PARSED[(html, only)] = page
+        if len(_PARSED) > _KEPT:
+            _PARSED.popitem(last=False)
+    return page
 
 
 # ---------------------------------------------------------------- reading pages
@@ -341,7 +250,7 @@ def links(html: str | Node, selector: str = "a[href]") -> list[str]:
 
 def forms(html: str | Node) -> list[Node]:
     """Every <form> of the page."""
-    return select(html, "form")
+    return parse(html, only="form").select("form")
 
 
 def form_block(html: str | Node, marker: str) -> str:
@@ -357,7 +266,7 @@ def form_block(html: str | Node, marker: str) -> str:
 def inputs(html: str | Node) -> dict[str, str]:
     """name -> value of every <input> (the first one wins per name; no value is "")."""
     found: dict[str, str] = {}
-    for node in select(html, "input[name]"):
+    for node in parse(html, only="input").select("input[name]"):
         found.setdefault(node.attrs["name"], node.attrs.get("value", ""))
     return found
 
@@ -377,11 +286,10 @@ def alerts(html: str | Node) -> list[str]:
 def csrf_from(html: str | Node) -> str:
     """The page's CSRF token: a `csrf_token` hidden input's, else the one in `<body
     hx-headers...>` (the header htmx sends)."""
-    doc = parse(html)
-    for node in doc.select('input[name="csrf_token"]'):
+    for node in parse(html, only="input").select('input[name="csrf_token"]'):
         if node.attrs.get("value"):
             return node.attrs["value"]
-    for node in doc.elements():
+    for node in parse(html).elements():
         for name, value in node.attrs.items():
             match = name.startswith("hx-headers") and re.search(
                 r'"X-CSRFToken":\s*"([^"]+)"', value)

@@ -17,7 +17,7 @@ def init_app(app: Flask) -> None:
     bodies.init_app(app)    # every request body read within BODY_TIMEOUT seconds
     limiter.init_app(app)
     compress.init_app(app)
-    assets.init_app(app)    # fingerprinted, minified, precompressed /static (issue 18)
+    assets.init_app(app)    # fingerprinted, minified, precompressed /static (page weight)
     security.init_app(app)
     answers.init_app(app)   # X-Companion on every answer; a permanent session cookie
     filters.init_app(app)

@@ -16,9 +16,9 @@ def qr_svg(text: str, label: str = "QR code") -> Markup:
     One path of lines a module thick, a line per run of dark modules in a row, each move
     relative to the end of the last ("M2 2.5h7m1 0h1m2 0h3...m-27 1h1"): a quarter of the
     bytes of the `qrcode` package's own SVG (a square per module), a fifth once compressed,
-    and drawn to the same pixels; it matters on the table page (issue 18). The path is stroked black (`stroke="#000"`, which CSS may
-    change); a line's ends are cut square (the default butt caps), so a run covers exactly
-    its modules. Cached: drawing one takes several milliseconds and a table's join URL never
+    and drawn to the same pixels; it matters on the table page, whose first load must stay
+    under 25 kB. The path is stroked black (`stroke="#000"`, which CSS may change); a
+    line's ends are cut square (the default butt caps), so a run covers exactly its modules. Cached: drawing one takes several milliseconds and a table's join URL never
     changes.
     """
     qr = qrcode.QRCode(error_correction=qrcode.constants.ERROR_CORRECT_M, border=2)

@@ -2,9 +2,13 @@
 
 Counted in SQLite (companion.storage.rates), so a quota holds across gunicorn workers.
 Generous for a club (a director creating a table per minute for an hour, a family trying
-every game) and a wall for a script creating thousands. The limits are app settings:
+every game) and a wall for a script creating thousands. The limits are app settings, read
+from ``current_app.config`` on each request (their defaults are in ``create_app``):
 ``TABLE_CREATE_LIMIT``, ``EVENT_CREATE_LIMIT`` and ``EVENT_TABLE_LIMIT`` (an event's
-tables, counted when a round is seated), each ``(count, seconds)``.
+tables, counted when a round is seated), each ``(count, seconds)``. The defaults are 30
+tables and 10 events a minute from one address, and 2,000 event tables an hour: the largest
+round (2,500 entrants at 2 a table) is 1,250 tables, and a 500-table round may be seated
+four times in an hour; a loop of seat and unseat stops within it.
 """
 from __future__ import annotations
 
@@ -17,14 +21,6 @@ from companion.rules.said import message
 from companion.storage import get_db, rates
 
 from .errors import error_response
-
-#: Defaults: 30 tables and 10 events a minute from one address, and 2,000 event tables an
-#: hour: the largest round (2,500 entrants at 2 a table) is 1,250 tables, and a 500-table
-#: round may be seated four times in an hour; a loop of seat and unseat stops within it.
-TABLE_CREATE_LIMIT = (30, 60.0)
-EVENT_CREATE_LIMIT = (10, 60.0)
-EVENT_TABLE_LIMIT = (2000, 3600.0)
-
 
 class OverQuota(ValueError):
     """A round's tables refused by the address's quota on event tables (answer 429)."""
@@ -44,8 +40,9 @@ def admit_event_tables(count: int) -> None:
 
 
 def quota(setting: str):
-    """Decorate a view that creates something: over the address's quota it answers 429 in
-    plain words and creates nothing."""
+    """Decorate a view that creates something, counted against the app setting `setting`
+    (``(count, seconds)``): over the address's quota it answers 429 in plain words and
+    creates nothing."""
 
     def decorate(view):
         @wraps(view)

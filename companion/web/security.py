@@ -90,7 +90,7 @@ def init_app(app: Flask) -> None:
         h = response.headers
         h.setdefault("X-Content-Type-Options", "nosniff")
         if is_static_file(response):
-            # Document headers on documents, nosniff everywhere (issue 18): a stylesheet, a
+            # Document headers on documents, nosniff everywhere (page weight): a stylesheet, a
             # script or an image ignores the CSP, frame, referrer, permissions and opener
             # headers, which were ~400 of the ~700 header bytes of each static answer. An SVG
             # opened by itself is a document, so it keeps a CSP that allows nothing.

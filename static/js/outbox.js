@@ -1,4 +1,4 @@
-// Table Companion: the outbox (issue 16 §10, "a blinking Wi-Fi loses nothing").
+// Table Companion: the outbox, so that a blinking Wi-Fi loses nothing.
 // A write tapped while the server can't be reached (htmx:error with no answer at all: offline,
 // dropped, timed out, or an answer that isn't the app's own, e.g. a proxy's 502 page: see
 // static/js/app.js) stays on the phone in localStorage and is sent again by itself, on the

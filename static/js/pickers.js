@@ -1,5 +1,5 @@
 // Table Companion: the dice pad (Zock'n'Roll) and the card picker (the card games), on their
-// games' pages only, after bundle/site.js (companion/web/assets.py, GAME_SCRIPTS; issue 18:
+// games' pages only, after bundle/site.js (companion/web/assets.py, GAME_SCRIPTS:
 // a Rook or score pad table doesn't download them). `on` and `set` are static/js/app.js's.
 (function () {
   "use strict";

@@ -27,7 +27,7 @@ def create_table(page: Page, names: list[str], target: int | None = None, me: in
     if me:
         page.locator(f'input[name="me"][value="{me}"]').check()
     if target is not None:
-        # House rules start folded behind "Change rules" (issue 15).
+        # House rules start folded behind "Change rules".
         page.locator("#change-rules > summary").click()
         page.get_by_label("Target score").fill(str(target))
     page.get_by_role("button", name="Create table").click()

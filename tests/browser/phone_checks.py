@@ -1,4 +1,4 @@
-"""What "phone-first" means, as checks on a real page (issue 15; ARCHITECTURE.md §9).
+"""What "phone-first" means, as checks on a real page.
 
 Every game's phone test calls these at 375x667 and 412x915, light and dark:
 

@@ -1,4 +1,4 @@
-"""Event integrity in Chromium (issue 13): an attacker's phone with the public players' link
+"""Event integrity in Chromium: an attacker's phone with the public players' link
 can only watch, the player's own phone sits down in one tap, and a table that corrects its
 sheet (undo, enter the right hand) changes the event's result live until the round is locked.
 """

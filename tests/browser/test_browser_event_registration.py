@@ -1,4 +1,4 @@
-"""Players register themselves for a tournament through the event's QR (issue 9), in Chromium.
+"""Players register themselves for a tournament through the event's QR, in Chromium.
 
 The director creates an event with an empty list and registration open; players' phones open
 the players' page the dashboard shows, register (a duplicate name is refused in plain words),

@@ -1,4 +1,4 @@
-"""The director's room in Chromium (issue 13, "What directors expect").
+"""The director's room in Chromium: what a director expects of it.
 
 A 48-player event (12 tables) on a 1366x768 laptop: the round's buttons, its clock and table 1
 are on the first screen without scrolling; the clock counts down between polls on a player's

@@ -1,9 +1,9 @@
-"""Tournaments end to end in Chromium (issue 9).
+"""Tournaments end to end in Chromium.
 
 A small event: the director creates it from the start page, seats two rounds, a player enters
 the results on the table's own page, the dashboard follows live, the director locks the
 rounds; standings, projector, the players' page, and table cards printed to PDF (one page per
-table). The issue's done criterion: 4 rounds of 8 tables (32 players), every result entered
+table). The full-size run: 4 rounds of 8 tables (32 players), every result entered
 on its table page, points and Buchholz checked against values computed in the test."""
 from __future__ import annotations
 
@@ -183,7 +183,7 @@ def event_server(tmp_path):
 
 @pytest.mark.slow
 def test_four_rounds_of_eight_tables_standings_match_hand_computed(phones, ui, event_server):
-    """The issue's done criterion: 32 players at 8 score pads, 4 rounds, every result entered
+    """The full-size run: 32 players at 8 score pads, 4 rounds, every result entered
     on its own table page; points and Buchholz checked against values computed here."""
     players = [f"P{i:02d}" for i in range(1, 33)]
     here = {"base_url": event_server.url}

@@ -1,4 +1,4 @@
-"""Japanese on a small phone (issue 19): the start page at 375x667 with the lang cookie's
+"""Japanese on a small phone: the start page at 375x667 with the lang cookie's
 choice, light and dark. A short Japanese label may break between any two characters: the
 Join button (参加) beside the code box once wrapped one character per line. Its text must
 sit on one line, the button as wide as its text. Screenshots go to test-artifacts/."""

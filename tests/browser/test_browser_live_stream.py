@@ -1,5 +1,5 @@
-"""The table's live stream, opened by static/js/app.js with the browser's EventSource (issue 18;
-formerly htmx's SSE extension): a stream that can't get through is tried again by itself, a
+"""The table's live stream, opened by static/js/app.js with the browser's EventSource (not
+htmx's SSE extension: docs/DECISIONS.md): a stream that can't get through is tried again by itself, a
 little later each time, and the page is live again as soon as it can; opening the page costs
 no refresh when the stream only confirms the version already on screen."""
 from __future__ import annotations

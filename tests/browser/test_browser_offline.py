@@ -1,4 +1,4 @@
-"""A blinking Wi-Fi loses nothing (issue 16 §10; static/js/outbox.js).
+"""A blinking Wi-Fi loses nothing (static/js/outbox.js).
 
 An entry tapped while the server can't be reached stays on the phone, marked "not sent
 yet", and is sent by itself when the connection is back: with the form's submission id,

@@ -1,5 +1,4 @@
-"""The card games on small and large phones (issue 15, ARCHITECTURE.md §9 "Phone-first means
-375 px"): RockIt to Destiny, Rainbow Rummy 333 and Rocca Card Tower, each played to game over
+"""The card games on small and large phones (phone-first means 375 px): RockIt to Destiny, Rainbow Rummy 333 and Rocca Card Tower, each played to game over
 at 375x667 and 412x915, light and dark (Rocca also in Japanese at 375).
 
 After every Save (valid and refused) the answer's notice is in view within 1 s, the sheet

@@ -1,4 +1,4 @@
-"""The table's chrome on a phone (issue 15): the host's QR on the first screen until a second
+"""The table's chrome on a phone: the host's QR on the first screen until a second
 phone joins; thumb-sized targets on the table, seats, history, new-table and start pages;
 every Save's answer in view within 1 s even far down a long score pad; Make host, Remove
 phone and the history reaching the other phones live; a strike that asks first and can be

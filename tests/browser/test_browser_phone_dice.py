@@ -1,6 +1,5 @@
-"""The score pad and Zock'n'Roll on small and large phones (issue 15, ARCHITECTURE.md §9
-"Phone-first means 375 px"), at 375x667 and 412x915, light and dark (Zock'n'Roll also in
-Japanese at 375).
+"""The score pad and Zock'n'Roll on small and large phones (phone-first means 375 px), at
+375x667 and 412x915, light and dark (Zock'n'Roll also in Japanese at 375).
 
 - An 8-player score pad played to its target: after every Save (valid and refused) the
   notice is in view within 1 s; the sheet fits with every total in view (the big totals on
@@ -293,8 +292,8 @@ def test_zocknroll_dice_pad_fits_a_thumb(phones, ui, artifacts_dir, size, scheme
 
 
 def test_score_pad_rounds_are_numbered_once_after_an_undo(phones, ui):
-    """Issue 15's "two sheet rows numbered 3": an undo and a new round, seen live on the
-    other phone (a morphed sheet), leave each round number once."""
+    """An undo and a new round, seen live on the other phone (a morphed sheet), leave each
+    round number once (a morph once left two sheet rows numbered 3)."""
     a, b = phones("A", viewport=SMALL).page, phones("B", viewport=SMALL).page
     new_pad(a, ["Ann", "Bob", "Cid"], target=500)
     ui.join(b, a.locator("#join-url").get_attribute("href"), "Bob")

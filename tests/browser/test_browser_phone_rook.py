@@ -1,4 +1,4 @@
-"""Rook, phone-first (issue 15): a 4-player game to its end on a 375x667 and a 412x915 phone,
+"""Rook, phone-first: a 4-player game to its end on a 375x667 and a 412x915 phone,
 light and dark, and in Japanese at 375.
 
 After every Save: the sheet fits (both teams' totals in view, nothing clipped), the notice
@@ -287,7 +287,7 @@ def fits_375(page: Page) -> None:
 
 
 def test_rook_table_help_on_a_phone(phones, artifacts_dir):
-    """Issue 17 at 375x667: the sheet's "Table help" links open each part of the help page
+    """The table help at 375x667: the sheet's "Table help" links open each part of the help page
     with the table's house rules and players; every answer (the auction, the discard, a
     renege) is in view after its tap, with its rule, and every control is big enough."""
     page = phones("Ann", viewport=SIZES[0]).page

@@ -1,4 +1,4 @@
-"""Rainbow Rummy 333 on four phones (issue 7): the cut for deal, two hands entered on two
+"""Rainbow Rummy 333 on four phones: the cut for deal, two hands entered on two
 different phones (cards tapped on the Universal Card Deck picker and quick points), a
 refused entry that keeps what was typed, the same totals live on all four, the checker."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Rocca Card Tower on three Japanese phones (issue 8): a K stack and a queen exchange.
+"""Rocca Card Tower on three Japanese phones: a K stack and a queen exchange.
 
 Each phone is its own 390x844 context with locale ja-JP, so the browser asks for Japanese
 (Accept-Language) and every screen — the new-table form, the seats page, the referee
@@ -132,7 +132,7 @@ def test_three_japanese_phones_play_a_k_stack_and_a_queen_exchange(phones, ui, a
 
 
 def test_a_queen_that_empties_the_hand_leaves_the_give_open(phones, ui, artifacts_dir):
-    """ROC-A12 (issue 17) on two English phones: Ann's queen gives her last card to Bob.
+    """ROC-A12 on two English phones: Ann's queen gives her last card to Bob.
     Bob's phone offers both answers, every phone says the give is open, and Ann wins only
     when Bob takes the card (seed: 「最初に手札がなくなった人が勝者です。」)."""
     ann, bob = (phones(name).page for name in ("Ann", "Bob"))

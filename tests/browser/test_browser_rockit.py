@@ -1,4 +1,4 @@
-"""RockIt to Destiny on two phones (issue 6, "At the table"): Ann comes in, everyone sees it;
+"""RockIt to Destiny on two phones, at the table: Ann comes in, everyone sees it;
 Bob runs a board check on the checker page and is shown a valid rearrangement, with the
 card each joker stands for. Screenshots go to test-artifacts/."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A family Rook game from 0 to a "bidder goes" finish across two phones (issue 4)."""
+"""A family Rook game from 0 to a "bidder goes" finish across two phones."""
 from __future__ import annotations
 
 import re

@@ -1,4 +1,4 @@
-"""Zock'n'Roll at a 3-player table with Jörg: one full guided turn on three phones (issue 5)."""
+"""Zock'n'Roll at a 3-player table with Jörg: one full guided turn on three phones."""
 from __future__ import annotations
 
 import re

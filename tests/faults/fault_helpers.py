@@ -1,7 +1,7 @@
 """Helpers for the fault tests: the real server as a killable process, and plain HTTP phones.
 
-Everything here uses the standard library only (CI installs just the `[test]` extra), talks
-to 127.0.0.1 only, and bounds every wait. The module name is unique across tests/ because
+Everything here uses the standard library and tests/helpers.py only (CI installs just the
+`[test]` extra), talks to 127.0.0.1 only, and bounds every wait. The module name is unique across tests/ because
 pytest imports test-side modules by basename (there are no __init__.py files under tests/).
 """
 from __future__ import annotations

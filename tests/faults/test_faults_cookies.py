@@ -1,4 +1,4 @@
-"""One phone, one cookie, whatever the number of tables (issue 16 #1), on the README's
+"""One phone, one cookie, whatever the number of tables, on the README's
 gunicorn command: a director who opens 300 tables and an event still reaches every page.
 
 With a cookie per table, ~134 tables made one browser's Cookie header pass gunicorn's 8 KB

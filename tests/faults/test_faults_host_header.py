@@ -1,4 +1,4 @@
-"""Links never come from the Host header (issue 16 #8), checked where it bit: gunicorn with
+"""Links never come from the Host header, checked where it bit: gunicorn with
 no configured address, where a request saying `Host: evil.example` used to make join links
 and QR codes point at evil.example."""
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The secret key is made safely when several processes start on a fresh instance folder at
-once (issue 16 #3): every process gets the same whole key, and an empty key stops the start
+once: every process gets the same whole key, and an empty key stops the start
 with a plain error instead of signing cookies with nothing."""
 from __future__ import annotations
 

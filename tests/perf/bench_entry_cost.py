@@ -1,4 +1,4 @@
-"""CPU per score entry as a table's log grows (issue 18).
+"""CPU per score entry as a table's log grows (the twentieth game's must cost no more).
 
     python tests/perf/bench_entry_cost.py [--games 20] [--rounds 20] [--big 2000]
                                           [--app-dir DIR] [--json PATH]

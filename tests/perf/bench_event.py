@@ -1,4 +1,4 @@
-"""A 300-player Rook event end to end: 150 teams, 5 Swiss rounds of 75 tables (issue 13).
+"""A 300-player Rook event end to end: 150 teams, 5 Swiss rounds of 75 tables.
 
 Every table is played on its own sheet the way the room plays it: a player of each team
 taps "This is me" on the players' page, "Open table" seats the phone, and hands are

@@ -46,8 +46,8 @@ sys.path.insert(0, str(HERE.parent))      # tests/: the shared test helpers
 
 from helpers import load_conftest, machine  # noqa: E402
 
-#: The live fragments a phone fetches after a change: /play since issue 14 (sheet and form
-#: in one answer); /sheet and /entry before it (a copy run with --app-dir may use them).
+#: The live fragments a phone fetches after a change: /play (sheet and form in one answer);
+#: /sheet and /entry in older copies (a copy run with --app-dir may use them).
 FRAGMENTS = ("/play", "/sheet", "/entry")
 
 

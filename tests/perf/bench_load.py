@@ -739,7 +739,7 @@ TARGETS = {"tables": 500, "entry_p99_ms": 100, "all_phones_p95_ms": 250, "errors
 
 
 def targets(r: dict) -> dict | None:
-    """The issue's targets, checked against the run at N = 500 (if there was one)."""
+    """The load targets (`TARGETS`), checked against the run at N = 500 (if there was one)."""
     x = next((x for x in r["load"] if x["tables"] == TARGETS["tables"]), None)
     if x is None:
         return None

@@ -1,4 +1,4 @@
-"""Page weight: a phone's cold and warm load of a Rook table page on slow 4G (issue 18).
+"""Page weight: a phone's cold and warm load of a Rook table page on slow 4G.
 
     python tests/perf/bench_page_weight.py [--runs 5] [--server gunicorn|serve]
                                            [--profiles br,gzip] [--app-dir DIR] [--json PATH]
@@ -47,7 +47,7 @@ Figures per load:
 medians are reported (and min/max). Before measuring, each page is loaded twice unmeasured
 (every gunicorn worker builds its compressed copies once). Prints a table and writes JSON
 (default test-artifacts/bench_page_weight.json). Not collected by pytest (`norecursedirs`
-skips tests/perf). docs/BENCHMARKS.md, "A table page under 25 KB (issue 18)", has the figures.
+skips tests/perf). docs/BENCHMARKS.md, "A table page under 25 KB", has the figures.
 """
 from __future__ import annotations
 

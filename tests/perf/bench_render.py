@@ -1,4 +1,4 @@
-"""CPU to draw a table's sheet and entry form, game by game (issue 18).
+"""CPU to draw a table's sheet and entry form, game by game.
 
     python tests/perf/bench_render.py [--runs 300] [--app-dir DIR] [--json PATH]
 
