@@ -118,8 +118,8 @@
   }
 
   // The table's live stream (tables/table.html, history.html): #live[data-stream] is the URL of
-  // its server-sent messages, opened with the browser's own EventSource (these twenty lines
-  // instead of the htmx SSE extension, which every first page load would carry). Each message
+  // its server-sent messages, opened with the browser's own EventSource (these lines
+  // instead of the htmx SSE extension: docs/DECISIONS.md says why). Each message
   // becomes a DOM event of its name on #live: `changed` (data: the table's
   // version), on which tables/_play.html refreshes, and `ping`, the keep-alive. A `changed`
   // naming the version already on screen (every stream opens with one, to catch up after a

@@ -1,4 +1,4 @@
-"""Abuse: a curious player with a laptop on the tournament Wi-Fi (issue 3, docs/SECURITY.md).
+"""Abuse: a curious player with a laptop on the tournament Wi-Fi (docs/SECURITY.md).
 
 - table A's cookie (and A's secret copied into B's cookie name) never reads or changes
   table B, on every route of `app.url_map` that names a table;
@@ -9,7 +9,7 @@
   and neither changes anything; `Origin: null` and same-origin writes go through;
 - the security headers are on every route's answer: pages, fragments, errors, 204s,
   redirects, the event stream, and a 500; a file from /static has nosniff and none of the
-  headers that only act on a document (issue 18);
+  headers that only act on a document (bytes saved on every file);
 - seat secrets are kept hashed: no cookie value is stored in the database.
 
 test_web_security.py and test_web_bad_inputs.py cover the basics (one foreign cookie, a
@@ -376,7 +376,7 @@ def check_headers(response, where) -> None:
 
 def check_static_headers(response, where) -> None:
     """A file from /static: nosniff, and none of the headers that act only on a document (a
-    stylesheet, script or icon ignores them; issue 18, docs/SECURITY.md), but for an SVG's
+    stylesheet, script or icon ignores them; docs/SECURITY.md), but for an SVG's
     CSP that allows nothing (an SVG opened by itself is a document)."""
     h = response.headers
     assert h.get("X-Content-Type-Options") == "nosniff", where

@@ -1,4 +1,4 @@
-"""Static files (issue 18, companion/web/assets.py): fingerprinted URLs a phone keeps for a
+"""Static files (companion/web/assets.py): fingerprinted URLs a phone keeps for a
 year, minified and precompressed answers, one script and one stylesheet per page (its game's
 rules only), and the table page's weight."""
 from __future__ import annotations
@@ -23,7 +23,7 @@ BR = {"Accept-Encoding": "gzip, deflate, br, zstd"}   # Chromium, to https:// an
 GZIP = {"Accept-Encoding": "gzip, deflate"}           # Chromium, to a plain-http LAN address
 IMMUTABLE = "public, max-age=31536000, immutable"
 
-# Issue 18: a phone's cold load of a table page must be at most 25 kB on the wire: the page
+# A cheap phone on a weak hotspot: a phone's cold load of a table page must be at most 25 kB on the wire: the page
 # (which carries its stylesheet inline), the scripts it links and the favicon, response
 # headers included. `weight` counts what the test client sees of each (compressed body,
 # status line, headers) plus the server's own Server/Date/Connection lines (SERVER_HEADERS);

@@ -1,4 +1,4 @@
-"""The table's chrome through the test client (issue 15): a strike restored from the history,
+"""The table's chrome through the test client: a strike restored from the history,
 destructive actions that ask first, the live history, and the me-bar, invite and host tools
 carried by every live answer so host changes and removals reach each phone."""
 from __future__ import annotations

@@ -240,7 +240,7 @@ def _rejoin_token(table) -> str:
 
 
 def test_a_rejoin_code_read_by_two_phones_seats_only_one(table, db_path):
-    """Both phones looked the code up before either sat down (issue 16 #4): the check that
+    """Both phones looked the code up before either sat down (a race two players can really run): the check that
     it is still unused happens inside the write, so the second is refused."""
     from companion import tables
     from companion.storage import connect

@@ -1,4 +1,4 @@
-"""One cookie per phone (issue 16 #1).
+"""One cookie per phone (a phone is one device, whatever tables and events it joins).
 
 Each table used to set its own `tc_<id>` cookie for a year: after ~134 tables one browser's
 Cookie header passed 8 KB and gunicorn answered 431 to every URL (the real server is checked

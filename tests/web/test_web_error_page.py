@@ -1,4 +1,4 @@
-"""The error page never fails itself, and downloads are never cached (issue 16 #11)."""
+"""The error page never fails itself, and downloads are never cached (a shared computer must not keep a CSV of someone's event)."""
 from __future__ import annotations
 
 import pytest

@@ -217,7 +217,7 @@ ROUTES: dict[tuple[str, str], tuple[str, ...]] = {
     (EVENT + "/slips", "GET"): (),
     (EVENT + "/my-table", "POST"): (),
     (EVENT + "/t/<int:table_no>", "GET"): (),
-    # The room (issue 13): the round clock, pairings by name, the director's link.
+    # The room: the round clock, pairings by name, the director's link.
     (EVENT + "/clock", "POST"): ("action", "minutes"),
     (EVENT + "/pairings", "GET"): (),
     (EVENT + "/director-link", "POST"): ("keep",),
@@ -225,7 +225,7 @@ ROUTES: dict[tuple[str, str], tuple[str, ...]] = {
     (EVENT + "/director", "POST"): ("token",),
     (EVENT + "/director/<token>", "GET"): (),
     (EVENT + "/director-devices", "POST"): ("action", "device", "name", "confirm"),
-    # The director's tools (issue 13): penalties, swaps and unseating before play, the CSV.
+    # The director's tools: penalties, swaps and unseating before play, the CSV.
     (EVENT + "/adjustments", "POST"): ("action", "entrant", "points", "reason", "round", "id",
                                        "who"),
     (EVENT + "/swap", "POST"): ("round", "entrant_a", "entrant_b", "who"),

@@ -72,7 +72,7 @@ def test_host_removes_a_seats_phone(table, new_phone, db_path):
     assert db_rows(db_path, "SELECT COUNT(*) FROM phones WHERE seat = 1") == [(0,)]
     # The phone is still there (as a spectator): nothing is deleted.
     assert count(db_path, "phones") == 2
-    # A removed phone stays removed (issue 16 #2): it watches, and neither it nor another
+    # A removed phone stays removed: it watches, and neither it nor another
     # phone takes the seat without the host's rejoin code.
     before = snapshot(db_path)
     r = table.bob.claim(table.id, 1)

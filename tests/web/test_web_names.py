@@ -1,4 +1,4 @@
-"""Names are names through the web (issue 16 #5): a table, an event's list and
+"""Names are names through the web: a table, an event's list and
 self-registration store names cleaned of control and invisible characters, refuse a name
 that is blank after that, and refuse two names that look the same."""
 from __future__ import annotations

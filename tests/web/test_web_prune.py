@@ -1,4 +1,4 @@
-"""`companion prune --older-than 90d` (issue 16 #6): finished tables nobody has opened for
+"""`companion prune --older-than 90d`: finished tables nobody has opened for
 that long go, with their seats, phones and log; playing tables, recently opened ones and
 an event's tables stay."""
 from __future__ import annotations

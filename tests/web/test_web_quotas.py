@@ -1,4 +1,4 @@
-"""Anonymous growth is bounded (issue 16 #6): creating tables and events is limited per
+"""Anonymous growth is bounded: creating tables and events is limited per
 address, across worker processes (the count is in the database), generous enough for a
 club; over the quota the answer is 429 in plain words and nothing is created."""
 from __future__ import annotations

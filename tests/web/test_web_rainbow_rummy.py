@@ -1,4 +1,4 @@
-"""Rainbow Rummy 333 through the Flask test client (issue 7): the new table, the cut for
+"""Rainbow Rummy 333 through the Flask test client: the new table, the cut for
 deal, end-of-hand entries as cards or quick points, refusals (422, nothing changed), the
 sheet's explanations and the play checker page."""
 from __future__ import annotations
@@ -402,7 +402,7 @@ def test_the_table_links_the_checker_with_its_house_rules(ann):
     assert "‹ Table" not in ann.get(f"{CHECKER}?t=../../x").get_data(as_text=True)
 
 
-# ---------------------------------------------------------------- Japanese (issue 19)
+# ---------------------------------------------------------------- Japanese
 
 def test_a_japanese_phone_reads_the_whole_game_in_japanese(ann):
     """On a Japanese phone the sheet, the entry form, a refusal, the history and the checker

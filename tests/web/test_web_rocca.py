@@ -419,7 +419,7 @@ def test_the_start_card_check_and_the_rule_sheet(ann):
     body = text_of(ann.get("/rocca/check?start=7d").get_data(as_text=True))
     assert "7♦ is a number card: it is the start card." in body
     assert "Rule sheet" in body and rocca.RULES["ROC-A6"] in body
-    for rid in ("ROC-A12", "ROC-A13"):                             # issue 17's choices
+    for rid in ("ROC-A12", "ROC-A13"):                             # the readings chosen (docs/RULES.md)
         assert rid in body and rocca.RULES[rid] in body
 
 

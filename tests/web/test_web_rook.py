@@ -109,7 +109,7 @@ def test_redeal_passes_the_deal(ann):
 
 
 def test_sheet_is_phone_first(ann):
-    """Issue 15: both totals big at the top ([data-total-for]), hands newest first, the
+    """Both totals big at the top ([data-total-for]), hands newest first, the
     usual rule tag once (not on every cell), a redeal that takes no hand number and names
     who deals next."""
     table_id = create_rook(ann)
@@ -175,7 +175,7 @@ def test_trick_checker_on_the_table(ann):
 def test_trick_checker_without_a_table(ann):
     r = ann.get("/rook/trick?variant=kentucky&trump=R&c1=14G&c2=5R&c3=ROOK&c4=10G&check=1")
     assert "Rook bird" in text_of(r.get_data(as_text=True))                          # R14
-    # The variants by their names, never their keys (issue 15: "ones_180").
+    # The variants by their names, never their keys (a key such as "ones_180" means nothing to a player).
     choices = text_of(r.get_data(as_text=True), "#variant")
     assert "1s high (180 a hand)" in choices and "Kentucky Discard" in choices
     assert "ones_180" not in choices and "kentucky" not in choices
@@ -233,7 +233,7 @@ def test_a_rejected_hand_never_counts(ann, new_phone):
 
 
 def test_zocknroll_best_hand_tool(ann):
-    """'What's my best hand?' works without a table (issue 5's dice checker)."""
+    """'What's my best hand?' works without a table (the dice checker on the start page)."""
     r = ann.get("/zocknroll/best?board=beginner&d3=3&d5=2&d6=1&d1=1&check=1")
     words = text_of(r.get_data(as_text=True))
     assert r.status_code == 200 and "Full House" in words and "ZNR-4" in words
@@ -245,7 +245,7 @@ def test_zocknroll_best_hand_tool(ann):
 
 
 # ---------------------------------------------------------------------------------------
-# Issue 17: points on the grid of 5 (RK-7b), the trick tool knows the deck (RK-1b), and
+# Points on the grid of 5 (RK-7b), the trick tool knows the deck (RK-1b), and
 # the table help page (bidding RK-4, discard RK-5, following RK-6).
 
 def notice(page: str, selector: str) -> str:
@@ -392,7 +392,7 @@ def test_rk6_did_they_have_to_follow_on_the_help_page(ann, variant, query, statu
 
 
 def test_a_rook_table_in_japanese(ann):
-    """Issue 19: on a Japanese phone every Rook sentence is Japanese, from the new-table
+    """On a Japanese phone every Rook sentence is Japanese, from the new-table
     form to the sheet, the history and the table help; names, numbers and rule IDs stay."""
     ann.client.set_cookie("lang", "ja")
     form = text_of(ann.get("/new/rook").get_data(as_text=True))

@@ -23,7 +23,7 @@ def check_headers(response, where: str) -> None:
     assert h.get("Referrer-Policy") == "no-referrer", where
 
 
-# Document headers on documents, nosniff everywhere (issue 18, docs/SECURITY.md): a stylesheet,
+# Document headers on documents, nosniff everywhere (docs/SECURITY.md): a stylesheet,
 # a script or an icon ignores the CSP, frame, referrer, permissions and opener headers, so a
 # file from /static carries nosniff only, and an SVG (a document if opened by itself) a CSP
 # that allows nothing. A 404 from /static is an HTML page, with every header.

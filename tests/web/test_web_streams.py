@@ -1,4 +1,4 @@
-"""Many phones need file descriptors (issue 16 #7): the soft limit is raised at start, a
+"""Many phones need file descriptors: the soft limit is raised at start, a
 client address holds a bounded number of live streams, a stream is refused with a plain
 503 before descriptors run out (the page then polls), and a stream that ends frees its
 slot at once."""
