@@ -166,19 +166,21 @@ def _forms(value) -> tuple:
 
 
 def split(root: Path | None = None, games: Iterable[str] | None = None,
-          main: bool = True) -> dict[Path, list]:
+          main: bool = True, config: Path | None = None) -> dict[Path, list]:
     """Every marked message under ``root`` (the repository by default), extracted, by the
     catalogue folder it belongs to: a game's when it is written only in that game's own
     files, else the app's (``main``; without it, a game laid out elsewhere leaves out the
     words the app's catalogue already has, as it would once its files are in the
-    repository). A game with no words of its own has no entry."""
+    repository). A game with no words of its own has no entry. ``config`` is the extraction
+    settings (babel.cfg; by default the one of ``root``, or of the checkout for a game laid
+    out elsewhere: an installed app has none, so its tests name the repository's)."""
     root = Path(root or CHECKOUT).resolve()
     if games is None:
         from companion.rules import GAME_MODULES
         games = GAME_MODULES
     games = tuple(games)
     app_folder = (root if main else CHECKOUT) / "companion" / "translations"
-    entries = _extract(root, (root if main else CHECKOUT) / "babel.cfg")
+    entries = _extract(root, Path(config) if config else (root if main else CHECKOUT) / "babel.cfg")
     if not main:
         shared = {(m.context, _key(m.id)) for m in _read(app_folder / f"{DOMAIN}.pot") if m.id}
         entries = [e for e in entries if (e[4], _key(e[2])) not in shared]

@@ -134,7 +134,8 @@ def test_toy_hearts_catalogue_holds_every_word_of_its_files():
     """Every word of the toy's files is marked and in its catalogue, as `python -m
     companion.translations update --root tests/toygame --game toyhearts` makes it (the
     words the app's catalogue has are left to it)."""
-    (folder, entries), = translations.split(TOYGAME, [TOY_SLUG], main=False).items()
+    (folder, entries), = translations.split(TOYGAME, [TOY_SLUG], main=False,
+                                             config=TOYGAME.parent.parent / "babel.cfg").items()
     assert folder == TOYGAME / "companion" / "translations" / "games" / TOY_SLUG
     written = {(context, message) for _f, _l, message, _c, context in entries}
     with open(folder / "messages.pot", "rb") as fh:
