@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 pytestmark = pytest.mark.browser
 
 LATENCY_MS = 250
+TYPING_LATENCY_MS = 2500
 # Chromium's emulation slows the page's own requests only; the service worker
 # (static/js/sw.js) fetches the live refreshes itself, at full speed: the slow phone has none.
 
@@ -54,10 +55,12 @@ def test_refresh_landing_after_typing_began_keeps_the_typing(phones, ui):
     a, b = phones("A"), phones("B slow", service_workers="block")
     join_url = ui.create_table(a.page, ["Ann", "Bob"])
     ui.join(b.page, join_url, "Bob")
-    slow_network(b)
+    # A slower network than the other tests': B's typing must begin while the refresh is
+    # still on its way, even when a loaded machine takes a second over A's save and B's keys.
+    slow_network(b, latency_ms=TYPING_LATENCY_MS)
     with b.page.expect_request(lambda r: urlsplit(r.url).path.endswith("/play")) as refresh:
         ui.enter_round(a.page, {0: 10, 1: 1})
-    # The refresh is on its way (LATENCY_MS): B starts typing now.
+    # The refresh is on its way (TYPING_LATENCY_MS): B starts typing now.
     ui.type_round(b.page, {0: 20, 1: 2}, fresh_form=False)
     refresh.value.response().finished()
     expect(ui.total(b.page, "Ann")).to_have_text("10", timeout=10_000)
