@@ -1,7 +1,8 @@
 """Fuzzing every route (tests/web/fuzzing.py says what is drawn and checked): every route has
-a fuzz description and a seed; the home page's writes; odd bodies and methods on every route.
-The GET routes and the table writes are fuzzed in test_web_fuzz_reads.py and
-test_web_fuzz_table_writes.py (files of their own, so they run beside this one)."""
+a fuzz description and a seed; the home page's writes.
+The GET routes, the table writes and odd bodies and methods are fuzzed in
+test_web_fuzz_reads.py, test_web_fuzz_table_writes.py and test_web_fuzz_odd.py (files of their
+own, so the test workers run them side by side)."""
 from __future__ import annotations
 
 from fuzzing import (EXAMPLES, MIN_REQUESTS, PATH_PARAMETERS, ROUTES, SEEDS, answered,
@@ -23,7 +24,7 @@ def test_fuzz_covers_every_route(app):
     seeded = {(req.rule, req.method) for req in SEEDS}
     assert seeded == set(ROUTES), f"routes without a seed request: {set(ROUTES) - seeded}"
     # Each fuzz test sends its EXAMPLES[name] requests (run_fuzz asserts it), so together they
-    # send at least MIN_REQUESTS: they run in three files, on whichever workers are free.
+    # send at least MIN_REQUESTS: they run in four files, on whichever workers are free.
     assert sum(EXAMPLES.values()) >= MIN_REQUESTS
 
 
@@ -34,12 +35,3 @@ def test_fuzz_home_writes(tmp_path):
     assert successes(stats) >= 30, "the fuzz hardly got past the refusals"
     for endpoint in ("home.create_table", "home.join_by_code", "home.join_by_token"):
         assert answered(stats, endpoint, "POST", 4), f"{endpoint} never refused"
-
-
-def test_fuzz_odd_bodies_and_methods(tmp_path):
-    """Every route with JSON, multipart and raw bodies, wrong content types and wrong methods."""
-    _routes, stats = run_fuzz(tmp_path, "odd_bodies_and_methods", lambda app: route_list(app),
-                              seeds=False,
-                     methods=["GET", "POST", "POST", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
-                     bodies=("multipart", "json", "json", "raw", "raw", "form", "none"))
-    assert sum(n for (_e, m, k), n in stats.items() if m in ("PUT", "PATCH", "DELETE") and k == 4)
