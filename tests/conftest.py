@@ -17,8 +17,12 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import compile_once
 import pytest
 from helpers import free_port, in_ci
+
+# Every test app compiles the same URL rules and templates: once per process is enough.
+compile_once.install()
 
 CHROMIUM = os.environ.get("COMPANION_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -186,3 +190,46 @@ def artifacts_dir() -> Path:
     """test-artifacts/ at the repo root (git-ignored): screenshots for people to look at."""
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+# ---------------------------------------------------------------- the order files run in
+
+# Seconds each of the heaviest files took in a CI run (junit.xml, three workers on two cores).
+# With `--dist loadfile` a worker takes a whole file at a time, in collection order; a heavy
+# file collected last would run alone at the end while the other workers idle. Longest first
+# keeps the workers busy to the end. A file not listed weighs its folder's typical file.
+FILE_SECONDS = {
+    "browser/test_browser_events.py": 136, "browser/test_browser_phone_dice.py": 127,
+    "browser/test_browser_phone_cards.py": 116, "browser/test_browser_phone_chrome.py": 113,
+    "faults/test_faults_race.py": 103, "web/test_web_fuzz.py": 93,
+    "browser/test_browser_proxy_errors.py": 80, "web/test_web_fuzz_reads.py": 53,
+    "faults/test_faults_kill.py": 51, "browser/test_browser_offline.py": 49,
+    "browser/test_browser_phone_rook.py": 41, "web/test_web_fuzz_odd.py": 37,
+    "browser/test_browser_event_room.py": 37, "web/test_web_fuzz_table_writes.py": 36,
+    "web/test_web_rainbow_rummy.py": 35, "browser/test_browser_event_registration.py": 35,
+    "web/test_web_bad_inputs.py": 33, "web/test_web_rocca.py": 32,
+    "deploy/test_deploy_files.py": 31, "deploy/test_deploy_nginx.py": 31,
+    "web/test_web_event_scale.py": 30, "web/test_web_rockit.py": 30,
+    "events/test_pairing.py": 26,
+}
+FOLDER_SECONDS = {"browser": 17, "deploy": 15, "faults": 7, "web": 8, "rules": 3, "tables": 4,
+                  "events": 1}
+
+
+def pytest_collection_modifyitems(config, items):
+    """Heaviest files first, each file's tests in their own order (see FILE_SECONDS)."""
+    root = Path(__file__).resolve().parent
+
+    def seconds(item) -> float:
+        path = Path(str(item.path)).resolve()
+        try:
+            name = path.relative_to(root).as_posix()
+        except ValueError:
+            return 0.0
+        return FILE_SECONDS.get(name, FOLDER_SECONDS.get(name.split("/")[0], 1))
+
+    weight = {}
+    for item in items:
+        weight.setdefault(item.path, seconds(item))
+    first_seen = {path: n for n, path in enumerate(dict.fromkeys(item.path for item in items))}
+    items.sort(key=lambda item: (-weight[item.path], first_seen[item.path]))
