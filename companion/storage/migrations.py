@@ -454,3 +454,31 @@ def m014_seat_rows_say_change(db):
     db.execute("UPDATE actions SET payload = json_set(json_remove(payload, '$.event'),"
                " '$.change', json_extract(payload, '$.event'))"
                " WHERE kind = 'seat' AND json_type(payload, '$.event') IS NOT NULL")
+
+
+@migrations()
+def m015_phone_places(db):
+    # A phone's places: the tables it created, joined or watches and the events it directs
+    # or holds a pass for, for the start page's "Your tables". `owner` is a hash of the
+    # phone's identity scoped to this list (companion/tables/places.py); what the phone may
+    # do there is read from the table's and event's own rows. `hidden`: removed from the
+    # list (the seat stays); joining again shows it again.
+    db.execute("""
+        CREATE TABLE phone_places (
+            owner TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            ref TEXT NOT NULL,
+            seen_at TEXT NOT NULL,
+            hidden INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (owner, kind, ref)
+        )""")
+    db.execute("CREATE INDEX phone_places_seen ON phone_places(owner, seen_at)")
+    # The rows above can't be filled here: the tables' rows keep only scoped hashes, made
+    # from identities the database doesn't hold. A phone's places at the tables and events
+    # that exist now are found on its first visit to the start page instead (the newest
+    # rowid of each is the bound), once per phone (`phone_places_scanned`).
+    db.execute("CREATE TABLE phone_places_scanned (owner TEXT PRIMARY KEY, at TEXT NOT NULL)")
+    db.execute("INSERT INTO app_flags (name, value) SELECT 'places_tables', MAX(rowid)"
+               " FROM tables HAVING MAX(rowid) IS NOT NULL")
+    db.execute("INSERT INTO app_flags (name, value) SELECT 'places_events', MAX(rowid)"
+               " FROM events HAVING MAX(rowid) IS NOT NULL")
