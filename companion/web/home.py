@@ -5,12 +5,14 @@ from flask import Blueprint, abort, current_app, redirect, render_template, requ
 from flask_babel import gettext
 
 from companion import tables
+from companion.clock import now
 from companion.rules import find_game
 from companion.rules.game import MAX_NAME_LENGTH
 from companion.storage import get_db
 
-from .cookies import own_secret, phone_secret, rotate_secret
+from .cookies import known_secret, own_secret, phone_secret, rotate_secret
 from .errors import error_response
+from .filters import local_time
 from .extensions import limiter
 from .quotas import quota
 from .i18n import said_of
@@ -29,13 +31,18 @@ def _join_limit() -> str:
 def start():
     """Start page: this phone's tables and events (one tap back to each), a new table,
     or join one by its code."""
-    return render_template("start.html", code=request.args.get("code", ""),
-                           places=_places(), place_url=place_url, game_name=game_name)
+    return _start_page(request.args.get("code", ""))
+
+
+def _start_page(code: str, error: str | None = None) -> str:
+    return render_template("start.html", code=code, error=error, places=_places(),
+                           place_url=place_url, game_name=game_name,
+                           today=local_time(now(), "%Y-%m-%d"))
 
 
 def _places() -> tables.places.Places:
     """This phone's places for the start page (none for a browser new to the app)."""
-    secret = phone_secret()
+    secret = known_secret()
     if secret is None:
         return tables.places.Places([], 0)
     db = get_db()
@@ -172,7 +179,7 @@ def join_by_code():
     try:
         table = tables.find_by_code(get_db(), code)
     except tables.TableError as exc:
-        return render_template("start.html", code=code, error=exc.message), exc.status
+        return _start_page(code, exc.message), exc.status
     return _enter(table, None)
 
 
