@@ -476,9 +476,13 @@ def m015_phone_places(db):
     # The rows above can't be filled here: the tables' rows keep only scoped hashes, made
     # from identities the database doesn't hold. A phone's places at the tables and events
     # that exist now are found on its first visit to the start page instead (the newest
-    # rowid of each is the bound), once per phone (`phone_places_scanned`).
+    # rowid of each, in `phone_places_older`, is the bound; a new install has none), once
+    # per phone (`phone_places_scanned`). A place whose table is forgotten (`companion
+    # prune`) drops out of the list with it; its row goes with the phone's oldest.
     db.execute("CREATE TABLE phone_places_scanned (owner TEXT PRIMARY KEY, at TEXT NOT NULL)")
-    db.execute("INSERT INTO app_flags (name, value) SELECT 'places_tables', MAX(rowid)"
+    db.execute("CREATE TABLE phone_places_older (kind TEXT PRIMARY KEY, last_rowid INTEGER"
+               " NOT NULL)")
+    db.execute("INSERT INTO phone_places_older (kind, last_rowid) SELECT 'table', MAX(rowid)"
                " FROM tables HAVING MAX(rowid) IS NOT NULL")
-    db.execute("INSERT INTO app_flags (name, value) SELECT 'places_events', MAX(rowid)"
+    db.execute("INSERT INTO phone_places_older (kind, last_rowid) SELECT 'event', MAX(rowid)"
                " FROM events HAVING MAX(rowid) IS NOT NULL")

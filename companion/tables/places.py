@@ -228,8 +228,7 @@ def find_older(db: sqlite_utils.Database, secret: str | None) -> None:
     phone joins them."""
     if not secret:
         return
-    bounds = dict(db.execute("SELECT name, value FROM app_flags WHERE name IN"
-                             " ('places_tables', 'places_events')").fetchall())
+    bounds = dict(db.execute("SELECT kind, last_rowid FROM phone_places_older").fetchall())
     if not bounds:
         return      # an install that began with the list: nothing older to find
     owner = owner_of(secret)
@@ -240,7 +239,7 @@ def find_older(db: sqlite_utils.Database, secret: str | None) -> None:
 
     found: list[tuple[str, str, str]] = []
     table_ids = [r[0] for r in db.execute("SELECT id FROM tables WHERE rowid <= ?",
-                                          [int(bounds.get("places_tables") or 0)]).fetchall()]
+                                          [bounds.get(TABLE, 0)]).fetchall()]
     for start in range(0, len(table_ids), _CHUNK):
         hashes = [tokens.phone_hash(secret, tid) for tid in table_ids[start:start + _CHUNK]]
         marks = ",".join("?" * len(hashes))
@@ -248,7 +247,7 @@ def find_older(db: sqlite_utils.Database, secret: str | None) -> None:
             f"SELECT table_id, seen_at FROM phones WHERE secret_hash IN ({marks})",
             hashes).fetchall()]
     event_ids = [r[0] for r in db.execute("SELECT id FROM events WHERE rowid <= ?",
-                                          [int(bounds.get("places_events") or 0)]).fetchall()]
+                                          [bounds.get(EVENT, 0)]).fetchall()]
     for start in range(0, len(event_ids), _CHUNK):
         chunk = event_ids[start:start + _CHUNK]
         directors = [director_hash(secret, eid) for eid in chunk]

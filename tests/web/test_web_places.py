@@ -40,7 +40,8 @@ def test_a_new_browser_sees_the_start_page_as_before(new_phone):
     assert select_one(page, "a.button.primary.big") is not None
 
 
-def test_host_guest_and_spectator_each_see_the_table_and_a_stranger_does_not(table, new_phone):
+def test_host_guest_and_spectator_each_see_the_table_and_a_stranger_does_not(table, new_phone,
+                                                                            db_path):
     table.host.enter(table.id, {0: 12, 1: 7, 2: 3})
     [mine] = places(table.host)
     assert (mine["ref"], mine["role"], mine["href"]) == (table.id, "host", f"/t/{table.id}")
@@ -56,6 +57,8 @@ def test_host_guest_and_spectator_each_see_the_table_and_a_stranger_does_not(tab
     assert table.id not in [p["ref"] for p in places(stranger)]
     assert remove(stranger, "table", table.id).status_code == 404
     assert [p["ref"] for p in places(table.host)] == [table.id]     # untouched
+    with sqlite3.connect(db_path) as conn:      # a new install has no older tables to find
+        assert conn.execute("SELECT COUNT(*) FROM phone_places_scanned").fetchone() == (0,)
 
 
 def test_one_phone_keeping_score_alone_gets_back_to_its_table(new_phone):
