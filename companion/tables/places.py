@@ -3,12 +3,17 @@ plays in, listed on the start page ("Your tables") so a closed browser finds its
 
 A table's and an event's own rows keep only a hash of the phone's identity scoped to them
 (`tokens.scoped_hash`), so nothing there lists one phone's tables. `phone_places` does:
-a row per (phone, table or event), its phone named by a hash of the identity scoped to
-this list (`owner_of`), written in the same transaction as the phone creates, joins or
-takes over a table, creates or directs an event or claims a player's pass there. What the
-phone may do at a place is read live from the place's own rows (its seat and the host's
-seat, a director's device, a pass), so the list never shows more than the phone may open
-now: a place where the phone holds nothing any more is left out.
+a row per (phone, table or event), written in the same transaction as the phone creates,
+joins or takes over a table, creates or directs an event or claims a player's pass there.
+It keeps that promise of the scoped hashes: its phone is a hash of the identity scoped to
+this list (`owner_of`), the place a hash scoped to the place (`place_of`), and which
+table or event it is only **sealed** with the identity (XOR-ed with a stream made from
+it, `_seal`). A copy of the database shows that some phone has so many places, not which,
+and no timestamp or row order to match them with a table's phones by time (a WITHOUT
+ROWID table in hash order; `n` counts within one phone only). What the phone may do at
+a place is read live from the place's own rows (its seat and the host's seat, a
+director's device, a pass), so the list never shows more than the phone may open now: a
+place where the phone holds nothing any more is left out.
 
 Removing a place from the list only hides it (`hidden`; the seat stays); joining the
 table again shows it again. The list costs a few indexed reads however many tables the
@@ -19,9 +24,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import hashlib
+import json
+
 import sqlite_utils
 
-from companion.clock import now
 from companion.lru import LRU
 from companion.storage import transaction
 
@@ -32,7 +39,7 @@ EVENT = "event"
 KINDS = (TABLE, EVENT)
 #: Places shown on the start page (the newest); the rest are counted.
 SHOWN = 30
-#: Places kept per phone: the ones least recently joined go first.
+#: Places kept per phone: the ones it joined longest ago go first.
 KEPT = 300
 #: Tables (or events) looked up at once when a phone's older places are found.
 _CHUNK = 400
@@ -45,20 +52,51 @@ def owner_of(secret: str) -> str:
     return tokens.scoped_hash(secret, "places")
 
 
+def place_of(secret: str, kind: str, ref: str) -> str:
+    """What `phone_places` keeps to name one of the phone's places (its key)."""
+    return tokens.scoped_hash(secret, f"place:{kind}:{ref}")
+
+
+def _stream(secret: str, place: str, size: int) -> bytes:
+    return hashlib.shake_256(f"place-seal\n{secret}\n{place}".encode("utf-8")).digest(size)
+
+
+def _seal(secret: str, place: str, kind: str, ref: str) -> str:
+    """``kind:ref`` XOR-ed with a stream of the identity and the place (a stream of its
+    own for every place), hex: only the phone's own cookie opens it."""
+    data = f"{kind}:{ref}".encode("utf-8")
+    return bytes(a ^ b for a, b in zip(data, _stream(secret, place, len(data)))).hex()
+
+
+def _unseal(secret: str, place: str, sealed: str) -> tuple[str, str] | None:
+    """(kind, ref) of a sealed place, or None when it doesn't open with this identity."""
+    try:
+        data = bytes.fromhex(sealed)
+        text = bytes(a ^ b for a, b in zip(data, _stream(secret, place, len(data)))).decode()
+    except (ValueError, UnicodeDecodeError):
+        return None
+    kind, _, ref = text.partition(":")
+    if kind not in KINDS or place_of(secret, kind, ref) != place:
+        return None
+    return kind, ref
+
+
 def note(db: sqlite_utils.Database, secret: str | None, kind: str, ref: str) -> None:
     """The phone holding `secret` now has a place at table or event `ref` (inside the
-    caller's write transaction): listed, shown again if it was removed, newest seen."""
+    caller's write transaction): listed, shown again if it was removed, counted as its
+    newest."""
     if not secret:
         return
-    owner = owner_of(secret)
-    db.execute("INSERT INTO phone_places (owner, kind, ref, seen_at, hidden) VALUES"
-               " (?, ?, ?, ?, 0) ON CONFLICT (owner, kind, ref) DO UPDATE SET"
-               " seen_at = excluded.seen_at, hidden = 0", [owner, kind, ref, now()])
+    owner, place = owner_of(secret), place_of(secret, kind, ref)
+    # `n`: the phone's newest place so far, plus one (the WHERE makes the upsert parse).
+    db.execute("INSERT INTO phone_places (owner, place, sealed, n, hidden) SELECT ?, ?, ?,"
+               " COALESCE(MAX(n), 0) + 1, 0 FROM phone_places WHERE owner = ?"
+               " ON CONFLICT (owner, place) DO UPDATE SET n = excluded.n, hidden = 0",
+               [owner, place, _seal(secret, place, kind, ref), owner])
     # A director's evening of a hundred tables must not make every later start page read
-    # them all: the least recently joined go.
-    db.execute("DELETE FROM phone_places WHERE owner = ? AND rowid IN (SELECT rowid FROM"
-               " phone_places WHERE owner = ? ORDER BY seen_at DESC LIMIT -1 OFFSET ?)",
-               [owner, owner, KEPT])
+    # them all: the places joined longest ago go.
+    db.execute("DELETE FROM phone_places WHERE owner = ? AND n <= (SELECT MAX(n) FROM"
+               " phone_places WHERE owner = ?) - ?", [owner, owner, KEPT])
 
 
 def hide(db: sqlite_utils.Database, secret: str | None, kind: str, ref: str) -> bool:
@@ -67,8 +105,8 @@ def hide(db: sqlite_utils.Database, secret: str | None, kind: str, ref: str) -> 
     if not secret or kind not in KINDS:
         return False
     with transaction(db):
-        cur = db.execute("UPDATE phone_places SET hidden = 1 WHERE owner = ? AND kind = ? AND"
-                         " ref = ?", [owner_of(secret), kind, ref])
+        cur = db.execute("UPDATE phone_places SET hidden = 1 WHERE owner = ? AND place = ?",
+                         [owner_of(secret), place_of(secret, kind, ref)])
     return cur.rowcount == 1
 
 
@@ -112,8 +150,7 @@ _TABLES = """
     SELECT t.id, t.game, t.status, t.retired_at, t.host_seat, t.event_id, t.version,
            MAX(t.created_at, COALESCE((SELECT a.created_at FROM actions a WHERE a.table_id = t.id
                                         ORDER BY a.seq DESC LIMIT 1), '')) AS played_at
-    FROM phone_places pp JOIN tables t ON t.id = pp.ref
-    WHERE pp.owner = ? AND pp.kind = 'table' AND pp.hidden = 0"""
+    FROM tables t WHERE t.id IN (SELECT value FROM json_each(?))"""
 
 _EVENTS = """
     SELECT e.id, e.name, e.game, e.rounds,
@@ -124,8 +161,7 @@ _EVENTS = """
                COALESCE((SELECT MAX(r.seated_at) FROM event_rounds r WHERE r.event_id = e.id), ''),
                COALESCE((SELECT MAX(x.updated_at) FROM event_results x
                          WHERE x.event_id = e.id), '')) AS played_at
-    FROM phone_places pp JOIN events e ON e.id = pp.ref
-    WHERE pp.owner = ? AND pp.kind = 'event' AND pp.hidden = 0"""
+    FROM events e WHERE e.id IN (SELECT value FROM json_each(?))"""
 
 
 def listing(db: sqlite_utils.Database, secret: str | None, limit: int = SHOWN) -> Places:
@@ -133,9 +169,17 @@ def listing(db: sqlite_utils.Database, secret: str | None, limit: int = SHOWN) -
     still open (its row at the table or event is there), and the count of all."""
     if not secret:
         return Places([], 0)
-    owner = owner_of(secret)
-    rows = [(TABLE, r) for r in db.execute(_TABLES, [owner]).fetchall()]
-    rows += [(EVENT, r) for r in db.execute(_EVENTS, [owner]).fetchall()]
+    refs: dict[str, list[str]] = {TABLE: [], EVENT: []}
+    for place, sealed in db.execute("SELECT place, sealed FROM phone_places WHERE owner = ?"
+                                    " AND hidden = 0", [owner_of(secret)]).fetchall():
+        opened = _unseal(secret, place, sealed)
+        if opened is not None:
+            refs[opened[0]].append(opened[1])
+    rows = []
+    if refs[TABLE]:
+        rows += [(TABLE, r) for r in db.execute(_TABLES, [json.dumps(refs[TABLE])]).fetchall()]
+    if refs[EVENT]:
+        rows += [(EVENT, r) for r in db.execute(_EVENTS, [json.dumps(refs[EVENT])]).fetchall()]
     if not rows:
         return Places([], 0)
     rows.sort(key=lambda kr: (kr[1]["played_at"] or "", kr[1]["id"]), reverse=True)
@@ -257,11 +301,11 @@ def find_older(db: sqlite_utils.Database, secret: str | None) -> None:
             f" secret_hash IN ({','.join('?' * len(directors))}) UNION ALL SELECT event_id,"
             f" created_at FROM event_passes WHERE secret_hash IN ({','.join('?' * len(passes))})",
             directors + passes).fetchall()]
+    found.sort(key=lambda place: place[2] or "")       # the phone's oldest first
     with transaction(db):
-        cur = db.execute("INSERT OR IGNORE INTO phone_places_scanned (owner, at) VALUES (?, ?)",
-                         [owner, now()])
+        cur = db.execute("INSERT OR IGNORE INTO phone_places_scanned (owner) VALUES (?)",
+                         [owner])
         if cur.rowcount == 0:
             return      # another request of this phone got here first
-        for kind, ref, seen in found:
-            db.execute("INSERT OR IGNORE INTO phone_places (owner, kind, ref, seen_at)"
-                       " VALUES (?, ?, ?, ?)", [owner, kind, ref, seen or now()])
+        for kind, ref, _seen in found:
+            note(db, secret, kind, ref)

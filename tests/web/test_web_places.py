@@ -162,3 +162,17 @@ def test_an_older_database_finds_the_phones_tables_on_its_first_visit(tmp_path):
     assert [p["ref"] for p in places(gran)] == ["old1"]        # found once, kept
     with sqlite3.connect(path) as conn:
         assert conn.execute("SELECT COUNT(*) FROM phone_places_scanned").fetchone()[0] == 1
+
+
+def test_a_copy_of_the_database_cannot_tell_whose_tables_these_are(table, db_path):
+    """The list keeps the promise of the scoped hashes (docs/SECURITY.md): no table id, no
+    identity and no time in its rows, and the same table sealed differently per phone."""
+    with sqlite3.connect(db_path) as conn:
+        rows = conn.execute("SELECT * FROM phone_places").fetchall()
+        columns = [r[1] for r in conn.execute("PRAGMA table_info(phone_places)")]
+    assert columns == ["owner", "place", "sealed", "n", "hidden"]
+    assert len(rows) == 2                                   # Ann's and Bob's place at it
+    secrets_ = {table.host.secret(), table.bob.secret()}
+    for row in rows:
+        assert not any(table.id in str(v) or any(s in str(v) for s in secrets_) for v in row)
+    assert len({row[2] for row in rows}) == 2 and len({row[0] for row in rows}) == 2
