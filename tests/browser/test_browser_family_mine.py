@@ -65,6 +65,20 @@ def test_host_and_guest_come_back_from_the_start_page(phones, ui, artifacts_dir)
     expect(page.locator("#host")).to_have_count(0)
     ui.enter_round(page, {0: 5, 1: 5, 2: 5})          # back in the seat: it writes
 
+    # Dad also directs the club's tournament: it comes back too, to the director's page.
+    page.goto("/events/new/scorepad")
+    page.get_by_label("Event name").fill("Club night")
+    page.get_by_label("Players, one per line").fill("Ann\nBob\nCy\nDee")
+    page.get_by_role("button", name="Create event").click()
+    expect(page).to_have_url(re.compile(r"/e/[\w-]+$"))
+    event_url = page.url
+    page = reopen(guest)
+    event = page.locator('#your-tables li.place[data-kind="event"]')
+    expect(event).to_contain_text("Club night")
+    expect(event).to_contain_text("you direct")
+    event.locator("a.place-link").click()
+    expect(page).to_have_url(event_url)
+
     # Japanese: the same list in the phone's language.
     page = host.page
     page.goto("/language?to=ja&next=/")
