@@ -22,10 +22,9 @@ replay of a table's log.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import hashlib
 import json
+from dataclasses import dataclass, field
 
 import sqlite_utils
 
