@@ -151,6 +151,7 @@ def claim(db: sqlite_utils.Database, event: Event, entrant: str, member: str | N
             db.execute("INSERT INTO event_passes (secret_hash, event_id, entrant, member,"
                        " created_at, via) VALUES (?, ?, ?, ?, ?, ?)",
                        [hashed, event.id, entrant, member, now(), "code" if on else "open"])
+            tables.places.note(db, secret, tables.places.EVENT, event.id)
     if refused is not None:
         raise tables.Conflict(refused)
     return (mine[0], mine[1]) if mine is not None else None
@@ -186,6 +187,7 @@ def hold_registered(db: sqlite_utils.Database, event: Event, entrant: str,
         db.execute("INSERT INTO event_passes (secret_hash, event_id, entrant, member,"
                    " created_at, via) VALUES (?, ?, ?, ?, ?, 'register')",
                    [hashed, event.id, entrant, member, now()])
+        tables.places.note(db, secret, tables.places.EVENT, event.id)
     return (mine[0], mine[1]) if mine is not None else None
 
 

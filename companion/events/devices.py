@@ -140,6 +140,7 @@ def join_as_director(db: sqlite_utils.Database, event: Event, token: str,
                             " WHERE secret_hash = ?", [hashed]).fetchone()
         log_change(db, event, "director", None, None, device["name"], "", None,
                    {"action": "join", "link": row[0], **_device_facts(device)})
+        tables.places.note(db, secret, tables.places.EVENT, event.id)
         touch(db, event.id)
     return secret
 

@@ -122,11 +122,15 @@ def adopt_secret(db: sqlite_utils.Database, event_id: str, old_secret: str, secr
         if director:
             db.execute("UPDATE events SET secret_hash = ? WHERE id = ? AND secret_hash = ?",
                        [director_hash(secret, event_id), event_id, old])
-            db.execute("UPDATE OR IGNORE event_directors SET secret_hash = ? WHERE event_id = ?"
-                       " AND secret_hash = ?", [director_hash(secret, event_id), event_id, old])
+            cur = db.execute("UPDATE OR IGNORE event_directors SET secret_hash = ? WHERE"
+                             " event_id = ? AND secret_hash = ?",
+                             [director_hash(secret, event_id), event_id, old])
         else:
-            db.execute("UPDATE OR REPLACE event_passes SET secret_hash = ? WHERE event_id = ?"
-                       " AND secret_hash = ?", [pass_hash(secret, event_id), event_id, old])
+            cur = db.execute("UPDATE OR REPLACE event_passes SET secret_hash = ? WHERE"
+                             " event_id = ? AND secret_hash = ?",
+                             [pass_hash(secret, event_id), event_id, old])
+        if cur.rowcount:
+            tables.places.note(db, secret, tables.places.EVENT, event_id)
 
 
 def scoring_of(fmt: dict, config: dict) -> dict:
@@ -189,6 +193,7 @@ def create_event(db: sqlite_utils.Database, name: str, slug: str, settings: dict
                    " creator, seen_at) VALUES (?, ?, ?, ?, 1, ?)",
                    [director_hash(secret, event_id), event_id, created, new_device_id(),
                     created])
+        tables.places.note(db, secret, tables.places.EVENT, event_id)
     return get_event(db, event_id), secret
 
 

@@ -454,3 +454,38 @@ def m014_seat_rows_say_change(db):
     db.execute("UPDATE actions SET payload = json_set(json_remove(payload, '$.event'),"
                " '$.change', json_extract(payload, '$.event'))"
                " WHERE kind = 'seat' AND json_type(payload, '$.event') IS NOT NULL")
+
+
+@migrations()
+def m015_phone_places(db):
+    # A phone's places: the tables it created, joined or watches and the events it directs
+    # or holds a pass for, for the start page's "Your tables" (companion/tables/places.py).
+    # `owner`: a hash of the phone's identity scoped to this list; `place`: a hash of it
+    # scoped to the place; `sealed`: which table or event, sealed with the identity, so a
+    # copy of the database can't match a phone's rows at two tables. No timestamp, and no
+    # rowid (rows lie in hash order): nothing to match a row with a table's phones by time.
+    # `n`: the order the phone joined its places in (the oldest go past a cap). `hidden`:
+    # removed from the list (the seat stays); joining again shows it again. What the phone
+    # may do there is read from the table's and event's own rows.
+    db.execute("""
+        CREATE TABLE phone_places (
+            owner TEXT NOT NULL,
+            place TEXT NOT NULL,
+            sealed TEXT NOT NULL,
+            n INTEGER NOT NULL,
+            hidden INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (owner, place)
+        ) WITHOUT ROWID""")
+    # The rows above can't be filled here: the tables' rows keep only scoped hashes, made
+    # from identities the database doesn't hold. A phone's places at the tables and events
+    # that exist now are found on its first visit to the start page instead (the newest
+    # rowid of each, in `phone_places_older`, is the bound; a new install has none), once
+    # per phone (`phone_places_scanned`). A place whose table is forgotten (`companion
+    # prune`) drops out of the list with it; its row goes with the phone's oldest.
+    db.execute("CREATE TABLE phone_places_scanned (owner TEXT PRIMARY KEY) WITHOUT ROWID")
+    db.execute("CREATE TABLE phone_places_older (kind TEXT PRIMARY KEY, last_rowid INTEGER"
+               " NOT NULL)")
+    db.execute("INSERT INTO phone_places_older (kind, last_rowid) SELECT 'table', MAX(rowid)"
+               " FROM tables HAVING MAX(rowid) IS NOT NULL")
+    db.execute("INSERT INTO phone_places_older (kind, last_rowid) SELECT 'event', MAX(rowid)"
+               " FROM events HAVING MAX(rowid) IS NOT NULL")

@@ -3,6 +3,7 @@
 Pure bookkeeping over `companion.storage` and `companion.rules`; no Flask here except
 through the database handle the caller passes in.
 """
+from . import places
 from .errors import TableError, NotFound, Forbidden, Conflict, Refused, Retired
 from .service import (
     Table, Seat, Phone, ActionRow, Sheet, Outcome,
@@ -14,6 +15,7 @@ from .service import (
 )
 
 __all__ = [
+    "places",
     "TableError", "NotFound", "Forbidden", "Conflict", "Refused", "Retired",
     "Table", "Seat", "Phone", "ActionRow", "Sheet", "Outcome",
     "create_table", "get_table", "find_by_token", "find_by_code", "seats_of",

@@ -26,7 +26,7 @@ from companion.rules.game import clean_name, name_key
 from companion.rules.said import N_, message, said_of
 from companion.storage import transaction
 
-from . import fold as folds, live, tokens
+from . import fold as folds, live, places, tokens
 from .errors import (Conflict, Forbidden, NotFound, Refused, Retired, TableError,
                      retired_notice)
 from .fold import FoldResult, fold
@@ -256,9 +256,11 @@ def adopt_phone(db: sqlite_utils.Database, table_id: str, old_secret: str, secre
     phone's one secret: same seat, same host role. Nothing happens for a wrong or stale
     cookie, or when the phone already holds a row there under its one secret."""
     with transaction(db):
-        db.execute("UPDATE OR IGNORE phones SET secret_hash = ? WHERE table_id = ? AND"
-                   " secret_hash = ?", [tokens.phone_hash(secret, table_id), table_id,
-                                        tokens.hash_secret(old_secret)])
+        cur = db.execute("UPDATE OR IGNORE phones SET secret_hash = ? WHERE table_id = ? AND"
+                         " secret_hash = ?", [tokens.phone_hash(secret, table_id), table_id,
+                                              tokens.hash_secret(old_secret)])
+        if cur.rowcount:
+            places.note(db, secret, places.TABLE, table_id)
 
 
 def _phone(db, phone_id: int) -> Phone:
@@ -438,6 +440,7 @@ def create_table(db: sqlite_utils.Database, game_slug: str, settings: dict, name
                                " seen_at) VALUES (?, ?, ?, ?, ?)",
                                [table_id, tokens.phone_hash(secret, table_id), host_seat, created,
                                 created])
+                    places.note(db, secret, places.TABLE, table_id)
                 _bump(db, table_id)
         except sqlite3.IntegrityError:
             continue  # a code collision: draw again
@@ -479,6 +482,7 @@ def join(db: sqlite_utils.Database, table: Table, secret: str | None,
                              " VALUES (?, ?, NULL, ?, ?)",
                              [table.id, tokens.phone_hash(secret, table.id), created, created])
             phone = Phone(id=cur.lastrowid, table_id=table.id, seat=None)
+        places.note(db, secret, places.TABLE, table.id)
         if rejoin_seat is not None:
             db.execute("UPDATE phones SET seat = NULL WHERE table_id = ? AND seat = ?",
                        [table.id, rejoin_seat])

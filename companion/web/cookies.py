@@ -101,6 +101,15 @@ def phone_secret() -> str | None:
     return g.phone_identity
 
 
+def known_secret() -> str | None:
+    """This phone's secret if its cookie holds a live key the server issued; unlike
+    `phone_secret`, never converts an older secret into a key (for a page that only reads,
+    like the start page, which sets no cookie)."""
+    if "phone_identity" in g:
+        return g.phone_identity
+    return identity_of(get_db(), request.cookies.get(COOKIE))
+
+
 def own_secret() -> str:
     """This phone's secret, for a service about to remember the phone (joining a table,
     creating one, directing or registering): a browser without one gets a new identity and

@@ -5,10 +5,14 @@ from flask import Blueprint, abort, current_app, redirect, render_template, requ
 from flask_babel import gettext
 
 from companion import tables
+from companion.clock import now
+from companion.rules import find_game
 from companion.rules.game import MAX_NAME_LENGTH
 from companion.storage import get_db
 
-from .cookies import own_secret, rotate_secret
+from .cookies import known_secret, own_secret, phone_secret, rotate_secret
+from .errors import error_response
+from .filters import local_time
 from .extensions import limiter
 from .quotas import quota
 from .i18n import said_of
@@ -25,8 +29,53 @@ def _join_limit() -> str:
 
 @bp.get("/")
 def start():
-    """Start page: new table, or join one by its code."""
-    return render_template("start.html", code=request.args.get("code", ""))
+    """Start page: this phone's tables and events (one tap back to each), a new table,
+    or join one by its code."""
+    return _start_page(request.args.get("code", ""))
+
+
+def _start_page(code: str, error: str | None = None) -> str:
+    return render_template("start.html", code=code, error=error, places=_places(),
+                           place_url=place_url, game_name=game_name,
+                           today=local_time(now(), "%Y-%m-%d"))
+
+
+def _places() -> tables.places.Places:
+    """This phone's places for the start page (none for a browser new to the app)."""
+    secret = known_secret()
+    if secret is None:
+        return tables.places.Places([], 0)
+    db = get_db()
+    tables.places.find_older(db, secret)
+    return tables.places.listing(db, secret)
+
+
+@bp.post("/places/remove")
+def remove_place():
+    """Take a table or event off this phone's start-page list; the seat, host role or
+    pass stays (joining the table again lists it again)."""
+    kind, ref = request.form.get("kind") or "", (request.form.get("ref") or "")[:64]
+    if not tables.places.hide(get_db(), phone_secret(), kind, ref):
+        return error_response(gettext("That isn't on this phone's list any more."), 404)
+    return redirect(url_for(".start", _anchor="your-tables"), 303)
+
+
+def place_url(place: tables.places.Place) -> str:
+    """Where a place of the list leads: the table's page (the phone's cookie keeps its seat
+    and host role), an event's dashboard for its director, its players' page for a player."""
+    if place.kind == tables.places.TABLE:
+        return url_for("table.show", table_id=place.ref)
+    if place.role == "director":
+        return url_for("events.dashboard", event_id=place.ref)
+    return url_for("events.players", event_id=place.ref)
+
+
+def game_name(slug: str):
+    """A game's name for the list (its slug for a game this install no longer has)."""
+    try:
+        return find_game(slug).name
+    except LookupError:
+        return slug
 
 
 @bp.get("/new")
@@ -130,7 +179,7 @@ def join_by_code():
     try:
         table = tables.find_by_code(get_db(), code)
     except tables.TableError as exc:
-        return render_template("start.html", code=code, error=exc.message), exc.status
+        return _start_page(code, exc.message), exc.status
     return _enter(table, None)
 
 

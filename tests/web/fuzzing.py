@@ -171,6 +171,7 @@ ROUTES: dict[tuple[str, str], tuple[str, ...]] = {
     ("/J/<token>", "GET"): (),      # an older QR's URL: joins nothing any more
     ("/j/<token>", "GET"): (),
     ("/join", "POST"): ("code",),
+    ("/places/remove", "POST"): ("kind", "ref"),   # off the start page's list, seat kept
     ("/manifest.webmanifest", "GET"): (),
     ("/sw.js", "GET"): (),
     ("/healthz", "GET"): (),
@@ -963,6 +964,9 @@ class World:
                 assert not changed & existing, f"an event write touched {changed & existing}"
             if req.endpoint in DIRECTOR_ROUTES:
                 self._check_director(before, headers)
+        elif req.endpoint == "home.remove_place":
+            # Only the phone's own list changes: no table, seat or phone.
+            assert status == 303 and not changed, f"removing from the list changed {changed}"
         elif req.endpoint == "home.create_table":
             assert status == 303
             assert len(changed) == 1 and not changed & existing, f"a new table touched {changed}"
@@ -1108,6 +1112,8 @@ SEEDS = [  # in order: the confirmation needs B's pending hand, the rematch a fi
          [("sid", SID_NEW), ("version", VERSION), ("kind", "finish")]),
     seed(TABLE + "/rematch", "POST", "table.rematch", "bob",
          [("sid", SID_NEW), ("version", VERSION)]),
+    seed("/places/remove", "POST", "home.remove_place", "bob", [("kind", "table"),
+                                                                 ("ref", TABLE_A)]),
     # The event: Ann directs it; its round 1 is seated on one table.
     seed("/events/new", "GET", "events.choose_game", "nobody"),
     seed("/events/new/<slug>", "GET", "events.new_event", "stranger", params={"slug": "rook"}),
