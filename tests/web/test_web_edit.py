@@ -202,3 +202,23 @@ def test_rainbow_rummy_hand_is_changed_in_place(mom):
     assert re.search(r"Mom changed hand 1 \(entry #1\): Hand: Mom went out; .*Cid hand 20, "
                      r"down 0 → Hand: Mom went out; .*Cid hand 30", text_of(
                          history(mom, table_id)))
+
+
+def test_where_the_other_team_confirms_a_change_waits_for_them(new_phone):
+    from test_web_confirm_consent import confirm, score
+    ann, bob = new_phone("Ann"), new_phone("Bob")
+    table_id = create_game_table(ann, "rook", ["Ann", "Bob", "Cid", "Dee"], confirm="on")
+    bob.join(ann.join_path(table_id))
+    assert bob.claim(table_id, 1).status_code == 303
+    save(ann, table_id, hand("Ann", 175, 180))
+    seq = int(re.search(r"entry #(\d+) by Ann", text_of(ann.page(table_id))).group(1))
+    confirm(bob, table_id, seq)
+    assert edit(ann, table_id, seq, points_A=190, points_B=None).status_code == 303
+    waiting = text_of(bob.page(table_id), "#waiting")
+    assert re.search(r"Waiting for Bob & Dee to confirm change #\d+ by Ann: hand 1 \(entry "
+                     rf"#{seq}\): Ann bid 175; points A 180, B 70 → Ann bid 175; points A 190, "
+                     r"B 60", waiting), waiting
+    assert score(ann.page(table_id)) == (180, 70)              # nothing counts yet
+    change = int(re.search(r"change #(\d+)", waiting).group(1))
+    confirm(bob, table_id, change)
+    assert score(ann.page(table_id)) == (190, 60)
