@@ -118,6 +118,10 @@ def test_edit_hand_2_of_5_keeps_the_dealers_right(phones, artifacts_dir):
     leo.get_by_role("link", name="History").click()
     expect(leo.locator("ol.history li").first).to_contain_text("Mom changed hand 2")
     leo.screenshot(path=str(artifacts_dir / "family-edit-history-dark.png"))
+    leo.locator("a.h-edit").nth(2).click()
+    expect(leo.locator("#points_A")).to_have_value("30")
+    leo.screenshot(path=str(artifacts_dir / "family-edit-form-dark.png"))
+    leo.go_back()
     leo.once("dialog", lambda dialog: dialog.accept())
     leo.locator("ol.history li").first.get_by_role("button", name=re.compile("Undo change"))\
         .click()
