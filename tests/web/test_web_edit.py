@@ -181,6 +181,16 @@ def test_score_pad_round_is_changed_in_place(mom, db_path):
     assert r.status_code == 422 and "entry #2 after it would no longer be legal" in body
     assert "SP-" in text_of(r.get_data(as_text=True), "[role=alert]")
     assert snapshot(db_path) == kept
+    # A round saved on another phone while the form was open: nothing of it is lost, the
+    # form comes back with what was typed and the fresh version, and saves on a second tap.
+    page = mom.get(f"/t/{table_id}/entries/3/edit").get_data(as_text=True)
+    assert mom.enter(table_id, {0: 1, 1: 1, 2: 1}).status_code == 200
+    r = mom.post(f"/t/{table_id}/entries/3/edit", {**form_of(page), "score_2": "9"})
+    again = r.get_data(as_text=True)
+    assert r.status_code == 409 and "while you were typing" in text_of(again, "[role=alert]")
+    assert form_of(again)["score_2"] == "9"
+    assert form_of(again)["version"] != form_of(page)["version"]
+    assert mom.post(f"/t/{table_id}/entries/3/edit", form_of(again)).status_code == 303
 
 
 def test_rainbow_rummy_hand_is_changed_in_place(mom):
