@@ -10,7 +10,7 @@ from .service import (
     create_table, get_table, find_by_token, find_by_code, seats_of, phone_by_secret,
     adopt_phone,
     join, claim_seat, leave_seat, make_rejoin_token, release_seat, pass_host, rename_seat,
-    enter, undo, rematch, confirm, sheet, history, history_page, export_table, host_allowed,
+    enter, edit, editing, Editing, undo, rematch, confirm, sheet, history, history_page, export_table, host_allowed,
     SEAT,
 )
 
@@ -20,7 +20,7 @@ __all__ = [
     "Table", "Seat", "Phone", "ActionRow", "Sheet", "Outcome",
     "create_table", "get_table", "find_by_token", "find_by_code", "seats_of",
     "phone_by_secret", "adopt_phone", "join", "claim_seat", "leave_seat", "make_rejoin_token",
-    "release_seat", "pass_host", "rename_seat", "enter", "undo", "rematch", "confirm", "sheet", "history", "history_page",
+    "release_seat", "pass_host", "rename_seat", "enter", "edit", "editing", "Editing", "undo", "rematch", "confirm", "sheet", "history", "history_page",
     "export_table", "host_allowed",
     "SEAT",
 ]

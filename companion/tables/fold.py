@@ -50,7 +50,8 @@ def fold(game: Game, settings: dict, names: list[str], actions,
     """Replay the live actions of a log: game actions apply, a rematch starts afresh.
 
     Undone actions, undo markers and entries still waiting for the other team's
-    confirmation are skipped. An action the rules refuse on replay
+    confirmation are skipped; an entry changed in place is read as its change says
+    (:func:`edits`; the changes must be among `actions`). An action the rules refuse on replay
     (which only a rules change could cause) is skipped and reported in `errors`, so a
     stored log never makes a table unreadable. (A table's fold at a version is kept by
     the service: :func:`remember`, :func:`cached`.)
@@ -61,6 +62,8 @@ def fold(game: Game, settings: dict, names: list[str], actions,
     before the current game's start changed).
     """
     state = game.new(settings, names)
+    actions = list(actions)
+    changed = edits(actions)
     past: list[dict] = list(start.past_games) if start is not None else []
     errors: list[str] = list(start.past_errors) if start is not None else []
     game_start = start.game_start if start is not None else 0
@@ -75,12 +78,28 @@ def fold(game: Game, settings: dict, names: list[str], actions,
             game_start, past_errors, past_seq = action.seq, list(errors), None
         elif action.row_kind == "game":
             try:
-                state = game.apply(state, action.payload)
+                state = game.apply(state, changed.get(action.seq, action.payload))
             except (RuleError, ValueError) as exc:
                 errors.append(message("table", "entry #{seq}: {why}", seq=action.seq,
                                       why=said_of(exc)))
     return FoldResult(state, game.summary(state), past, errors, game_start, past_errors,
                       past_seq)
+
+
+def edits(actions) -> dict[int, dict]:
+    """The entries changed in place among `actions`: each changed entry's seq to the rules
+    action it now reads, from its newest change that counts (an "edit" row neither undone
+    nor waiting for the other team's confirmation). The change is an action of its own,
+    later in the log than its entry; the entry keeps its place, so the sheet keeps its
+    order, numbering and dealers."""
+    changed: dict[int, dict] = {}
+    for action in actions:
+        if (action.row_kind == "edit" and action.undone_by is None
+                and not getattr(action, "waiting", False)):
+            target, new = action.payload.get("target"), action.payload.get("action")
+            if isinstance(target, int) and isinstance(new, dict):
+                changed[target] = new     # the log is oldest first: the newest one wins
+    return changed
 
 
 def step(result: FoldResult, state: Any, summary: dict) -> FoldResult:

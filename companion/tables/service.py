@@ -38,14 +38,20 @@ GAME = "game"
 REMATCH = "rematch"
 UNDO = "undo"
 CONFIRM = "confirm"     # the other team accepts a pending entry
+#: An entry changed in place: ``{"target": <the game entry's seq>, "action": <the rules
+#: action that replaces its payload>, "was": <what it said until then>, ...}`` (plus the
+#: words the history needs, e.g. ``"number"``, the hand's number when it was changed).
+#: The fold reads the entry with the newest live change's action (`fold.fold`), so the
+#: sheet keeps its order and numbering; undoing the change brings the older values back.
+EDIT = "edit"
 #: Rows that record a seat or host change, never folded: ``{"change": "claim" | "leave" |
 #: "rejoin" | "rejoin_code" | "release" | "host" | "rename", "seat": pos, ...}``.
 SEAT = "seat"
-UNDOABLE = (GAME, REMATCH)
+UNDOABLE = (GAME, REMATCH, EDIT)
 # A game that plays a match inside one state (Rocca: a tally, the biggest loser starts the
 # next game) deals the next game with this action; it is the one entry a won game takes.
 NEXT_GAME = "new_game"
-STATE_ROW_KINDS = (GAME, REMATCH, UNDO, CONFIRM)
+STATE_ROW_KINDS = (GAME, REMATCH, UNDO, CONFIRM, EDIT)
 
 
 # ---------------------------------------------------------------- records
@@ -322,7 +328,7 @@ def _action_at(db, table_id: str, seq) -> ActionRow | None:
 
 def _last_undoable(db, table_id: str) -> ActionRow | None:
     """The newest entry that is not yet undone (what "Undo last" takes back)."""
-    row = _one(db, "SELECT * FROM actions WHERE table_id = ? AND kind IN (?, ?) AND undone_by "
+    row = _one(db, "SELECT * FROM actions WHERE table_id = ? AND kind IN (?, ?, ?) AND undone_by "
                    "IS NULL ORDER BY seq DESC LIMIT 1", [table_id, *UNDOABLE])
     return _action_from_row(row) if row is not None else None
 
@@ -723,8 +729,8 @@ def _folded(db, table: Table, names: list[str]) -> FoldResult:
     hit = folds.cached(table.id, table.version)
     if hit is not None:
         return hit
-    row = _one(db, "SELECT seq FROM actions WHERE table_id = ? AND kind IN (?, ?, ?, ?) ORDER BY"
-                   " seq DESC LIMIT 1", [table.id, *STATE_ROW_KINDS])
+    row = _one(db, "SELECT seq FROM actions WHERE table_id = ? AND kind IN (?, ?, ?, ?, ?) ORDER"
+                   " BY seq DESC LIMIT 1", [table.id, *STATE_ROW_KINDS])
     latest = row[0] if row is not None else 0
     result = _stored(db, table, latest, names) if latest else None
     if result is None:
@@ -812,7 +818,8 @@ def _check_fresh(db, table: Table, seats: list[Seat], version: int, phone: Phone
         who = who if who is not None else message("table", "Someone")
     what = {GAME: message("table", "saved an entry"), UNDO: message("table", "undid an entry"),
             REMATCH: message("table", "started a rematch"),
-            CONFIRM: message("table", "confirmed an entry")}[first.row_kind]
+            CONFIRM: message("table", "confirmed an entry"),
+            EDIT: message("table", "changed an entry")}[first.row_kind]
     if first.row_kind == UNDO and first.pending:
         what = message("table", "asked to change a confirmed entry")
     elif first.row_kind == UNDO and "restores" in first.payload:
@@ -957,6 +964,163 @@ def enter(db: sqlite_utils.Database, table_id: str, phone: Phone, entry: Entry, 
     # an entry is refused while another waits.
     return Outcome(action, False, _make_sheet(table, seats, result, action,
                                               action if pending else None))
+
+
+@dataclass
+class Editing:
+    """An entry as its edit form starts from: the entry (`entry`, its row in the log), what
+    it says now (`payload`: its newest change that counts, else as it was entered), and its
+    game just before it (`summary`, `state`), against which the form is read and the rules
+    judge the new values."""
+
+    entry: ActionRow
+    payload: dict
+    summary: dict
+    state: Any
+
+
+def _changeable(db, table: Table, seq: Any) -> ActionRow:
+    """The game entry `seq` if it may be changed in place: one that counts on the sheet
+    (not struck, not waiting for the other team)."""
+    goal = _action_at(db, table.id, seq)
+    if goal is None or goal.row_kind != GAME:
+        raise NotFound(message("table", "There is no entry #{seq} to change.", seq=seq))
+    if goal.undone_by is not None:
+        raise Conflict(message("table", "Entry #{seq} was struck: restore it in the history "
+                                        "first to change it.", seq=seq))
+    if goal.waiting:
+        raise Conflict(message("table", "Entry #{seq} is waiting for the other team to confirm "
+                                        "it: reject it and enter it again instead.", seq=seq))
+    return goal
+
+
+def _before(db, table: Table, names: list[str], current: FoldResult,
+            goal: ActionRow) -> tuple[_Part, dict, FoldResult]:
+    """The part of the log holding entry `goal` (its game), what the entry says now, and
+    the fold of its game just before it (one game's replay)."""
+    part = _part_of(db, table.id, current, goal, None)
+    earlier = [a for a in part.actions if a.seq < goal.seq or a.row_kind == EDIT]
+    before = fold(table.game, table.settings, names, earlier)
+    return part, folds.edits(part.actions).get(goal.seq, goal.payload), before
+
+
+def editing(db: sqlite_utils.Database, table: Table, seq: Any) -> Editing:
+    """Entry `seq` as its edit form shows it (see :class:`Editing`); `NotFound` when there
+    is no such game entry, `Conflict` when it was struck or still waits for the other
+    team. Reads only."""
+    with _reading(db):
+        names = [s.name for s in seats_of(db, table.id)]
+        current = _folded(db, table, names)
+        goal = _changeable(db, table, seq)
+        _part, payload, before = _before(db, table, names, current, goal)
+        return Editing(goal, payload, before.summary, before.state)
+
+
+#: What a change in place is made of: the change's payload (``{"action": <rules action>,
+#: ...}``: any other keys are words its history line needs, e.g. the hand's ``number``),
+#: or a parser that makes it from the table, the seats' names, the game's summary just
+#: before the entry and what the entry says now. A parser's ValueError is the player's
+#: mistake.
+Change = dict | Callable[[Table, list[str], dict, dict], dict]
+
+
+def edit(db: sqlite_utils.Database, table_id: str, phone: Phone, target: Any, change: Change,
+         version: int, submission_id: str) -> Outcome:
+    """Change game entry `target` in place, made against `version`; idempotent per
+    `submission_id`.
+
+    The change is an action of its own (row kind ``edit``, payload ``{"target", "action",
+    "was", ...}``) that the fold reads in the entry's place (`fold.edits`): the entry keeps
+    its place in the log, so the sheet keeps its order and numbering, every later total
+    follows and whoever dealt each hand still did. The rules judge the new action on the
+    game as it stood just before the entry (`Refused`, with its rule), then every later
+    entry of that game again (a `TableError` 422 naming the first that no longer fits);
+    a refusal writes nothing. Like an entry, a change waits for the other team's
+    confirmation where they confirm entries, and can be undone (which brings the values
+    before it back) like any entry.
+    """
+    with transaction(db):
+        read = _read_for_write(db, table_id, phone, submission_id)
+        table, names = read.table, [s.name for s in read.seats]
+        table, phone, seats, repeat = _start_write(db, table_id, phone, submission_id, EDIT,
+                                                   read)
+        if repeat is not None:
+            return repeat
+        current = _folded(db, table, names)
+        goal = _changeable(db, table, target)
+        part, was, before = _before(db, table, names, current, goal)
+        if callable(change):
+            try:
+                extra = change(table, names, before.summary, was)
+            except ValueError as exc:    # RuleError too: the adapter's reading of the form
+                raise Refused(exc) from None
+        else:
+            extra = dict(change)
+        action = extra.get("action")
+        if not isinstance(action, dict):
+            raise TableError(N_("A change needs the entry's new values."))
+        _check_fresh(db, table, seats, version, phone)
+        waiting = _waiting(db, table)
+        if waiting is not None:
+            raise Conflict(_waiting_message(_make_sheet(table, seats, current, None, waiting)))
+        if action == was:
+            raise TableError(message("table", "Entry #{seq} already says that: nothing was "
+                                              "changed.", seq=goal.seq), status=422)
+        game = table.game
+        try:
+            state = game.apply(before.state, action)
+        except RuleError as exc:
+            raise Refused(exc, rule=exc.rule) from None
+        except ValueError as exc:
+            raise Refused(exc) from None
+        payload = {**{k: v for k, v in extra.items() if k not in ("target", "was")},
+                   "target": goal.seq, "action": action, "was": was}
+        proposed = ActionRow(seq=1 << 62, version=0, seat=phone.seat, row_kind=EDIT,
+                             payload=payload, submission_id=None, created_at="",
+                             undone_by=None)
+        after = sorted(part.actions + [proposed], key=lambda a: a.seq)
+        _check_later(game, state, after, goal.seq)
+        folded = part.fold(table, names, after)
+        if folded.errors:    # pragma: no cover - _check_later found these first
+            raise TableError(message("table", "Entry #{seq} can't be changed that way: {why}",
+                                     seq=goal.seq, why=folded.errors[0]), status=422)
+        pending = table.confirms
+        if pending:   # it counts once the other team confirms it: the sheet stays as it is
+            result, status = current, "waiting"
+        else:
+            result, status = folded, _status(folded.summary)
+        new_version = _bump(db, table_id, status, chrome=False)
+        row = _append(db, table_id, new_version, phone.seat, EDIT, payload, submission_id,
+                      pending)
+        result, past_written = _store(db, table, row.seq, new_version, names, result)
+        table = replace(table, version=new_version, status=status)
+        done = _make_sheet(table, seats, result, row, row if pending else None)
+    _remember(table_id, new_version, result, past_written)
+    live.publish(table_id, new_version)
+    return Outcome(row, False, done)
+
+
+def _check_later(game: Game, state: Any, actions: list[ActionRow], seq: int) -> None:
+    """Replay the entries of entry `seq`'s game after it on `state` (the game with the
+    entry changed): the first one the rules now refuse is named, with its rule, as a
+    `TableError` (422)."""
+    changed = folds.edits(actions)
+    for action in actions:
+        if action.seq <= seq or action.undone_by is not None or action.waiting:
+            continue
+        if action.row_kind == REMATCH:
+            break
+        if action.row_kind != GAME:
+            continue
+        try:
+            state = game.apply(state, changed.get(action.seq, action.payload))
+        except (RuleError, ValueError) as exc:
+            raise TableError(message("table", "Entry #{seq} can't be changed that way: entry "
+                                              "#{later} after it would no longer be legal "
+                                              "({why}). Undo the later entries first, or "
+                                              "change them too.", seq=seq, later=action.seq,
+                                     why=said_of(exc)),
+                             rule=getattr(exc, "rule", None), status=422) from None
 
 
 def _waiting_message(current: Sheet) -> str:
@@ -1157,7 +1321,7 @@ def _ask_consent(db: sqlite_utils.Database, table_id: str, phone: Phone, target:
         if waiting is not None:
             raise Conflict(_waiting_message(_make_sheet(table, seats, current, None, waiting)))
         here = current.game_start
-        this_game = goal.row_kind == GAME and goal.seq > here
+        this_game = goal.row_kind in (GAME, EDIT) and _affects(goal) > here
         after, extra = _change_of(_actions(db, table_id, after=here if this_game else 0), goal)
         folded = fold(table.game, table.settings, names, after,
                       start=current if this_game else None)
@@ -1290,7 +1454,7 @@ def _part_of(db, table_id: str, current: FoldResult, goal: ActionRow | None,
         return _Part([], current, whole=True)
     if current.errors or current.past_errors:
         return _Part(_actions(db, table_id), current, whole=True)
-    changed = entry.seq if goal.row_kind == UNDO and entry is not None else goal.seq
+    changed = _affects(entry if goal.row_kind == UNDO and entry is not None else goal)
     live_rematch = "table_id = ? AND kind = ? AND undone_by IS NULL"
     row = _one(db, f"SELECT seq FROM actions WHERE {live_rematch} AND seq < ? ORDER BY seq "
                    "DESC LIMIT 1", [table_id, REMATCH, changed])
@@ -1308,6 +1472,8 @@ def _part_of(db, table_id: str, current: FoldResult, goal: ActionRow | None,
     if first < 0:  # pragma: no cover - the stored fold and the log disagree: replay it all
         return _Part(_actions(db, table_id), current, whole=True)
     actions = _actions(db, table_id, after=start, before=end)
+    if end is not None:    # the part's entries may have been changed later in the log
+        actions += _edits_of(db, table_id, start, end)
     # The actions a refusal names (who struck it, who restored it) may lie outside.
     inside_seqs = {a.seq for a in actions}
     for seq in {goal.seq, goal.undone_by, getattr(entry, "seq", None),
@@ -1317,6 +1483,26 @@ def _part_of(db, table_id: str, current: FoldResult, goal: ActionRow | None,
             actions.append(extra)
     actions.sort(key=lambda a: a.seq)
     return _Part(actions, current, start, end, first, count)
+
+
+def _affects(action: ActionRow) -> int:
+    """The seq of the entry whose game `action` changes when it is marked: a change in
+    place changes its entry's game, wherever in the log the change itself lies."""
+    if action.row_kind == EDIT:
+        target = action.payload.get("target")
+        if isinstance(target, int) and not isinstance(target, bool):
+            return target
+    return action.seq
+
+
+def _edits_of(db, table_id: str, start: int, end: int) -> list[ActionRow]:
+    """The changes in place made after seq `end` to entries between `start` and `end`
+    (a game that is over and was changed after its rematch)."""
+    rows = db.execute("SELECT * FROM actions WHERE table_id = ? AND kind = ? AND seq > ? AND "
+                      "json_extract(payload, '$.target') > ? AND "
+                      "json_extract(payload, '$.target') < ? ORDER BY seq",
+                      [table_id, EDIT, end, start, end]).fetchall()
+    return [_action_from_row(r) for r in rows]
 
 
 def rematch(db: sqlite_utils.Database, table_id: str, phone: Phone, submission_id: str,

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from functools import cached_property
 
 from flask import (Blueprint, Response, abort, current_app, g, make_response, redirect,
@@ -21,7 +22,7 @@ from companion.events.event import get_event
 
 from .cookies import phone_secret, rotate_secret
 from .games import GameUI, ui_for
-from .games.base import Parsed
+from .games.base import EntryError, Parsed
 from .errors import error_response
 from .i18n import N_
 from . import streams
@@ -332,6 +333,91 @@ def enter():
             if outcome.duplicate else gettext("Saved as entry #%(seq)s.", seq=outcome.action.seq))
     g.view = View.after(outcome, phone)
     return play_response(g.view, message=note)
+
+
+# ---------------------------------------------------------------- changing an entry in place
+
+#: The highest entry number a URL may name (SQLite's integers; beyond: no such entry).
+MAX_SEQ = 2**62
+
+
+def _editing(seq: int) -> tables.Editing:
+    """Entry `seq` as its edit form starts from, if this phone may change it and the game
+    changes such entries in place (404 / 409 / 403 otherwise, in plain words)."""
+    view = _view()
+    if not view.phone.seated:
+        raise tables.Forbidden(N_("Spectators can watch but not enter scores. Pick a free seat "
+                                  "to play."))
+    if not 0 < seq < MAX_SEQ:
+        raise tables.NotFound(N_("There's nothing here. Check the link, or scan the table's QR "
+                                 "code again."))
+    editing = tables.editing(get_db(), view.table, seq)
+    if not view.ui.editable(editing.payload):
+        raise tables.TableError(N_("Only a hand or a round can be changed in place. Strike this "
+                                   "entry in the history instead."), status=422)
+    return editing
+
+
+def _edit_page(view: View, editing: tables.Editing, status: int = 200, **extra):
+    """The edit page: the game's own entry form, pre-filled, read against the game as it
+    stood just before the entry (the sheet the form is drawn with is that game)."""
+    ui = view.ui
+    before = View(view.table_id)
+    before.phone, before.table = view.phone, view.table
+    before.sheet = replace(view.sheet, summary=editing.summary, state=editing.state)
+    number = ui.entry_number(editing.payload, editing.summary)
+    context = page_context(before, editing=editing, entry_name=ui.entry_name(editing.payload,
+                                                                               number),
+                           values=ui.edit_values(editing.payload, before.sheet.names,
+                                                 editing.summary))
+    context.update(extra)
+    return render_template("tables/edit.html", **context), status
+
+
+@bp.get("/entries/<int:seq>/edit")
+def edit_form(seq: int):
+    """Change an earlier hand or round in place: the game's entry form with its values."""
+    view = _view()
+    return _edit_page(view, _editing(seq))
+
+
+@bp.post("/entries/<int:seq>/edit")
+def edit(seq: int):
+    """Save the changed values of entry `seq` where it stands (`tables.edit`): the rules
+    judge them on the game just before it, and every later entry again. Saved: the
+    history, where the change is the newest line (with its undo). Refused: the form again
+    with what was typed and why (nothing is written)."""
+    view = _view()
+    sid = _submission_id()
+    form = request.form
+    entered = Parsed()
+
+    def parse(table: tables.Table, names: list[str], summary: dict, was: dict) -> dict:
+        ui = ui_for(table.game_slug)
+        if not ui.editable(was):
+            raise EntryError(N_("Only a hand or a round can be changed in place. Strike "
+                                "this entry in the history instead."))
+        action = entered.parse(ui, form, names, summary)
+        if not ui.editable(action):
+            raise EntryError(N_("Only a hand or a round can replace a hand or a round."))
+        return {"action": action, "number": ui.entry_number(was, summary)}
+
+    version = _version_arg()
+    editing = _editing(seq)
+    try:
+        if version is None:
+            raise tables.TableError(N_("The form was missing its sheet version. Reload the "
+                                       "page."))
+        outcome = tables.edit(get_db(), view.table_id, view.phone, seq, parse, version, sid)
+    except tables.TableError as exc:
+        fresh = _fresh_view()
+        kind = "conflict" if isinstance(exc, tables.Conflict) else "error"
+        error = getattr(exc, "error", exc)
+        values = fresh.ui.form_values(form, fresh.sheet.names)
+        return _edit_page(fresh, editing, exc.status, message=exc.message, status_kind=kind,
+                          rule_id=exc.rule, values=values, entered=entered,
+                          invalid=fresh.ui.invalid_fields(error, values))
+    return redirect(url_for(".history", _anchor=f"action-{outcome.action.seq}"), 303)
 
 
 @bp.post("/undo")

@@ -4,8 +4,9 @@ is exactly what a full replay of the log gives.
 Each write that changes the sheet stores the fold in `table_folds` in its own transaction
 (companion/tables/fold.py). Checked here against `fold()` over the whole log after every
 kind of write: entries, undo (of the current game's entries, of an earlier game's, of a
-rematch), restores, confirmations at a table where the other team confirms, rematches, and
-a restart (no in-process copies: the stored fold, or a real second process).
+rematch), restores, confirmations at a table where the other team confirms, rematches,
+entries changed in place, and a restart (no in-process copies: the stored fold, or a real
+second process).
 """
 from __future__ import annotations
 
@@ -412,6 +413,7 @@ OPS = st.one_of(
     st.tuples(st.just("restore"), st.integers(0, 30), st.integers(0, 1)),
     st.tuples(st.just("confirm"), st.integers(0, 1), st.integers(0, 1)),
     st.tuples(st.just("rematch"), st.integers(0, 1), st.integers(0, 1)),
+    st.tuples(st.just("edit"), st.integers(0, 30), st.integers(0, 1)),
     st.tuples(st.just("restart"), st.just(0), st.just(0)),
 )
 
@@ -436,6 +438,12 @@ def run_ops(t: Table, ops, entry) -> None:
                     outcome = t.confirm(waiting.seq, 1 - waiting.seat % 2)
             elif kind == "rematch":
                 outcome = t.rematch(seat)
+            elif kind == "edit":     # an entry changed in place (tables.service.edit)
+                entries = [a for a in t.log() if a.row_kind == service.GAME]
+                if entries:
+                    outcome = tables.edit(t.db, t.id, t.phones[seat], entries[n % len(entries)].seq,
+                                          {"action": entry(n % 4)}, t.version,
+                                          new_submission_id())
             else:
                 restart()
                 t.db = connect(t.db.conn.execute("PRAGMA database_list").fetchone()[2])

@@ -185,6 +185,8 @@ ROUTES: dict[tuple[str, str], tuple[str, ...]] = {
     (TABLE + "/seats", "GET"): (),
     (TABLE + "/seats", "POST"): ("seat",),
     (TABLE + "/history", "GET"): (),
+    (TABLE + "/entries/<int:seq>/edit", "GET"): (),
+    (TABLE + "/entries/<int:seq>/edit", "POST"): ENTRY_FIELDS,
     (TABLE + "/host/rejoin", "POST"): ("seat",),
     (TABLE + "/host/release", "POST"): ("seat",),
     (TABLE + "/host/pass", "POST"): ("seat",),
@@ -232,13 +234,13 @@ ROUTES: dict[tuple[str, str], tuple[str, ...]] = {
     (EVENT + "/unseat", "POST"): ("round", "who"),
     (EVENT + "/standings.csv", "GET"): (),
 }
-PATH_PARAMETERS = ("table_id", "slug", "token", "event_id", "table_no")
+PATH_PARAMETERS = ("table_id", "slug", "token", "event_id", "table_no", "seq")
 JOIN_ENDPOINTS = ("home.join_by_token",)
 # A table card's QR opens that table number's table of the current round: a join too.
 CARD_ENDPOINTS = ("events.table_card",)
 # These need B (a Rook table whose hands the other team confirms) to succeed.
 B_ROUTES = ("table.confirm", "tools.table_trick", "table.enter")
-LOG_WRITES = ("table.enter", "table.undo", "table.rematch", "table.confirm")
+LOG_WRITES = ("table.enter", "table.undo", "table.rematch", "table.confirm", "table.edit")
 HOST_TOOLS = ("table.host_rejoin", "table.host_release", "table.host_pass")
 # Every real field name, offered as a random key to every route.
 FIELD_NAMES = ("csrf_token", "sid", "version", "score_0", "score_1", "score_2", "score_3",
@@ -445,6 +447,8 @@ def path_value(name: str, sane: bool):
         real = st.sampled_from([EVENT_ID] * 8 + ["nope", "AAAAAAAAAAAA"])
     elif name == "table_no":
         real = st.sampled_from(["1"] * 6 + ["2", "0", "99999", "18446744073709551617"])
+    elif name == "seq":     # an entry of the table's log (changed in place)
+        real = st.sampled_from([SEQ_LAST] * 6 + ["1", "0", "99999", "18446744073709551617"])
     elif name == "token":
         base32 = st.text("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", min_size=32, max_size=32)
         real = st.one_of(st.sampled_from([TOKEN_A] * 3 + [TOKEN_B, TOKEN_A_LOWER, REJOIN_A,
@@ -1098,6 +1102,11 @@ SEEDS = [  # in order: the confirmation needs B's pending hand, the rematch a fi
     seed("/join", "POST", "home.join_by_code", "zed", [("code", CODE_A_TYPED)]),
     seed(TABLE + "/actions", "POST", "table.enter", "ann",
          [("sid", SID_NEW), ("version", VERSION), ("score_0", "3"), ("score_1", "-4")]),
+    seed(TABLE + "/entries/<int:seq>/edit", "GET", "table.edit_form", "bob",
+         params={"table_id": TABLE_A, "seq": SEQ_LAST}, hx=False),
+    seed(TABLE + "/entries/<int:seq>/edit", "POST", "table.edit", "ann",
+         [("sid", SID_NEW), ("version", VERSION), ("score_0", "5"), ("score_1", "-4")],
+         params={"table_id": TABLE_A, "seq": SEQ_LAST}, hx=False),
     seed(TABLE + "/undo", "POST", "table.undo", "bob", [("sid", SID_NEW), ("target", SEQ_LAST)]),
     seed(TABLE + "/seats", "POST", "table.claim", "spectator", [("seat", "2")]),
     seed(TABLE + "/host/rejoin", "POST", "table.host_rejoin", "ann", [("seat", "1")]),

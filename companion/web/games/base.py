@@ -244,6 +244,39 @@ class GameUI:
         Default: the action's kind."""
         return str(payload.get("kind"))
 
+    # ------------------------------------------------------------ changing an entry in place
+
+    def editable(self, payload: dict) -> bool:
+        """Whether a stored entry (its payload) is a hand or round the table may change in
+        place (History's "Edit"): the game's entry form, pre-filled by
+        :meth:`edit_values`, then replaces its values where it stands. Also asked of the
+        new values, so a change never turns a hand into another kind of entry. Default:
+        no entry is (moves inside a deal are undone, not changed)."""
+        return False
+
+    def edit_values(self, payload: dict, names: list[str], summary: dict) -> dict[str, str]:
+        """The entry form's values that say what `payload` says (what :meth:`parse_entry`
+        would read back as it), to pre-fill the edit form; `summary` is the game just
+        before the entry. Called only for an :meth:`editable` payload."""
+        return {}
+
+    def entry_number(self, payload: dict, summary: dict) -> int | None:
+        """The entry's number on the sheet (hand 3, round 3) given the game just before it,
+        kept with the change for its history line; None when it has none."""
+        return None
+
+    def entry_name(self, payload: dict, number: int | None):
+        """What the history and the edit page call the entry: "hand 3" (a Said or an
+        ``N_`` text, shown through ``say()``)."""
+        if number is None:
+            return N_("the entry")
+        return message("entry", "entry {n}", n=number)
+
+    def values_text(self, payload: dict, names: list[str]):
+        """An entry's values in words for a change's history line ("Ann was changed from
+        … to …"). Default: :meth:`describe`."""
+        return self.describe(payload, names)
+
     # ------------------------------------------------------------ live fragments
 
     def viewer_key(self, view) -> Hashable:

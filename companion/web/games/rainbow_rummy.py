@@ -258,6 +258,35 @@ class RainbowRummyUI(GameUI):
                      f"cut_{seat}"]
         return {key: (form.get(key) or "")[:self.max_field_chars] for key in keys}
 
+    # ------------------------------------------------------------ changing a hand in place
+
+    def editable(self, payload: dict) -> bool:
+        """A hand may be changed in place (not the cut for deal)."""
+        return payload.get("kind") == "hand"
+
+    def edit_values(self, payload: dict, names: list[str], summary: dict) -> dict[str, str]:
+        """Who went out, and each player's cards or points as they were entered."""
+        went_out = payload.get("went_out")
+        values = {"went_out": str(names.index(went_out)) if went_out in names else BLOCKED}
+        cards = payload.get("cards") or {}
+        for seat, player in enumerate(names):
+            entry = cards.get(player) or {}
+            for part in PARTS:
+                if isinstance(entry.get(part), list):
+                    values[f"{part}_{seat}"] = " ".join(map(str, entry[part]))
+                elif entry.get(f"{part}_points") is not None:
+                    values[f"{part}_pts_{seat}"] = str(entry[f"{part}_points"])
+        return values
+
+    def entry_number(self, payload: dict, summary: dict) -> int | None:
+        return int(summary.get("hand_count") or 0) + 1
+
+    def entry_name(self, payload: dict, number: int | None):
+        """"hand 3"."""
+        if number is None:
+            return N_("the hand")
+        return message("entry", "hand {n}", n=number)
+
     # What the templates ask (ui.cards_typed(values, i), ui.cut_reason(s)...).
     cards_typed = staticmethod(cards_typed)
     check_args = staticmethod(check_args)

@@ -148,6 +148,59 @@ class RookUI(GameUI):
         team = view.sheet.team_of(view.phone.seat) if view.phone.seated else None
         return ("seated", view.phone.seated, team)
 
+    # ------------------------------------------------------------ changing a hand in place
+
+    def editable(self, payload: dict) -> bool:
+        """A hand or a redeal may be changed in place (one into the other too: a hand
+        entered for a deal everyone passed, or the other way round)."""
+        return payload.get("kind") in ("hand", "redeal")
+
+    def edit_values(self, payload: dict, names: list[str], summary: dict) -> dict[str, str]:
+        """The hand form as it reads for `payload` (a redeal: an empty hand form)."""
+        if payload.get("kind") != "hand":
+            return {}
+        bid = payload.get("bid")
+        values = {"bidder": str(payload.get("bidder") or "")}
+        if bid in bid_choices(summary):
+            values["bid"] = str(bid)
+        elif bid is not None:
+            values["bid_typed"] = str(bid)
+        points = payload.get("points") or {}
+        for team in ("A", "B"):
+            if points.get(team) is not None:
+                values[f"points_{team}"] = str(points[team])
+        if payload.get("trump") in dict(COLOURS):
+            values["trump"] = payload["trump"]
+        if payload.get("discard_ok") is False:
+            values["bad_discard"] = "on"
+            if payload.get("played") is False:
+                values["not_played"] = "on"
+        return values
+
+    def entry_number(self, payload: dict, summary: dict) -> int | None:
+        """A hand's number (a redeal takes none)."""
+        if payload.get("kind") != "hand":
+            return None
+        return int(summary.get("hand_count") or 0) + 1
+
+    def entry_name(self, payload: dict, number: int | None):
+        """"hand 3", or "the redeal"."""
+        if payload.get("kind") == "hand" and number is not None:
+            return message("entry", "hand {n}", n=number)
+        return N_("the redeal")
+
+    def values_text(self, payload: dict, names: list[str]):
+        """"Leo bid 150; points A 40, B 210", or "everyone passed"."""
+        if payload.get("kind") == "redeal":
+            return N_("everyone passed (redeal)")
+        points = payload.get("points") or {}
+        values = {"bidder": payload.get("bidder"), "bid": payload.get("bid"),
+                  "a": points.get("A"), "b": points.get("B")}
+        if payload.get("discard_ok", True):
+            return message("entry", "{bidder} bid {bid}; points A {a}, B {b}", **values)
+        return message("entry", "{bidder} bid {bid} (bad discard); points A {a}, B {b}",
+                       **values)
+
     # What the templates ask (ui.presets(), view.ui.bid_choices(s), view.ui.chart(s)).
     presets = staticmethod(presets)
     bid_choices = staticmethod(bid_choices)

@@ -144,6 +144,33 @@ class ScorepadUI(GameUI):
         return {f"score_{pos}": (form.get(f"score_{pos}") or "")[:self.max_field_chars]
                 for pos in range(len(names))}
 
+    # ------------------------------------------------------------ changing a round in place
+
+    def editable(self, payload: dict) -> bool:
+        """A round may be changed in place (not the "finish by hand")."""
+        return payload.get("kind") == "round"
+
+    def edit_values(self, payload: dict, names: list[str], summary: dict) -> dict[str, str]:
+        """One box per seat with the round's score (a player the round left out scored 0)."""
+        scores = payload.get("scores") or {}
+        return {f"score_{pos}": str(scores.get(name, 0)) for pos, name in enumerate(names)}
+
+    def entry_number(self, payload: dict, summary: dict) -> int | None:
+        return int(summary.get("round_count") or 0) + 1
+
+    def entry_name(self, payload: dict, number: int | None):
+        """"round 3"."""
+        if number is None:
+            return N_("the round")
+        return message("entry", "round {n}", n=number)
+
+    def values_text(self, payload: dict, names: list[str]):
+        """"Ann +12, Bob -5, Cid 0"."""
+        scores = payload.get("scores") or {}
+        parts = [f"{n} {scores[n]:+d}" if scores.get(n) else f"{n} 0"
+                 for n in names if n in scores]
+        return joined(parts, ", ")
+
     def viewer_key(self, view) -> Hashable:
         """The score pad's sheet and form look the same to every seated phone."""
         return ("seated", view.phone.seated)
