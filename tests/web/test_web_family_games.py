@@ -65,3 +65,77 @@ def test_znr_the_turn_result_stays_on_top_until_the_next_roll(ann, new_phone):
     # The next roll starts the new turn: the result is gone.
     assert act(ann, table_id, kind="roll", white="1 2 3").status_code == 200
     assert not select(ann.page(table_id), "#turn-result")
+
+
+# ------------------------------------------------------------------ the rules answers
+
+@pytest.mark.parametrize("query, rule, label, words", [
+    # ZNR-2: dice that make no hand still get a verdict: drop and check only Dropped Out.
+    ("board=beginner&dice=1+2+3+4+6", "ZNR-2", "No hand",
+     "1, 2, 3, 4, 6 make no hand on the beginner board: a player who drops out in round 1 "
+     "checks only Dropped Out First Round."),
+    ("board=beginner&dice=1+2+3+4+5", "ZNR-4", "Large Straight", "The best hand is"),
+])
+def test_znr_best_hand_tool_always_answers(ann, query, rule, label, words):
+    r = ann.get(f"/zocknroll/best?{query}&check=1")
+    assert r.status_code == 200
+    box = text_of(r.get_data(as_text=True), "#best-hand")
+    assert label in box and words in box and rule in box
+
+
+def test_rook_260_for_one_team_says_a_hand_holds_250(ann):
+    """RK-7: a hand holds 250 points in all (family); the typed box stays marked."""
+    table_id = create_game_table(ann, "rook", ["Ann", "Bob", "Cid", "Dee"])
+    form = inputs(form_block(ann.page(table_id), 'id="entry-form"'))
+    r = ann.post(f"/t/{table_id}/actions", {"sid": form["sid"], "version": form["version"],
+                                            "bidder": "Ann", "bid": "150", "points_A": "260"},
+                 hx=True)
+    assert r.status_code == 422
+    page = r.get_data(as_text=True)
+    said = text_of(page, "#entry .notice.error")
+    assert "A hand holds 250 points in all, so no team takes 260." in said and "RK-7" in said
+    assert "0 or more" not in said
+    assert select_one(page, "#points_A").get("aria-invalid") == "true"
+    assert select_one(page, "#points_A")["value"] == "260"
+    assert select_one(page, "#points_B").get("aria-invalid") is None
+
+
+@pytest.mark.parametrize("name", ["\u3164", "\u3164\u3164 \u3164", "\u115f\u1160", "\uffa0",
+                                  "\u200b\u034f\ufe0f", "\U000e0041\U000e0042", "\u17b4\u180e"])
+def test_a_name_of_invisible_characters_is_refused(ann, name):
+    r = ann.post("/new/scorepad", {"name_0": "Ann", "name_1": name, "me": "0"})
+    assert r.status_code == 422
+    assert "Every player needs a name: one name is empty." in text_of(r.get_data(as_text=True))
+
+
+# ------------------------------------------------------------------ the trick helper
+
+def test_trick_helper_one_box_per_player_and_the_winner_by_name(ann):
+    table_id = create_game_table(ann, "rook", ["Ann", "Bob", "Cid", "Dee"])
+    page = ann.get(f"/t/{table_id}/trick?open=trick").get_data(as_text=True)
+    assert len(select(page, "#trick select")) == 4
+    assert [text_of(x) for x in select(page, "#trick-leader label")] == ["Ann", "Bob", "Cid",
+                                                                          "Dee"]
+    # Cid led; Dee, Ann and Bob followed: Ann's 14 Red (trump) wins.
+    r = ann.get(f"/t/{table_id}/trick?trump=R&leader=2&c1=5G&c2=10G&c3=14R&c4=14G&check=trick")
+    page = r.get_data(as_text=True)
+    assert r.status_code == 200
+    assert text_of(page, "#trick-winner") == "Ann wins the trick with 14 Red."
+    assert [text_of(x) for x in select(page, "#trick .field label")] == [
+        "Cid (led)", "Dee", "Ann", "Bob"]
+    assert "card 3" not in text_of(page, "#trick-verdict")
+
+
+@pytest.mark.parametrize("query, boxes, words", [
+    ("players=4&trump=R&c1=5G&c2=10G&c3=14R&c4=14G", 4,
+     "14 Red wins: the card of the player 2 seats to the leader's left."),
+    ("players=6&trump=R&c1=14R&c2=10G", 6, "14 Red wins: the leader's card."),
+    ("players=6&trump=R&c1=5G&c2=14R", 6,
+     "14 Red wins: the card of the player 1 seat to the leader's left."),
+])
+def test_trick_helper_without_a_table_says_where_the_winner_sits(ann, query, boxes, words):
+    r = ann.get(f"/rook/trick?variant=family&{query}&check=trick")
+    page = r.get_data(as_text=True)
+    assert r.status_code == 200
+    assert len(select(page, "#trick select")) == boxes
+    assert text_of(page, "#trick-winner") == words
