@@ -3,7 +3,7 @@
 Pure bookkeeping over `companion.storage` and `companion.rules`; no Flask here except
 through the database handle the caller passes in.
 """
-from .errors import TableError, NotFound, Forbidden, Conflict, Refused, Retired
+from .errors import TableError, NotFound, Forbidden, Conflict, Refused, Retired, Stale
 from .service import (
     Table, Seat, Phone, ActionRow, Sheet, Outcome,
     create_table, get_table, find_by_token, find_by_code, seats_of, phone_by_secret,
@@ -14,7 +14,7 @@ from .service import (
 )
 
 __all__ = [
-    "TableError", "NotFound", "Forbidden", "Conflict", "Refused", "Retired",
+    "TableError", "NotFound", "Forbidden", "Conflict", "Refused", "Retired", "Stale",
     "Table", "Seat", "Phone", "ActionRow", "Sheet", "Outcome",
     "create_table", "get_table", "find_by_token", "find_by_code", "seats_of",
     "phone_by_secret", "adopt_phone", "join", "claim_seat", "leave_seat", "make_rejoin_token",

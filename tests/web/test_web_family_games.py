@@ -139,3 +139,25 @@ def test_trick_helper_without_a_table_says_where_the_winner_sits(ann, query, box
     assert r.status_code == 200
     assert len(select(page, "#trick select")) == boxes
     assert text_of(page, "#trick-winner") == words
+
+
+# ------------------------------------------------------------------ a save another phone beat
+
+def test_a_save_beaten_by_another_phone_is_a_calm_notice_that_keeps_the_typing(ann, new_phone):
+    table_id = ann.create_table(["Ann", "Bob"])
+    bob = new_phone("Bob")
+    bob.join(ann.join_path(table_id))
+    bob.claim(table_id, 1)
+    bob_form = bob.entry_form(table_id)
+    assert ann.enter(table_id, {0: 10, 1: 4}).status_code == 200
+    r = bob.enter(table_id, {0: 5, 1: 7}, form=bob_form)
+    assert r.status_code == 409
+    page = r.get_data(as_text=True)
+    note = select_one(page, "#entry .notice")
+    assert note["class"].split() == ["notice", "stale"] and note["role"] == "status"
+    assert not select(page, "#entry .notice.error")
+    said = text_of(note)
+    assert re.search(r"Ann saved an entry \(#\d+\) just before you\. Your entry is still here: "
+                     r"check it against the sheet, then save again\.", said), said
+    kept = bob.entry_form(table_id, page)
+    assert kept["score_0"] == "5" and kept["score_1"] == "7"
