@@ -147,3 +147,19 @@ def test_znr4_the_turn_result_shows_every_hand_until_the_next_roll(player, own, 
     # The next roll starts turn 2: the result leaves the top.
     state = ZNR.apply(state, {"kind": "roll", "dice": [1, 1, 1]})
     assert ZNR.summary(state)["turn_result"] is None
+
+
+def test_znr4_a_turn_tapped_on_paper_says_who_won_round_three():
+    state = ZNR.new({}, ["Ann", "Bob", "Cid", "Dan"])
+    for action in [{"kind": "mark", "player": "Bob", "row": "pair", "round": 1},
+                   {"kind": "mark", "player": "Bob", "row": "dropped_out", "round": 1},
+                   {"kind": "mark", "player": "Cid", "row": "full_house", "round": 3},
+                   {"kind": "mark", "player": "Cid", "row": "winner", "round": 3},
+                   {"kind": "end_turn"}]:
+        state = ZNR.apply(state, action)
+    result = ZNR.summary(state)["turn_result"]
+    assert result["text"] == "Cid won round 3: Winner of Third Round." and result["rule"] == "ZNR-4"
+    assert [(h["player"], h["label"], h["winner"]) for h in result["hands"]] == [
+        ("Cid", "Full House", True)]
+    assert [(d["player"], d["round"], d["label"]) for d in result["drops"]] == [
+        ("Bob", 1, "Pair")]

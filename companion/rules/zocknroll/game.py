@@ -16,7 +16,7 @@ from ..game import Game, Setting, check_seats, check_settings
 from ..said import N_, Said, joined, message
 from ..text import join_names, number
 from ..verdict import RuleError
-from .board import (_BOARD_ROWS, _LABELS, _ROWS, JORG, MAX_PLAYERS, MIN_PLAYERS, NAME,
+from .board import (_BOARD_ROWS, _LABELS, _ROWS, DROPPED, JORG, MAX_PLAYERS, MIN_PLAYERS, NAME,
                     OWN_DICE, SLUG, WINNER, _NOBODY, _final, _jorg_key, _ordinal)
 from .hands import _best
 from .turn import (_drop_entry, _end_turn_entry, _guided_round, _mark_entry, _new_turn,
@@ -308,6 +308,10 @@ def _turn_result(turn: dict | None, board: str) -> dict | None:
     label = _LABELS[board]
     white = list(turn["white"])
     headline = turn["lines"][-1]
+    if turn["ended_by"] == "end_turn":
+        # Tapped on paper: the round-3 winner's check says who won, else the turn's end.
+        headline = next((line for line in reversed(turn["lines"])
+                         if any(c["row"] == WINNER for c in line["checks"])), headline)
     hands = []
     shown = turn["showdown"]
     if shown is not None:
@@ -334,6 +338,11 @@ def _turn_result(turn: dict | None, board: str) -> dict | None:
                       "own": (_own(dice, white[:round_no + 2])
                               if len(white) >= round_no + 2 else None),
                       "row": row, "label": label[row] if row else None})
+    for player, round_no in turn["dropped"].items():
+        if player not in turn["drop_rows"]:     # tapped on paper: the row, no dice
+            row = next((r for r in turn["checked"].get(player, []) if r != DROPPED), None)
+            drops.append({"player": player, "round": round_no, "dice": [], "own": None,
+                          "row": row, "label": label[row] if row else None})
     return {"turn": turn["turn"], "dealer": turn["dealer"], "text": headline["text"],
             "rule": headline["rule"], "white": white, "hands": hands, "drops": drops}
 
