@@ -142,7 +142,8 @@ def _trick_page(settings: dict, table=None, players: int | None = None,
     # only one box per player is drawn.
     played = [request.args.get(f"c{i}", "") for i in range(1, MAX_TRICK + 1)]
     leader = request.args.get("leader", "")
-    leader = int(leader) if names and leader.isdigit() and int(leader) < len(names) else None
+    leader = (int(leader) if names and leader.isascii() and leader.isdigit()
+              and int(leader) < len(names) else None)
     order = names[leader:] + names[:leader] if names and leader is not None else None
     trump = request.args.get("trump", "")
     section = _section()

@@ -161,3 +161,13 @@ def test_a_save_beaten_by_another_phone_is_a_calm_notice_that_keeps_the_typing(a
                      r"check it against the sheet, then save again\.", said), said
     kept = bob.entry_form(table_id, page)
     assert kept["score_0"] == "5" and kept["score_1"] == "7"
+
+
+@pytest.mark.parametrize("leader", ["x", "-1", "9", "²", "٣", "1" * 40])
+def test_trick_helper_reads_no_leader_from_odd_input(ann, leader):
+    table_id = create_game_table(ann, "rook", ["Ann", "Bob", "Cid", "Dee"])
+    r = ann.get(f"/t/{table_id}/trick", query_string={
+        "trump": "R", "leader": leader, "c1": "5G", "c2": "14R", "check": "trick"})
+    assert r.status_code == 200
+    assert text_of(r.get_data(as_text=True), "#trick-winner") == (
+        "14 Red wins: the card of the player 1 seat to the leader's left.")
