@@ -37,6 +37,24 @@ MAX_NAME_LENGTH = 32
 #: and lone surrogates. Whitespace among them becomes a space first (see clean_name).
 _INVISIBLE = frozenset({"Cc", "Cf", "Cs"})
 
+#: Unicode's Default_Ignorable_Code_Point ranges (DerivedCoreProperties.txt), which no
+#: category covers whole: the Hangul fillers (U+115F, U+1160, U+3164, U+FFA0) are letters,
+#: the variation selectors and the combining grapheme joiner are marks, some are
+#: unassigned. Each is drawn as nothing, so a name made of them would show blank.
+_IGNORABLE = (
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160),
+    (0x17B4, 0x17B5), (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E),
+    (0x2060, 0x206F), (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
+)
+
+
+def _ignorable(char: str) -> bool:
+    """Is ``char`` a Default_Ignorable_Code_Point (drawn as nothing)?"""
+    code = ord(char)
+    return any(low <= code <= high for low, high in _IGNORABLE)
+
 _KINDS = ("int", "bool", "choice")
 _TRUE_WORDS = frozenset({"on", "true", "1", "yes"})
 _FALSE_WORDS = frozenset({"", "off", "false", "0", "no"})
@@ -210,8 +228,9 @@ def describe_settings(fields: Sequence[Setting],
 
 def clean_name(raw: str) -> str:
     """A name as people will read it: control characters (NUL included), zero-width,
-    bidirectional-override and other invisible format characters removed, any run of
-    spaces or line breaks made one space, the ends trimmed, composed to NFC.
+    bidirectional-override and other invisible format characters and every default-ignorable
+    code point (Hangul fillers, variation selectors, tags...) removed, any run of spaces or
+    line breaks made one space, the ends trimmed, composed to NFC.
 
     A name that is blank after this is no name (the callers refuse it).
     """
@@ -219,7 +238,7 @@ def clean_name(raw: str) -> str:
     for char in raw:
         if char.isspace():
             kept.append(" ")
-        elif unicodedata.category(char) not in _INVISIBLE:
+        elif unicodedata.category(char) not in _INVISIBLE and not _ignorable(char):
             kept.append(char)
     return unicodedata.normalize("NFC", " ".join("".join(kept).split()))
 

@@ -1254,22 +1254,35 @@ def _best(totals: dict[str, int], seats: list[str]) -> list[str]:
 
 def check_play(state: dict, player: str) -> Verdict:
     """May ``player`` play on the board now (RID-4, RID-5)? Only after coming in this game,
-    in an earlier turn (RID-A4): before that, the only play is the come-in (or a draw).
-    ``details``: ``came_in`` (bool), ``game`` (the game in progress)."""
+    and not in the turn of the come-in (RID-A4: coming in is the whole turn): before that,
+    the only play is the come-in (or a draw).
+
+    The log records come-ins and wins, not every turn, so "the turn of the come-in" is read
+    off it as: the player's come-in is still the newest move of the game. Once another
+    player's come-in follows it, the turn has passed.
+    ``details``: ``came_in`` (bool), ``this_turn`` (the come-in is the newest move),
+    ``game`` (the game in progress)."""
     _check_state(state)
     sheet = _fold(state)
     if sheet["over_reason"] is not None:
         return Verdict(False, message("rockit", "The match is over."), "RID-9",
-                       {"came_in": False, "game": None})
+                       {"came_in": False, "this_turn": False, "game": None})
     current = sheet["current"]
-    details = {"came_in": False, "game": current["game"]}
+    details = {"came_in": False, "this_turn": False, "game": current["game"]}
     if not isinstance(player, str) or player not in state["seats"]:
         return Verdict(False, message("rockit", "'{name}' is not playing at this table.",
                                       name=player), "RID-5", details)
     if any(entry["player"] == player for entry in current["come_in"]):
         details["came_in"] = True
-        return Verdict(True, message("rockit", "{player} has come in, so {player} may play on "
-                                               "the board.", player=player), "RID-6", details)
+        if current["come_in"][-1]["player"] == player:
+            details["this_turn"] = True
+            return Verdict(False, message("rockit", "{player} has just come in: coming in is "
+                                                    "the whole turn, so {player} plays on the "
+                                                    "board from the next turn.",
+                                          player=player), "RID-A4", details)
+        return Verdict(True, message("rockit", "{player} came in on an earlier turn, so "
+                                               "{player} may play on the board.",
+                                     player=player), "RID-6", details)
     return Verdict(False, message("rockit", "{player} has not come in yet: the only play is a "
                                             "come-in trick of at least 30 from hand, or else "
                                             "draw a card.", player=player), "RID-4", details)

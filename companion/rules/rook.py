@@ -584,6 +584,15 @@ def _score(s: Mapping[str, Any], bid: Any, bidder_points: Any, other_points: Any
                                                   "bidders lose their bid of {bid} and the "
                                                   "other team scores 0.", bid=number(bid))),
                        "R-A2", details)
+    over = [points for points in (bidder_points, other_points)
+            if _is_int(points) and points > total]
+    if over:
+        # Said before "0 or more": typing 260 for one team leaves -10 for the other, and
+        # the number that is wrong is the 260.
+        return Verdict(False, message("rook", "A hand holds {total} points in all, so no team "
+                                              "takes {points}. Please recount.",
+                                      total=number(total), points=number(max(over))),
+                       "RK-7", details)
     for points in (bidder_points, other_points):
         if not _is_int(points) or points < 0:
             return Verdict(False, N_("Points taken are whole numbers of 0 or more."), "RK-7",

@@ -4,7 +4,7 @@ Pure bookkeeping over `companion.storage` and `companion.rules`; no Flask here e
 through the database handle the caller passes in.
 """
 from . import places
-from .errors import TableError, NotFound, Forbidden, Conflict, Refused, Retired
+from .errors import TableError, NotFound, Forbidden, Conflict, Refused, Retired, Stale
 from .service import (
     Table, Seat, Phone, ActionRow, Sheet, Outcome,
     create_table, get_table, find_by_token, find_by_code, seats_of, phone_by_secret,
@@ -16,7 +16,7 @@ from .service import (
 
 __all__ = [
     "places",
-    "TableError", "NotFound", "Forbidden", "Conflict", "Refused", "Retired",
+    "TableError", "NotFound", "Forbidden", "Conflict", "Refused", "Retired", "Stale",
     "Table", "Seat", "Phone", "ActionRow", "Sheet", "Outcome",
     "create_table", "get_table", "find_by_token", "find_by_code", "seats_of",
     "phone_by_secret", "adopt_phone", "join", "claim_seat", "leave_seat", "make_rejoin_token",

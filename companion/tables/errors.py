@@ -31,6 +31,12 @@ class Conflict(TableError):
     status = 409
 
 
+class Stale(Conflict):
+    """A write made against an old version of the sheet: another phone's change came
+    first. Nothing was written and the phone keeps what it typed, so the web answers it
+    as a notice to check and save again, not as an error."""
+
+
 class Refused(TableError):
     """An entry the game refused (422): the web adapter's reading of the form, or the
     rules' judgement of the action. `error` is the refusal as raised, for what it says

@@ -27,7 +27,7 @@ from companion.rules.said import N_, message, said_of
 from companion.storage import transaction
 
 from . import fold as folds, live, places, tokens
-from .errors import (Conflict, Forbidden, NotFound, Refused, Retired, TableError,
+from .errors import (Conflict, Forbidden, NotFound, Refused, Retired, Stale, TableError,
                      retired_notice)
 from .fold import FoldResult, fold
 
@@ -800,8 +800,10 @@ def _status(summary: dict) -> str:
     return "over" if summary.get("over") else "playing"
 
 
-def _check_fresh(db, table: Table, seats: list[Seat], version: int, phone: Phone) -> None:
-    """Refuse a write made against an old sheet, saying what changed since."""
+def _check_fresh(db, table: Table, seats: list[Seat], version: int, phone: Phone,
+                 typed: bool = True) -> None:
+    """Refuse a write made against an old sheet (`Stale`), saying what changed since and,
+    for a form with typing in it (`typed`), that the typing is still there to save again."""
     if not 1 <= version <= table.version:
         raise TableError(N_("The form's sheet version isn't one this table ever had. Reload the "
                             "page."))
@@ -830,9 +832,13 @@ def _check_fresh(db, table: Table, seats: list[Seat], version: int, phone: Phone
         more = message("table", " (and 1 more change)")
     else:
         more = message("table", " (and {n} more changes)", n=len(newer) - 1)
-    raise Conflict(message("table", "{who} {what} (#{seq}) while you were typing{more}. Nothing "
-                                    "of yours was saved: check the sheet, then try again.",
-                           who=who, what=what, seq=first.seq, more=more))
+    if typed:
+        raise Stale(message("table", "{who} {what} (#{seq}) just before you{more}. Your entry is "
+                                     "still here: check it against the sheet, then save again.",
+                            who=who, what=what, seq=first.seq, more=more))
+    raise Stale(message("table", "{who} {what} (#{seq}) just before you{more}. Check the sheet, "
+                                 "then try again.", who=who, what=what, seq=first.seq,
+                        more=more))
 
 
 def _refuse_retired(table: Table) -> None:
@@ -1518,7 +1524,7 @@ def rematch(db: sqlite_utils.Database, table_id: str, phone: Phone, submission_i
         if repeat is not None:
             return repeat
         if version is not None:
-            _check_fresh(db, table, seats, version, phone)
+            _check_fresh(db, table, seats, version, phone, typed=False)
         names = [s.name for s in seats]
         current = _folded(db, table, names)
         if not current.summary.get("over"):

@@ -325,7 +325,10 @@ def enter():
     try:
         outcome = tables.enter(get_db(), view.table_id, phone, parse, version, sid)
     except tables.Conflict as exc:
-        return refused(409, "conflict", exc.message)
+        # Beaten by another phone's save: nothing is lost (the typing comes back), so a
+        # calm notice rather than an error.
+        return refused(409, "stale" if isinstance(exc, tables.Stale) else "conflict",
+                       exc.message)
     except tables.TableError as exc:
         return refused(exc.status, "error", exc.message, exc.rule,
                        error=getattr(exc, "error", exc))
@@ -485,7 +488,9 @@ def rematch():
     try:
         outcome = tables.rematch(get_db(), view.table_id, phone, sid, version)
     except tables.Conflict as exc:
-        return play_response(_fresh_view(), status=409, kind="conflict", message=exc.message)
+        return play_response(_fresh_view(), status=409,
+                             kind="stale" if isinstance(exc, tables.Stale) else "conflict",
+                             message=exc.message)
     except tables.TableError as exc:
         return play_response(_fresh_view(), status=exc.status, kind="error",
                              message=exc.message)

@@ -124,18 +124,27 @@ def _follow(settings: dict, players: int, trump: str):
     return rook.check_follow(settings, trump, led, played, held, players)
 
 
-def _trick_page(settings: dict, table=None, players: int | None = None):
+def _trick_page(settings: dict, table=None, players: int | None = None,
+                names: list[str] | None = None):
     """The Rook table help page: the auction, the discard, who won the trick, a renege.
 
-    A table's page knows the house rules and the number of players; the page without a
-    table asks for both (the variant and 4 or 6 players, 4 unless told)."""
+    A table's page knows the house rules, the number of players and their names in seating
+    order (``names``): told who led, it names each card's player and the trick's winner.
+    The page without a table asks for the variant and 4 or 6 players (4 unless told), and
+    says where the winner sits from the leader. The trick shows one card box per player."""
     errors: dict[str, object] = {}
     if players is None:
         raw = request.args.get("players") or "4"
         players = int(raw) if raw in ("4", "6") else 4
         if raw not in ("4", "6"):
             errors["setup"] = N_("Rook is for 4 or 6 players.")
+    # Every box the form may send is read (a card too many is refused by the rules), but
+    # only one box per player is drawn.
     played = [request.args.get(f"c{i}", "") for i in range(1, MAX_TRICK + 1)]
+    leader = request.args.get("leader", "")
+    leader = (int(leader) if names and leader.isascii() and leader.isdigit()
+              and int(leader) < len(names) else None)
+    order = names[leader:] + names[:leader] if names and leader is not None else None
     trump = request.args.get("trump", "")
     section = _section()
     verdicts: dict[str, object] = {}
@@ -168,7 +177,10 @@ def _trick_page(settings: dict, table=None, players: int | None = None):
     calls = " ".join("pass" if c is None else str(c) for c in auction.details["calls"])
     return render_template("tools/rook_trick.html", table=table, settings=settings,
                            variants=_variant_labels(), options=_card_options(settings, players),
-                           colours=list(rook.COLOUR_NAMES.items()), played=played, trump=trump,
+                           colours=list(rook.COLOUR_NAMES.items()),
+                           played=played[:max([players] + [i + 1 for i, c in
+                                                            enumerate(played) if c])],
+                           trump=trump, names=names, leader=leader, order=order,
                            card_label=rook.card_label,
                            rook_rank=_rook_rank_label(settings), players=players,
                            verdict=verdicts.get("trick"), verdicts=verdicts,
@@ -198,9 +210,11 @@ def table_trick(table_id: str):
         raise tables.Forbidden(N_("Open this table from its QR code or join code first."))
     if table.game_slug != "rook":
         abort(404)
-    players = len(tables.seats_of(db, table.id))
+    names = [seat.name for seat in tables.seats_of(db, table.id)]
+    players = len(names)
     return _trick_page(rook.resolve_settings(table.settings), table,
-                       players if players in (4, 6) else None)
+                       players if players in (4, 6) else None,
+                       names if players in (4, 6) else None)
 
 
 FACES = range(1, 7)

@@ -33,9 +33,10 @@ def test_stale_save_is_refused_and_keeps_what_was_typed(phones, ui):
     refused = ui.save(b.page)
     assert refused.status == 409
     said = re.search(r"Ann saved an entry \(#\d+\)", refused.text()).group(0)
-    notice = b.page.locator("#entry .notice.conflict")
+    notice = b.page.locator("#entry .notice.stale")
     expect(notice).to_contain_text(said)
-    expect(notice).to_contain_text("while you were typing")
+    expect(notice).to_contain_text("just before you")
+    expect(notice).to_contain_text("Your entry is still here")
     expect_inputs(b.page, {0: "20", 1: "2"})
     for phone in (a, b):
         expect(ui.total(phone.page, "Ann")).to_have_text("10")
@@ -49,7 +50,7 @@ def test_stale_save_is_refused_and_keeps_what_was_typed(phones, ui):
     assert refused_again.status == 409
     said_again = re.search(r"Ann saved an entry \(#\d+\)", refused_again.text()).group(0)
     assert said_again != said
-    expect(b.page.locator("#entry .notice.conflict")).to_contain_text(said_again)
+    expect(b.page.locator("#entry .notice.stale")).to_contain_text(said_again)
     expect_inputs(b.page, {0: "20", 1: "2"})
 
     # B saves again, now against the sheet it has seen: accepted, and A sees it live.

@@ -118,9 +118,9 @@ def test_conflict_by_the_time_the_connection_is_back_is_shown(phones, ui):
     ui.enter_round(b.page, {0: 20, 1: 2})
 
     a.context.set_offline(False)
-    notice = a.page.locator("#entry .notice.conflict")
+    notice = a.page.locator("#entry .notice.stale")
     expect(notice).to_contain_text(re.compile(r"Bob saved an entry \(#\d+\)"))
-    expect(notice).to_contain_text("while you were typing")
+    expect(notice).to_contain_text("just before you")
     expect(a.page.locator("#outbox")).to_be_hidden()
     for pos, value in {0: "10", 1: "1"}.items():   # A's round is kept, to save again
         expect(a.page.locator(f"#score_{pos}")).to_have_value(value)

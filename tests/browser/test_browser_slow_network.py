@@ -71,7 +71,7 @@ def test_refresh_landing_after_typing_began_keeps_the_typing(phones, ui):
 
     refused = ui.save(b.page)
     assert refused.status == 409, refused.status
-    expect(b.page.locator("#entry .notice.conflict")).to_contain_text("Ann saved an entry")
+    expect(b.page.locator("#entry .notice.stale")).to_contain_text("Ann saved an entry")
     expect(b.page.locator("#score_0")).to_have_value("20")
     accepted = ui.save(b.page)
     assert accepted.status == 200, accepted.status

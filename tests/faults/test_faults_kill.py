@@ -107,7 +107,7 @@ def stream(client: Client, table_id: str, pos: int, cycle: int, ledger: Ledger,
                 ledger.ack(sent, seq)
             elif r.status == 409:
                 # The other phone at this table saved first: told who and what.
-                assert "saved an entry (#" in r.plain and "Nothing of yours was saved" in r.plain, \
+                assert "saved an entry (#" in r.plain and "Your entry is still here" in r.plain, \
                     r.plain[:500]
                 with ledger.lock:
                     ledger.refused.add(sent.sid)

@@ -82,9 +82,9 @@ def test_many_rounds_of_phones_racing_on_one_table(tmp_path):
                         if pos == winner:
                             continue
                         conflicts += 1
-                        # Told who saved what, and that nothing of theirs was saved.
-                        assert (f"{NAMES[winner]} saved an entry (#{seq}) while you were typing. "
-                                "Nothing of yours was saved") in r.plain, r.plain[:600]
+                        # Told who saved what, and that their entry is kept to save again.
+                        assert (f"{NAMES[winner]} saved an entry (#{seq}) just before you. "
+                                "Your entry is still here") in r.plain, r.plain[:600]
                         fresh = entry_form_of(r.text)
                         assert fresh["sid"] != forms[pos]["sid"]
                         assert int(fresh["version"]) > int(forms[pos]["version"])

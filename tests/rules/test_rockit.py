@@ -192,9 +192,13 @@ def test_rk17_no_play_before_coming_in():
     verdict = check_play(state, "Ann")
     assert not verdict and verdict.rule == "RID-4"
     state = GAME.apply(state, come_in("Ann", "10H JH QH"))
-    assert check_play(state, "Ann").ok
+    # Coming in is the whole turn (RID-A4): Ann plays on the board from her next turn.
+    verdict = check_play(state, "Ann")
+    assert not verdict and verdict.rule == "RID-A4" and verdict.details["came_in"]
     assert not check_play(state, "Bob")
     assert check_play(state, "Eve").rule == "RID-5"
+    state = GAME.apply(state, come_in("Bob", "2S 2H 2D"))
+    assert check_play(state, "Ann").ok
 
 
 def test_rk18_win():

@@ -101,7 +101,7 @@ def test_stale_version_is_a_conflict_and_changes_nothing(played, db_path):
     before = snapshot(db_path)
     r = played.bob.enter(played.id, {1: 2}, form=form)
     assert r.status_code == 409
-    assert_plain(r, "Ann saved an entry", "Nothing of yours was saved")
+    assert_plain(r, "Ann saved an entry", "Your entry is still here")
     assert snapshot(db_path) == before
 
 

@@ -35,8 +35,9 @@ def test_conflict_loser_sees_why_keeps_values_and_can_retry(table, db_path):
     lost = table.bob.enter(table.id, {1: 7, 2: -3}, form=bob_form)
     assert lost.status_code == 409
     body = lost.get_data(as_text=True)
-    assert f"Ann saved an entry (#{seq}) while you were typing" in text_of(body)
-    assert "Nothing of yours was saved" in text_of(body)
+    assert f"Ann saved an entry (#{seq}) just before you" in text_of(body)
+    assert "Your entry is still here: check it against the sheet, then save again." \
+        in text_of(body)
     # The fresh sheet, and Bob's typed values still in his form.
     assert totals(body) == {"Ann": 10, "Bob": 4, "Cy": 0}
     retry = inputs(form_block(body, 'id="entry-form"'))
@@ -69,7 +70,7 @@ def test_undo_in_between_makes_an_entry_conflict(table, db_path):
     assert table.host.undo(table.id, seq, sid=undo_sid).status_code == 200
     r = table.bob.enter(table.id, {1: 5}, form=bob_form)
     assert r.status_code == 409
-    assert f"Ann undid an entry (#{seq + 1}) while you were typing" in text_of(r.get_data(as_text=True))
+    assert f"Ann undid an entry (#{seq + 1}) just before you" in text_of(r.get_data(as_text=True))
     assert count(db_path, "actions", "kind = 'game'") == 1
 
 

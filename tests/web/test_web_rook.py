@@ -285,7 +285,8 @@ def test_the_sheet_links_to_each_part_of_the_table_help(ann):
 
 @pytest.mark.parametrize("names, query, ok, words", [
     (NAMES, "c1=4R&c2=5R", False, "There is no 4 Red with 4 players"),
-    (NAMES + ["Eve", "Fay"], "c1=4R&c2=5R", True, "5 Red (card 2) wins"),
+    (NAMES + ["Eve", "Fay"], "c1=4R&c2=5R", True,
+     "5 Red wins: the card of the player 1 seat to the leader's left."),
     (NAMES + ["Eve", "Fay"], "c1=4R&c2=4R", False, "only one 4 Red"),
     (NAMES, "c1=5G&c2=6G&c3=7G&c4=8G&c5=9G", False, "at most 4"),
 ])

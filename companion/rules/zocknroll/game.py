@@ -16,11 +16,12 @@ from ..game import Game, Setting, check_seats, check_settings
 from ..said import N_, Said, joined, message
 from ..text import join_names, number
 from ..verdict import RuleError
-from .board import (_BOARD_ROWS, _LABELS, _ROWS, JORG, MAX_PLAYERS, MIN_PLAYERS, NAME,
+from .board import (_BOARD_ROWS, _LABELS, _ROWS, DROPPED, JORG, MAX_PLAYERS, MIN_PLAYERS, NAME,
                     OWN_DICE, SLUG, WINNER, _NOBODY, _final, _jorg_key, _ordinal)
+from .hands import _best
 from .turn import (_drop_entry, _end_turn_entry, _guided_round, _mark_entry, _new_turn,
-                   _order, _reveal_entry, _roll_entry, _showdown_entry, _stay_entry,
-                   _to_reveal, _undecided)
+                   _order, _reveal_entry, _reveal_rule, _revealed_text, _roll_entry,
+                   _showdown_entry, _stay_entry, _to_reveal, _undecided)
 
 __all__ = ["GAME", "RULES", "SETTINGS", "apply", "new", "reveal_default", "summary"]
 
@@ -125,6 +126,7 @@ def _fold(state: dict) -> dict:
         player = entry.get("player")
         if kind == "drop":
             cur["dropped"][player] = entry["round"]
+            cur["drop_rows"][player] = entry.get("row")
             cur["dice_drops"].append(player)
             cur["hands"].append((player, entry["round"], entry["dice"]))
         elif kind == "mark":
@@ -140,6 +142,14 @@ def _fold(state: dict) -> dict:
         elif kind == "showdown":
             cur["showdown"] = {key: entry[key] for key in
                                ("dice", "rows", "best", "holders", "winner")}
+            last = entry.get("revealed")
+            if last:
+                # The last reveal is logged as the showdown it settles: its own line first,
+                # so every reveal is in the turn log with its dice.
+                cur["revealed"][last["player"]] = last["dice"]
+                cur["lines"].append({"kind": "reveal",
+                                     "text": _revealed_text(last["player"], last["dice"]),
+                                     "rule": _reveal_rule(last["player"]), "checks": []})
             cur["hands"].extend((who, 3, dice) for who, dice in entry["dice"].items())
         elif kind == "roll":
             cur["white"].extend(entry["dice"])
@@ -223,6 +233,18 @@ def _keep_texts(original: list, copied: list) -> list:
     return copied
 
 
+def _keep_said(result: dict | None) -> dict | None:
+    """A JSON copy of a turn result with its headline Said kept (see :func:`_keep_texts`)."""
+    if result is None:
+        return None
+    copied = json.loads(json.dumps(result))
+    copied["text"] = result["text"]
+    for part in ("hands", "drops"):
+        for old, new in zip(result[part], copied[part]):
+            new["label"] = old["label"]
+    return copied
+
+
 def _end_rule(s: Mapping[str, Any], multiplier: int) -> dict:
     text = message("zocknroll", "The turn in which someone makes the {ordinal} check in one "
                    "row is the last. Then each check scores its row's points (Winner of Third "
@@ -265,6 +287,66 @@ def _guided_summary(cur: dict | None, seats: list[str], board: str) -> dict:
             "own_dice": OWN_DICE[board]}
 
 
+def _own(dice: list[int], white: list[int]) -> list[int] | None:
+    """A player's own dice: ``dice`` (own and white) less the white dice, or None when the
+    white dice are not all among them (a turn whose white dice the phones did not follow)."""
+    rest = list(dice)
+    for die in white:
+        if die not in rest:
+            return None
+        rest.remove(die)
+    return sorted(rest)
+
+
+def _turn_result(turn: dict | None, board: str) -> dict | None:
+    """What a finished turn came to, for the top of every phone until the next turn's first
+    move: the headline (the showdown's sentence, or the end of a turn tapped on paper), the
+    white dice, every round-3 hand (own dice, all dice, the row they make, who holds the best
+    hand and who won) and every drop (its round, dice and row). None without a turn."""
+    if turn is None:
+        return None
+    label = _LABELS[board]
+    white = list(turn["white"])
+    headline = turn["lines"][-1]
+    if turn["ended_by"] == "end_turn":
+        # Tapped on paper: the round-3 winner's check says who won, else the turn's end.
+        headline = next((line for line in reversed(turn["lines"])
+                         if any(c["row"] == WINNER for c in line["checks"])), headline)
+    hands = []
+    shown = turn["showdown"]
+    if shown is not None:
+        for player, dice in shown["dice"].items():
+            row = shown["rows"][player]
+            found = _best(dice, board)
+            hands.append({"player": player, "dice": list(dice),
+                          "own": _own(dice, white) if len(white) == 5 else None,
+                          "used": list(found[1]) if found else [],
+                          "row": row, "label": label[row] if row else None,
+                          "best": player in shown["holders"],
+                          "winner": player == shown["winner"]})
+    else:   # a turn tapped on paper: the round-3 checks, no dice
+        for player, row in turn["round3"].items():
+            hands.append({"player": player, "dice": [], "own": None, "used": [], "row": row,
+                          "label": label[row], "best": True,
+                          "winner": player == turn["winner"]})
+    drops = []
+    for player, round_no, dice in turn["hands"]:
+        if round_no == 3 or player not in turn["drop_rows"]:
+            continue
+        row = turn["drop_rows"][player]
+        drops.append({"player": player, "round": round_no, "dice": list(dice),
+                      "own": (_own(dice, white[:round_no + 2])
+                              if len(white) >= round_no + 2 else None),
+                      "row": row, "label": label[row] if row else None})
+    for player, round_no in turn["dropped"].items():
+        if player not in turn["drop_rows"]:     # tapped on paper: the row, no dice
+            row = next((r for r in turn["checked"].get(player, []) if r != DROPPED), None)
+            drops.append({"player": player, "round": round_no, "dice": [], "own": None,
+                          "row": row, "label": label[row] if row else None})
+    return {"turn": turn["turn"], "dealer": turn["dealer"], "text": headline["text"],
+            "rule": headline["rule"], "white": white, "hands": hands, "drops": drops}
+
+
 def reveal_default(summary: dict, viewer: str | None) -> str | None:
     """Whose dice a phone held by ``viewer`` (a player's name, or None for a spectator) is
     asked for first in the round-3 reveal of a guided turn (``summary`` is
@@ -291,7 +373,9 @@ def summary(state: dict) -> dict:
     last_turn (the end was announced), guided (the guided turn: see
     :func:`_guided_summary`), end (the announcement: ``{"player", "row", "label",
     "turn", "checks", "text", "rule", "triggers"}`` or None), turns (every turn: number,
-    dealer, dropped, showdown, ended_by, lines), end_rule, over_reason, result, rules.
+    dealer, dropped, showdown, ended_by, lines), turn_result (the last finished turn's
+    outcome from its end until the next turn's first move, else None: see
+    :func:`_turn_result`), end_rule, over_reason, result, rules.
     """
     _check_state(state)
     s, seats = state["settings"], state["seats"]
@@ -382,6 +466,9 @@ def summary(state: dict) -> dict:
                    "ended_by": t["ended_by"],
                    "lines": _keep_texts(t["lines"], json.loads(json.dumps(t["lines"])))}
                   for t in turns],
+        "turn_result": _keep_said(_turn_result(
+            sheet["turns"][-1] if sheet["turns"] and (cur is None or not cur["lines"])
+            else None, board)),
         "end_rule": _end_rule(s, multiplier),
         "over_reason": over_reason,
         "result": result,

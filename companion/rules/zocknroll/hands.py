@@ -116,7 +116,9 @@ def hands_present(dice: Iterable[int], board: Any) -> list[str]:
 def explain_hand(dice: Iterable[int], board: Any) -> Verdict:
     """Which hand the dice make, and which dice make it.
 
-    ok False when the dice make no row (possible only with 6 dice on the advanced board).
+    ok False when the dice make no row (1 2 3 4 6 on the beginner board, say): the
+    reason then says a player dropping out in round 1 checks only Dropped Out First Round
+    (ZNR-2).
     details: ``row`` (None when none), ``label``, ``points``, ``dice_used`` (the dice that
     make the hand: groups highest face first, straights low to high; ``[]`` when none),
     ``dice`` (sorted), ``board`` and ``present`` (every row the dice make, top to bottom).

@@ -101,7 +101,7 @@ def _new_turn(number_: int, seats: list[str]) -> dict:
     return {"turn": number_, "dealer": seats[(number_ - 1) % len(seats)], "dropped": {},
             "dice_drops": [], "checked": {}, "round3": {}, "winner": None, "lines": [],
             "showdown": None, "ended_by": None, "white": [], "stayed": {}, "revealed": {},
-            "hands": []}
+            "hands": [], "drop_rows": {}}
 
 
 def _order(seats: list[str], dealer: str) -> list[str]:
@@ -319,13 +319,22 @@ def _reveal_entry(state: dict, sheet: dict, action: dict) -> dict:
     revealed = {**cur["revealed"], player: own}
     if len(waiting) > 1:
         return {"kind": "reveal", "player": player, "dice": own, "checks": [],
-                "text": message("zocknroll", "{player} revealed {dice}.", player=player,
-                                dice=_show(own)),
-                "rule": "ZNR-6" if player == JORG else "ZNR-4"}
+                "text": _revealed_text(player, own), "rule": _reveal_rule(player)}
     hands = {p: sorted(d + cur["white"]) for p, d in revealed.items()}
     entry = _showdown_entry(state, sheet, {"kind": "showdown", "dice": hands})
     entry["revealed"] = {"player": player, "dice": own}
     return entry
+
+
+def _revealed_text(player: str, own: list[int]) -> Any:
+    """The history line of one round-3 reveal: the player and the own dice shown. The last
+    reveal's entry is the showdown, so ``game._fold`` writes its line from here too."""
+    return message("zocknroll", "{player} revealed {dice}.", player=player, dice=_show(own))
+
+
+def _reveal_rule(player: str) -> str:
+    """Jörg's reveal is his rule (ZNR-6); everyone else's is round 3's (ZNR-4)."""
+    return "ZNR-6" if player == JORG else "ZNR-4"
 
 
 def _no_showdown_dice(player: str, dropped: int) -> RuleError:

@@ -12,6 +12,7 @@ from collections.abc import Hashable, Mapping
 from flask_babel import gettext
 from markupsafe import Markup, escape
 
+from companion.rules import RuleError
 from companion.rules.rook import COLOUR_NAMES
 from companion.rules.said import N_, message
 
@@ -129,6 +130,17 @@ class RookUI(GameUI):
         if trump in dict(COLOURS):
             action["trump"] = trump
         return action
+
+    def invalid_fields(self, error: BaseException | None,
+                       values: Mapping[str, str] | None) -> frozenset[str]:
+        """As :meth:`GameUI.invalid_fields`; a refusal of the points (RK-7: more than a hand
+        holds, not whole numbers, a sum that is off) marks the team boxes that were typed
+        in, so the box to recount stays marked."""
+        fields = super().invalid_fields(error, values)
+        if fields or not isinstance(error, RuleError) or error.rule != "RK-7":
+            return fields
+        return frozenset(f for f in ("points_A", "points_B")
+                         if ((values or {}).get(f) or "").strip())
 
     def describe(self, payload: dict, names: list[str]) -> str:
         """One line for the history page."""
