@@ -50,7 +50,7 @@ from hypothesis import strategies as st
 from companion.rules import GAMES
 from companion.tables.tokens import phone_hash
 from companion.events.event import director_hash
-from helpers import alerts, attr
+from helpers import alerts, attr, select
 from web_helpers import Phone, make_app
 from web_helpers import snapshot as _table_snapshot
 
@@ -903,7 +903,8 @@ class World:
         assert "default-src 'self'" in csp and "frame-ancestors 'none'" in csp
         refused = status >= 400
         if refused and req.method != "HEAD":
-            said = alerts(body)
+            # Another phone saving first is told calmly (a status notice, not an alert).
+            said = alerts(body) or (status == 409 and stale_notices(body))
             assert said and all(len(a) >= 10 for a in said), "a 4xx without a plain message"
             for leak in LEAKS:
                 assert not any(leak in a for a in said), f"exception text in a 4xx: {leak!r}"
@@ -1199,6 +1200,11 @@ SEEDS = [  # in order: the confirmation needs B's pending hand, the rematch a fi
          [("action", "codes_off")], params={"event_id": EVENT_ID}),
     seed(EVENT + "/not-me", "POST", "events.not_me", "stranger", params={"event_id": EVENT_ID}),
 ]
+
+
+def stale_notices(body: str) -> list[str]:
+    """The message of each "someone saved first" notice (`.notice.stale`, role=status)."""
+    return [p.text for p in select(body, '.notice.stale[role="status"] > p')]
 
 
 # ---------------------------------------------------------------- the tests
