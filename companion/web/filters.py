@@ -10,6 +10,7 @@ from companion.rules.cards import format_card, picker_deck
 
 from .htmx import csrf_token
 from .i18n import say
+from .qr import shown_url
 
 
 def local_time(iso: str, fmt: str = "%H:%M:%S") -> str:
@@ -47,6 +48,8 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(local_time, "time")
     app.add_template_filter(lambda iso: local_time(iso, "%Y-%m-%d %H:%M:%S"), "datetime")
     app.add_template_filter(signed, "signed")
+    # The link printed under a QR code, in the case a phone shows it (web/qr.py).
+    app.add_template_filter(shown_url, "shown_url")
     # "14 Red", "Rook bird": words, shown in the phone's language.
     app.add_template_filter(lambda card: say(format_card(card, "rook")), "rookcard")
     app.add_template_global(csrf_token, "csrf_token")
