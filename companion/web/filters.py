@@ -10,6 +10,7 @@ from companion.rules.cards import format_card, picker_deck
 
 from .htmx import csrf_token
 from .i18n import say
+from .qr import shown_url
 
 
 def local_time(iso: str, fmt: str = "%H:%M:%S") -> str:
@@ -43,10 +44,25 @@ def card_keys(deck: str, joker: bool = True) -> Markup:
     return found
 
 
+def longest_word(name: str) -> int:
+    """The length of the longest piece of `name` between spaces and hyphens: a score tile
+    gives a name with a long piece ("Maximilian-Alexander": 10) two tiles' width, so the
+    name breaks where a person would, never inside a word."""
+    return max((len(part) for part in name.replace("-", " ").split()), default=0)
+
+
+#: A name piece longer than this doesn't fit one score tile on a 375 px phone at any font
+#: size (the tiles are sized in rem, so they grow with the text).
+TILE_WORD = 8
+
+
 def init_app(app: Flask) -> None:
     app.add_template_filter(local_time, "time")
     app.add_template_filter(lambda iso: local_time(iso, "%Y-%m-%d %H:%M:%S"), "datetime")
     app.add_template_filter(signed, "signed")
+    app.add_template_filter(lambda name: longest_word(name) > TILE_WORD, "long_word")
+    # The link printed under a QR code, in the case a phone shows it (web/qr.py).
+    app.add_template_filter(shown_url, "shown_url")
     # "14 Red", "Rook bird": words, shown in the phone's language.
     app.add_template_filter(lambda card: say(format_card(card, "rook")), "rookcard")
     app.add_template_global(csrf_token, "csrf_token")

@@ -67,3 +67,18 @@ def qr_url(base: str, path: str) -> str:
     """
     parts = urlsplit(base.rstrip("/"))
     return f"{parts.scheme.upper()}://{parts.netloc.upper()}{parts.path}{path}"
+
+
+def shown_url(url: str) -> str:
+    """`url` as a phone's browser shows it: scheme and host in lower case (both are
+    case-insensitive, so it is the same address), path and fragment as they are.
+
+    The inverse of :func:`qr_url` for people: the QR carries the upper-case form for its
+    compact alphanumeric mode, while the link printed under it reads like any other web
+    address.
+    """
+    parts = urlsplit(url)
+    if not parts.scheme or not parts.netloc:
+        return url
+    rest = url[len(parts.scheme) + 3 + len(parts.netloc):]
+    return f"{parts.scheme.lower()}://{parts.netloc.lower()}{rest}"

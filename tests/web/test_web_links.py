@@ -16,6 +16,7 @@ from test_web_events import create_event, seat_round, token_of
 from web_helpers import Phone, count, db_rows, local_link, snapshot
 
 from companion.tables import tokens
+from companion.web.qr import qr_url, shown_url
 
 URL_ATTRIBUTES = ("href", "src", "action", "hx-get", "hx-post", "data-stream", "content")
 
@@ -48,13 +49,48 @@ def test_the_table_and_rejoin_links_carry_their_token_in_the_fragment(table, db_
     parts = urlsplit(shown)
     assert parts.path == "/j" and parts.fragment == token and not parts.query, shown
     assert re.fullmatch(r"[A-Z2-7]{32}", token)       # QR alphanumeric mode for the token
-    assert text_of(select(page, "a#join-url")[0]) == shown    # the link as typed/read
+    # The link as a phone shows it: scheme and host in lower case (the QR and the href carry
+    # them in upper case, for the QR's alphanumeric mode), the token as it is.
+    assert text_of(select(page, "a#join-url")[0]) == shown_url(shown)
     assert 'class="qr"' in page                                # the QR code is drawn
     assert token_in_a_request_line(page, token) == []
     # A rejoin code: the same, with its one-time token.
     rejoin = rejoin_link(table.host, table.id, 2)
     path, _, one_time = rejoin.partition("#")
     assert path == "/j" and re.fullmatch(r"[A-Z2-7]{32}", one_time) and one_time != token
+
+
+def test_the_link_under_a_qr_is_printed_as_a_phone_shows_it(table):
+    """The QR carries "HTTP://HOST/j#TOKEN" (upper case: alphanumeric mode); the link printed
+    under it, for a person to read or type, is "http://host/j#TOKEN", the same address."""
+    page = table.host.page(table.id)
+    href = attr(page, "a#join-url", "href")
+    printed = text_of(select(page, "a#join-url")[0])
+    scheme, _, rest = printed.partition("://")
+    host, _, path = rest.partition("/")
+    assert scheme == "http" and host == host.lower() and host, printed
+    assert printed.casefold() == href.casefold() and printed != href
+    assert urlsplit(printed).fragment == urlsplit(href).fragment == token_of_link(href)
+    # The rejoin code's page prints its link the same way.
+    r = table.host.post(f"/t/{table.id}/host/rejoin", {"seat": "2"})
+    rejoin = r.get_data(as_text=True)
+    link = attr(rejoin, "a#rejoin-url", "href")
+    assert text_of(select(rejoin, "a#rejoin-url")[0]) == shown_url(link)
+    assert shown_url(link).startswith("http://") and link.startswith("HTTP://")
+
+
+def token_of_link(link: str) -> str:
+    return link.rsplit("#", 1)[1]
+
+
+@pytest.mark.parametrize("base, path, printed", [
+    ("http://192.168.1.23:8000", "/j#ABC234", "http://192.168.1.23:8000/j#ABC234"),
+    ("https://Club.Example/Companion", "/j#ABC234", "https://club.example/Companion/j#ABC234"),
+    ("http://[fe80::1]:8000/", "/j#ABC234", "http://[fe80::1]:8000/j#ABC234"),
+])
+def test_shown_url_undoes_the_qr_upper_case_only_where_case_does_not_matter(base, path, printed):
+    assert shown_url(qr_url(base, path)) == printed
+    assert shown_url("/j#ABC234") == "/j#ABC234"          # not absolute: left alone
 
 
 def test_the_qr_of_a_join_link_stays_compact():

@@ -162,6 +162,39 @@ def test_say_one_is_no_longer_offered_once_the_game_is_over(ann):
         assert text_of(shown, '#rocca-totals li[data-total-for="Bob"] b') == "1"
 
 
+def test_the_one_call_sits_in_the_answer_to_the_move_that_left_one_card(ann):
+    """The move that leaves Ann one card is answered with a One! button for her inside
+    #entry, after the form (rocca.css draws it just above the notice the page scrolls to);
+    it says One like the button in the players' list, then goes."""
+    table_id = create(ann, names=["Ann", "Bob"])
+    for card in ("2H", "3H", "4H", "5H", "6H", "7H"):
+        page = ok(act(ann, table_id, kind="play", card=card))
+        assert not select(page, "#one-call")                      # nobody holds one card
+    page = ok(act(ann, table_id, kind="play", card="8H"))         # Ann is down to 1 card
+    (button,) = select(page, "#entry form#one-call button")
+    assert button.attrs["name"] == "one" and button.attrs["value"] == "Ann"
+    assert text_of(button) == "One!" and "ROC-8" in text_of(page, "#one-call")
+    assert "Ann has one card left: say One!" in text_of(page, "#one-call")
+    page = ok(act(ann, table_id, form_id="one-call", one="Ann"))
+    assert "One ✓" in text_of(page, "#players") and not select(page, "#one-call")
+
+
+def test_a_name_with_a_long_word_takes_two_tiles(ann):
+    """A tile holds a word of 8 letters on a 375 px phone; a longer one gets two tiles'
+    room, so "Maximilian-Alexander" breaks at its hyphen, never inside a word."""
+    table_id = create(ann, names=["Maximilian-Alexander", "Bob", "Christopher", "Jean Luc"])
+    page = ann.page(table_id)
+    wide = {li.attrs["data-total-for"] for li in select(page, "#rocca-totals li.long-name")}
+    assert wide == {"Maximilian-Alexander", "Christopher"}
+
+
+@pytest.mark.parametrize("name, longest", [("Maximilian-Alexander", 10), ("Jean Luc", 4),
+                                           ("Ann & Cid", 3), ("山田太郎", 4), ("", 0)])
+def test_longest_word(name, longest):
+    from companion.web.filters import longest_word
+    assert longest_word(name) == longest
+
+
 def test_everyones_cards_and_wins_are_pinned_at_the_top(ann):
     table_id = create(ann)
     page = ann.page(table_id)
