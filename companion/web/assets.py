@@ -123,14 +123,21 @@ def game_scripts(slug: str | None) -> tuple[str, ...]:
     return tuple(ui.scripts) if ui is not None else ()
 
 
+#: The start page's stylesheet when it lists the phone's tables: the shared rules and the
+#: list's own, which the table page (carrying css/app.css inline) has no use for.
+START_BUNDLE = "bundle/start.css"
+
+
 def bundle_files(filename: str, folder: str | None = None) -> tuple[str, ...] | None:
     """The files a virtual ``bundle/…`` file is made of, in order, or None when
-    ``filename`` is no bundle: ``bundle/site.js`` (SITE_SCRIPTS) and, for every game with
+    ``filename`` is no bundle: ``bundle/site.js`` (SITE_SCRIPTS), ``bundle/start.css`` (START_BUNDLE) and, for every game with
     phone screens and stylesheets, ``bundle/<slug>.css`` (css/app.css, then
     :func:`game_styles`). Stylesheets are joined with "\n" (a stray ";" would swallow the
     next rule)."""
     if filename == "bundle/site.js":
         return SITE_SCRIPTS
+    if filename == START_BUNDLE:
+        return ("css/app.css", "css/start.css")
     if filename.startswith("bundle/") and filename.endswith(".css"):
         styles = game_styles(filename[len("bundle/"):-len(".css")], folder)
         if styles:
@@ -171,7 +178,7 @@ GAME_SCRIPTS: Mapping[str, tuple[str, ...]] = _Derived(
     _game_slugs, lambda slug: game_scripts(slug) or None)
 #: Virtual files made of several static files, in order (see bundle_files): derived.
 BUNDLES: Mapping[str, tuple[str, ...]] = _Derived(
-    lambda: ["bundle/site.js", *(f"bundle/{slug}.css" for slug in _game_slugs())],
+    lambda: ["bundle/site.js", START_BUNDLE, *(f"bundle/{slug}.css" for slug in _game_slugs())],
     bundle_files)
 
 TEXT_TYPES = {
@@ -360,6 +367,8 @@ def _page_game(context) -> str | None:
 @pass_context
 def page_stylesheet(context) -> str:
     """The stylesheet a page links (templates/base.html): its game's bundle, else css/app.css."""
+    if context.get("page_bundle") == START_BUNDLE:
+        return START_BUNDLE
     slug = _page_game(context)
     return f"bundle/{slug}.css" if slug is not None and game_styles(slug) else "css/app.css"
 

@@ -123,14 +123,20 @@ def test_a_page_loads_one_script_and_one_stylesheet_with_its_games_rules(rook, n
                  "/new/rook", "/rook/trick", "/events/new/rook"):
         html = host.get(path).get_data(as_text=True)
         assert paths(html, "link[rel=stylesheet]", "href")[0] == "/static/bundle/rook.css", path
-    # Pages of no game: the shared rules alone (event pages add their own).
-    for path in ("/", "/new", "/t/nothing-here"):
-        r = host.get(path)
+    # Pages of no game: the shared rules alone (event pages add their own), the start page
+    # too for a phone with no tables yet.
+    for phone, path in ((new_phone(), "/"), (host, "/new"), (host, "/t/nothing-here")):
+        r = phone.get(path)
         html = r.get_data(as_text=True)
         assert paths(html, "link[rel=stylesheet]", "href") == ["/static/css/app.css"], path
         assert paths(html, "script", "src") == ["/static/bundle/site.js"], path
         assert "<style" not in html and "style-src 'self';" in r.headers[
             "Content-Security-Policy"], path
+    # A phone with tables: the start page's one stylesheet adds the list's rules.
+    start = host.get("/").get_data(as_text=True)
+    assert paths(start, "link[rel=stylesheet]", "href") == ["/static/bundle/start.css"]
+    listed = decoded(host.get("/static/bundle/start.css", headers=BR)).decode()
+    assert ".place-list" in listed and ".place-list" not in inline_style(host, f"/t/{table_id}")
     event_form = host.get("/events/new").get_data(as_text=True)
     assert paths(event_form, "link[rel=stylesheet]", "href") == [
         "/static/css/app.css", "/static/css/events.css"]
@@ -198,7 +204,7 @@ def test_each_bundle_is_its_files_in_order_and_a_game_page_finds_all_its_rules(a
 
 def test_an_old_fingerprint_or_none_still_gets_the_file(rook):
     host, _ = rook
-    current = next(u for u in static_urls(host.get("/").get_data(as_text=True))
+    current = next(u for u in static_urls(host.get("/new").get_data(as_text=True))
                    if "app.css" in u)
     fresh = host.get(current, headers=BR)
     body = decoded(fresh)
