@@ -1336,7 +1336,8 @@ def rematch(db: sqlite_utils.Database, table_id: str, phone: Phone, submission_i
                              status=409)
         new_version = _bump(db, table_id, "playing", chrome=False)
         action = _append(db, table_id, new_version, phone.seat, REMATCH, {}, submission_id)
-        result = folds.rematched(current, table.game, table.settings, names, action.seq)
+        result = folds.rematched(current, table.game, table.settings, names, action.seq,
+                                 action.created_at)
         result, past_written = _store(db, table, action.seq, new_version, names, result)
         table = replace(table, version=new_version, status="playing")
         done = _make_sheet(table, seats, result, action, _waiting(db, table))

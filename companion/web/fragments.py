@@ -218,11 +218,18 @@ def earlier_games(sheet: tables.Sheet) -> Markup:
     (`Sheet.past_key`) and language, not into every answer: a table that has played 96
     games would otherwise draw 96 lines each time."""
 
+    finished = None
+    if sheet.summary.get("over"):
+        # The game just finished is listed at once, with when its last entry was made.
+        last = sheet.last_undoable
+        finished = {**sheet.summary,
+                    "ended_at": last.created_at if last is not None else None}
+
     def draw() -> Markup:
         return Markup(render_template("tables/_earlier_games.html",
-                                      past_games=sheet.past_games))
+                                      past_games=sheet.past_games, finished=finished))
 
-    if not sheet.past_games or sheet.past_key is None:
+    if finished is not None or not sheet.past_games or sheet.past_key is None:
         return draw()
     key = (sheet.past_key, current_language())
     found = _earlier_games.get(key)
