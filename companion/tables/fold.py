@@ -70,7 +70,7 @@ def fold(game: Game, settings: dict, names: list[str], actions,
         if action.undone_by is not None or getattr(action, "waiting", False):
             continue
         if action.row_kind == "rematch":
-            past.append(_ended(game.summary(state), getattr(action, "created_at", None)))
+            past.append(ended_game(game.summary(state), getattr(action, "created_at", None)))
             state = game.start_after(settings, names, past[-1])
             game_start, past_errors, past_seq = action.seq, list(errors), None
         elif action.row_kind == "game":
@@ -93,13 +93,13 @@ def rematched(result: FoldResult, game: Game, settings: dict, names: list[str],
               seq: int, at: str | None = None) -> FoldResult:
     """`result` after a rematch (action `seq`, made at `at`): a new game (which may take
     something on from the one before: Game.start_after); the one before joins the past."""
-    ended = _ended(result.summary, at)
+    ended = ended_game(result.summary, at)
     state = game.start_after(settings, names, ended)
     return FoldResult(state, game.summary(state), result.past_games + [ended],
                       result.errors, seq, list(result.errors), None)
 
 
-def _ended(summary: dict, at: str | None) -> dict:
+def ended_game(summary: dict, at: str | None) -> dict:
     """An earlier game's summary as the table keeps it: with ``ended_at``, when the rematch
     after it started (the date "Earlier games" shows)."""
     return {**summary, "ended_at": at} if at else summary

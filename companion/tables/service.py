@@ -1266,8 +1266,10 @@ class _Part:
         folded = fold(table.game, table.settings, names, after, start=start)
         if self.end is None:
             return folded
-        past = (folded.past_games + [folded.summary]
-                + current.past_games[self.first + self.count:])
+        # The part's last game still ends at the rematch at `end`: it keeps its date.
+        ends = current.past_games[self.first + self.count - 1:self.first + self.count]
+        ended = folds.ended_game(folded.summary, ends[0].get("ended_at") if ends else None)
+        past = folded.past_games + [ended] + current.past_games[self.first + self.count:]
         return FoldResult(current.state, current.summary, past, folded.errors,
                           current.game_start, list(folded.errors), None)
 
