@@ -101,7 +101,9 @@ def enter_round(page: Page, scores: dict[int, int | str]) -> int:
     response = save(page)
     assert response.status == 200, f"{response.status}: {response.text()[:300]}"
     seq = int(re.search(r"Saved as entry #(\d+)", response.text()).group(1))
-    expect(page.locator("#entry .notice")).to_have_text(f"Saved as entry #{seq}.")
+    # The round in words, then the history's reference.
+    expect(page.locator("#entry .notice")).to_have_text(
+        re.compile(rf"^\s*Round \d+: .+ Saved as entry #{seq}\.\s*$"))
     return seq
 
 
