@@ -179,3 +179,26 @@ def test_a_rook_rematch_passes_the_deal_on(ann):
     # The first deal of game 2 is Cid's: a redeal there says so, and Dee deals next.
     said_now = said(act(ann, table_id, kind="redeal"))
     assert "Everyone passed on Cid's deal: Dee deals next." in said_now
+
+
+@pytest.mark.parametrize("names, deals, first", [
+    (FOUR, ["hand"], "Bob"),                        # one deal by Ann: Bob deals next
+    (FOUR, ["redeal", "hand"], "Cid"),              # Ann's redeal, Bob's hand
+    (FOUR, ["hand"] * 4, "Ann"),                    # round the table and back to Ann
+    (FOUR + ["Eve", "Fay"], ["hand"] * 5, "Fay"),   # six players: the sixth seat
+])
+def test_rook_next_game_starts_with_the_next_dealer(names, deals, first):
+    """RULES.md §RK-3 (deal and dealer rotate clockwise), across a rematch: the rules'
+    next_game reads who deals next off the finished game's summary."""
+    from companion.rules import rook
+
+    state = rook.new({"target": 100_000}, names)
+    for kind in deals:
+        action = ({"kind": "redeal"} if kind == "redeal" else
+                  {"kind": "hand", "bidder": names[0], "bid": 150, "points": {"A": 200, "B": 50}})
+        state = rook.apply(state, action)
+    after = rook.GAME.start_after({"target": 100_000}, names, rook.summary(state))
+    assert rook.summary(after)["dealer"] == first
+    assert rook.summary(after)["hands"] == []
+    # The table's first game starts with the first seat, as before.
+    assert rook.summary(rook.GAME.start_after({}, names, None))["dealer"] == "Ann"
