@@ -113,7 +113,14 @@ def total(page: Page, name: str):
 
 
 def undo_button(page: Page):
-    return page.locator("#sheet").get_by_role("button", name="Undo last entry")
+    """"Undo last entry": the first tap, which asks first (templates/_ask.html)."""
+    return page.locator("#sheet #undo-last-ask", has_text="Undo last entry")
+
+
+def undo_last(page: Page) -> None:
+    """Undo the last entry: "Undo last entry", then "Yes, undo it"."""
+    undo_button(page).click()
+    page.locator("#sheet #undo-last").click()
 
 
 @pytest.fixture
@@ -121,4 +128,5 @@ def ui():
     """The helpers above, as `ui.create_table(...)` etc."""
     return SimpleNamespace(create_table=create_table, join=join, type_round=type_round,
                            settled=settled, caught_up=caught_up, save=save,
-                           enter_round=enter_round, total=total, undo_button=undo_button)
+                           enter_round=enter_round, total=total, undo_button=undo_button,
+                           undo_last=undo_last)
