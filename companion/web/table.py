@@ -399,8 +399,8 @@ def _mark_and_answer(mark, done: str, repeated: str, words=None):
     """The one view that marks an earlier entry (`tables.undo` or `tables.confirm`): the
     answer is the history page when the form came from there, else the sheet and form.
     `done`/`repeated` are msgids with a ``%(seq)s`` (marked ``N_`` where they are written);
-    `words`: the target entry in its game's words, said instead of its number when a
-    strike went through."""
+    `words`: the target entry in its game's words, said first (above the sentence with
+    its number) when a strike went through."""
     view = _view()
     sid = _submission_id()
     target = _form_int("target")
