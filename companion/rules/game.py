@@ -362,6 +362,20 @@ class Game:
     #: of the table's checked settings for a game where a house rule decides (the score pad).
     lower_wins: bool | Callable[[Mapping[str, Any]], bool] = field(default=False,
                                                                    compare=False)
+    #: ``next_game(settings, seats, previous) -> state``: a rematch's new game where the
+    #: game passes something on from the one before (``previous``: its summary), as Rook
+    #: passes the deal on (RULES.md §RK-3). None: every game starts as ``new`` does.
+    next_game: Callable[[dict, list[str], Mapping[str, Any]], dict] | None = field(
+        default=None, repr=False, compare=False)
+
+    def start_after(self, settings: dict, seats: list[str],
+                    previous: Mapping[str, Any] | None) -> dict:
+        """The state a game starts from at a table: after ``previous`` (the summary of the
+        game before it, None for the table's first game) through ``next_game``, else
+        ``new``."""
+        if previous is not None and self.next_game is not None:
+            return self.next_game(settings, seats, previous)
+        return self.new(settings, seats)
 
     def lowest_wins(self, settings: Mapping[str, Any] | None) -> bool:
         """Whether the lowest total wins under these house rules (see ``lower_wins``)."""

@@ -1124,6 +1124,26 @@ def _check_state(state: Any) -> None:
         raise ValueError(N_("This is not a Rook game."))
 
 
+def _first_dealer(state: dict) -> int:
+    """The seat that deals the game's first deal: 0, or where a rematch passed it on."""
+    first = state.get("first_dealer", 0)
+    ok = isinstance(first, int) and not isinstance(first, bool)
+    return first % len(state["seats"]) if ok else 0
+
+
+def next_game(settings: dict | None, seats: list[str], previous: Mapping[str, Any]) -> dict:
+    """A rematch's new game: the deal passes on from the game before (``previous``, its
+    summary), as it does from deal to deal (RULES.md §RK-3: deal and dealer rotate
+    clockwise): the player after the last deal's dealer deals first."""
+    state = new(settings, seats)
+    rows = previous.get("hands") or []
+    last = rows[-1] if rows and isinstance(rows[-1], Mapping) else None
+    after = last.get("next_dealer") if last is not None else previous.get("dealer")
+    if after in state["seats"]:
+        state["first_dealer"] = state["seats"].index(after)
+    return state
+
+
 def _hand_entry(state: dict, sheet: dict, action: dict) -> dict:
     """Validate a hand action and return what the state keeps (RuleError if illegal); the
     hand stands on its own, so ``sheet`` (the game so far) is not needed."""
@@ -1261,15 +1281,16 @@ def _end(s: Mapping[str, Any], totals: dict[str, int], bidding: str, verdict: Ve
 def _fold(state: dict) -> dict:
     """Replay every deal: the rows, the totals, the next dealer and how the game ended."""
     s, seats = state["settings"], state["seats"]
+    first = _first_dealer(state)
     players = _team_players(seats)
     names = {team: _team_name(players[team]) for team in TEAMS}
     totals = {team: 0 for team in TEAMS}
     rows, outcome, hand_no = [], None, 0
     for deal_no, entry in enumerate(state["deals"], start=1):
-        dealer = seats[(deal_no - 1) % len(seats)]
+        dealer = seats[(first + deal_no - 1) % len(seats)]
         row: dict[str, Any] = {
             "kind": entry["kind"], "deal": deal_no, "hand": None, "dealer": dealer,
-            "next_dealer": seats[deal_no % len(seats)],
+            "next_dealer": seats[(first + deal_no) % len(seats)],
             "bidder": None, "team": None, "bid": None, "trump": None, "points": None,
             "discard_ok": None, "played": None, "made": None, "moon": None,
         }
@@ -1313,7 +1334,7 @@ def _fold(state: dict) -> dict:
         if outcome is not None:
             break
     deals = len(state["deals"])
-    dealer = None if outcome else seats[deals % len(seats)]
+    dealer = None if outcome else seats[(first + deals) % len(seats)]
     result = None
     if outcome:
         winner = outcome["winner"]
@@ -1400,4 +1421,5 @@ GAME = RookGame(
     summary=summary,
     settings_fields=SETTINGS,
     rules=MappingProxyType(RULES),
+    next_game=next_game,
 )

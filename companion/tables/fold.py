@@ -61,10 +61,10 @@ def fold(game: Game, settings: dict, names: list[str], actions,
     from `start` (the result is the same as replaying the whole log, as long as nothing
     before the current game's start changed).
     """
-    state = game.new(settings, names)
     actions = list(actions)
     changed = edits(actions)
     past: list[dict] = list(start.past_games) if start is not None else []
+    state = game.start_after(settings, names, past[-1] if past else None)
     errors: list[str] = list(start.past_errors) if start is not None else []
     game_start = start.game_start if start is not None else 0
     past_seq = start.past_seq if start is not None else None
@@ -73,8 +73,8 @@ def fold(game: Game, settings: dict, names: list[str], actions,
         if action.undone_by is not None or getattr(action, "waiting", False):
             continue
         if action.row_kind == "rematch":
-            past.append(game.summary(state))
-            state = game.new(settings, names)
+            past.append(ended_game(game.summary(state), getattr(action, "created_at", None)))
+            state = game.start_after(settings, names, past[-1])
             game_start, past_errors, past_seq = action.seq, list(errors), None
         elif action.row_kind == "game":
             try:
@@ -109,11 +109,19 @@ def step(result: FoldResult, state: Any, summary: dict) -> FoldResult:
 
 
 def rematched(result: FoldResult, game: Game, settings: dict, names: list[str],
-              seq: int) -> FoldResult:
-    """`result` after a rematch (action `seq`): a new game; the one before joins the past."""
-    state = game.new(settings, names)
-    return FoldResult(state, game.summary(state), result.past_games + [result.summary],
+              seq: int, at: str | None = None) -> FoldResult:
+    """`result` after a rematch (action `seq`, made at `at`): a new game (which may take
+    something on from the one before: Game.start_after); the one before joins the past."""
+    ended = ended_game(result.summary, at)
+    state = game.start_after(settings, names, ended)
+    return FoldResult(state, game.summary(state), result.past_games + [ended],
                       result.errors, seq, list(result.errors), None)
+
+
+def ended_game(summary: dict, at: str | None) -> dict:
+    """An earlier game's summary as the table keeps it: with ``ended_at``, when the rematch
+    after it started (the date "Earlier games" shows)."""
+    return {**summary, "ended_at": at} if at else summary
 
 
 def remember(table_id: str, version: int, result: FoldResult) -> None:

@@ -1440,8 +1440,10 @@ class _Part:
         folded = fold(table.game, table.settings, names, after, start=start)
         if self.end is None:
             return folded
-        past = (folded.past_games + [folded.summary]
-                + current.past_games[self.first + self.count:])
+        # The part's last game still ends at the rematch at `end`: it keeps its date.
+        ends = current.past_games[self.first + self.count - 1:self.first + self.count]
+        ended = folds.ended_game(folded.summary, ends[0].get("ended_at") if ends else None)
+        past = folded.past_games + [ended] + current.past_games[self.first + self.count:]
         return FoldResult(current.state, current.summary, past, folded.errors,
                           current.game_start, list(folded.errors), None)
 
@@ -1532,7 +1534,8 @@ def rematch(db: sqlite_utils.Database, table_id: str, phone: Phone, submission_i
                              status=409)
         new_version = _bump(db, table_id, "playing", chrome=False)
         action = _append(db, table_id, new_version, phone.seat, REMATCH, {}, submission_id)
-        result = folds.rematched(current, table.game, table.settings, names, action.seq)
+        result = folds.rematched(current, table.game, table.settings, names, action.seq,
+                                 action.created_at)
         result, past_written = _store(db, table, action.seq, new_version, names, result)
         table = replace(table, version=new_version, status="playing")
         done = _make_sheet(table, seats, result, action, _waiting(db, table))

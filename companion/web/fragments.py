@@ -213,18 +213,28 @@ _earlier_games = LRU(1024)
 
 
 def earlier_games(sheet: tables.Sheet) -> Markup:
-    """The sheet's list of earlier games (tables/_earlier_games.html). Only a rematch or
-    a write before the current game changes it, so it is drawn once per stored set
-    (`Sheet.past_key`) and language, not into every answer: a table that has played 96
-    games would otherwise draw 96 lines each time."""
+    """The sheet's list of earlier games (tables/_earlier_games.html), and the current game
+    once it is over. Only a rematch or a write before the current game changes the
+    earlier ones, so the list is drawn once per stored set (`Sheet.past_key`) and language
+    (and, while the current game is over, the table's version), not into every answer: a
+    table that has played 96 games would otherwise draw 96 lines each time."""
+
+    finished = None
+    if sheet.summary.get("over"):
+        # The game just finished is listed at once, with when its last entry was made.
+        last = sheet.last_undoable
+        finished = {**sheet.summary,
+                    "ended_at": last.created_at if last is not None else None}
 
     def draw() -> Markup:
         return Markup(render_template("tables/_earlier_games.html",
-                                      past_games=sheet.past_games))
+                                      past_games=sheet.past_games, finished=finished))
 
-    if not sheet.past_games or sheet.past_key is None:
+    if sheet.past_key is None or (finished is None and not sheet.past_games):
         return draw()
-    key = (sheet.past_key, current_language())
+    # The game just finished changes only with the table's version.
+    key = (sheet.past_key, current_language(),
+           sheet.table.version if finished is not None else None)
     found = _earlier_games.get(key)
     if found is None:
         found = draw()

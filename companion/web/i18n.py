@@ -21,6 +21,7 @@ from typing import Any
 
 from flask import Blueprint, Flask, Response, g, redirect, request
 from flask_babel import Babel, get_locale, get_translations, gettext, pgettext
+from markupsafe import Markup
 
 from companion.rules.said import N_, Said, rebuild, said_of  # N_, said_of: re-exported
 from companion.translations import catalogue_dirs
@@ -65,6 +66,8 @@ def say(text: Any) -> Any:
     anything else (a number, None) comes back unchanged. Never %-formats."""
     if isinstance(text, Said):
         return rebuild(text, _lookup)
+    if isinstance(text, Markup):
+        return text     # drawn already, in the active language (e.g. web/table.py's answers)
     if not isinstance(text, str) or not text:
         return text
     return gettext(text)

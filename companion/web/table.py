@@ -14,6 +14,7 @@ from markupsafe import Markup
 from companion import tables
 from companion.storage import get_db
 from companion.tables.live import hub
+from companion.tables.numbers import action_at, entry_numbers
 from companion.tables.prune import mark_opened
 from companion.events import claims
 from companion.events.devices import is_director
@@ -24,7 +25,7 @@ from .cookies import phone_secret, rotate_secret
 from .games import GameUI, ui_for
 from .games.base import EntryError, Parsed
 from .errors import error_response
-from .i18n import N_
+from .i18n import N_, say
 from . import streams
 from . import fragments
 from .fragments import page_context, play_response, since_of
@@ -332,9 +333,12 @@ def enter():
     except tables.TableError as exc:
         return refused(exc.status, "error", exc.message, exc.rule,
                        error=getattr(exc, "error", exc))
-    note = (gettext("That was already saved (a repeated tap); nothing was entered twice.")
-            if outcome.duplicate else gettext("Saved as entry #%(seq)s.", seq=outcome.action.seq))
     g.view = View.after(outcome, phone)
+    if outcome.duplicate:
+        note = gettext("That was already saved (a repeated tap); nothing was entered twice.")
+    else:
+        note = said_answer(saved_words(g.view, outcome.action),
+                           gettext("Saved as entry #%(seq)s.", seq=outcome.action.seq))
     return play_response(g.view, message=note)
 
 
@@ -422,12 +426,54 @@ def edit(seq: int):
                           invalid=fresh.ui.invalid_fields(error, values))
     return redirect(url_for(".history", _anchor=f"action-{outcome.action.seq}"), 303)
 
+def said_answer(words, sentence: str) -> Markup | str:
+    """The answer to a save, strike or restore: first, in bold, the entry in its game's
+    words (what was saved, with its values, so a 75 typed for 175 is seen at once), then the
+    plain sentence with the entry's number (the history's reference, "#7"). Just the
+    sentence when there are no words."""
+    if words is None:
+        return sentence
+    return Markup('<b class="said">{}</b> <span class="ref">{}</span>').format(say(words),
+                                                                             sentence)
+
+
+def saved_words(view: View, action: tables.ActionRow):
+    """What a save stored, in the game's words (GameUI.entry_words), read off the sheet it
+    made: the entry is its newest row, unless it waits for the other team's confirmation
+    (then the sheet doesn't show it yet)."""
+    summary = None if action.waiting else view.sheet.summary
+    return view.ui.entry_words(action.payload, view.sheet.names, summary)
+
+
+def entry_words(view: View, seq: int, summary: dict | None = None):
+    """Entry ``seq`` in its game's words with its number on the sheet as the log stands
+    now ("Hand 6: …"); None when ``seq`` is no entry of the game (a seat change, a strike).
+    ``summary``: the sheet with this entry as its newest (see GameUI.entry_words)."""
+    db = get_db()
+    action = action_at(db, view.table_id, seq)
+    if action is None or action.row_kind not in ("game", "rematch"):
+        return None
+    if action.row_kind == "rematch":
+        return gettext("The rematch (a new game)")
+    ui = view.ui
+    number = entry_numbers(db, view.table_id, [seq], ui.counts_as_entry).get(seq)
+    return ui.entry_words(action.payload, view.sheet.names, summary, number)
+
 
 @bp.post("/undo")
 def undo():
-    """Strike an entry (the last one, or any earlier one from the history page)."""
+    """Strike an entry (the last one, or any earlier one from the history page).
+
+    The answer says what was struck, in the game's words, read before the strike (the
+    entry's number and, for the newest entry, the row it made on the sheet)."""
+    view = _view()
+    target = _form_int("target")
+    last = view.sheet.last_undoable
+    newest = last is not None and last.seq == target and not last.waiting
+    words = entry_words(view, target, view.sheet.summary if newest else None)
     return _mark_and_answer(tables.undo, N_("Entry #%(seq)s was struck."),
-                               N_("Entry #%(seq)s was already struck (a repeated tap)."))
+                            N_("Entry #%(seq)s was already struck (a repeated tap)."),
+                            words=words)
 
 
 @bp.post("/confirm")
@@ -437,10 +483,12 @@ def confirm():
                                N_("Entry #%(seq)s confirmed."))
 
 
-def _mark_and_answer(mark, done: str, repeated: str):
+def _mark_and_answer(mark, done: str, repeated: str, words=None):
     """The one view that marks an earlier entry (`tables.undo` or `tables.confirm`): the
     answer is the history page when the form came from there, else the sheet and form.
-    `done`/`repeated` are msgids with a ``%(seq)s`` (marked ``N_`` where they are written)."""
+    `done`/`repeated` are msgids with a ``%(seq)s`` (marked ``N_`` where they are written);
+    `words`: the target entry in its game's words, said first (above the sentence with
+    its number) when a strike went through."""
     view = _view()
     sid = _submission_id()
     target = _form_int("target")
@@ -451,6 +499,7 @@ def _mark_and_answer(mark, done: str, repeated: str):
         return _after_mark(_fresh_view(), exc.status, exc.message, "error")
     payload = outcome.action.payload
     restored = payload.get("restores")
+    g.view = View.after(outcome, phone)
     if outcome.action.pending:   # a request: the sheet changes once the other team agrees
         note = (gettext("Asked the other team to agree to bring entry #%(seq)s back.",
                         seq=restored) if restored is not None else
@@ -458,12 +507,14 @@ def _mark_and_answer(mark, done: str, repeated: str):
     elif payload.get("cancels"):
         note = gettext("Request #%(seq)s was cancelled; the sheet stays as it was.", seq=target)
     elif restored is not None:     # an undo of a strike: the entry counts again
-        note = gettext("Entry #%(seq)s is back on the sheet.", seq=restored)
+        note = said_answer(entry_words(g.view, restored),
+                           gettext("Entry #%(seq)s is back on the sheet.", seq=restored))
     elif "struck" in payload:      # the other team agreed to a strike
         note = gettext("Entry #%(seq)s was struck: both teams agreed.", seq=payload["struck"])
+    elif outcome.duplicate:
+        note = gettext(repeated, seq=target)
     else:
-        note = gettext(repeated if outcome.duplicate else done, seq=target)
-    g.view = View.after(outcome, phone)
+        note = said_answer(words, gettext(done, seq=target))
     return _after_mark(g.view, 200, note, "ok")
 
 
@@ -495,7 +546,11 @@ def rematch():
         return play_response(_fresh_view(), status=exc.status, kind="error",
                              message=exc.message)
     g.view = View.after(outcome, phone)
-    return play_response(g.view, message=gettext("A new game has started. Good luck!"))
+    # A rematch is one tap (the game is over, nothing is lost): the answer says how to
+    # take it back on the spot.
+    note = " ".join((gettext("A new game has started. Good luck!"),
+                     gettext("Started by mistake? “Undo last entry” takes it back.")))
+    return play_response(g.view, message=note)
 
 
 # ---------------------------------------------------------------- seats
@@ -541,7 +596,16 @@ def _history_context(view: View, before: int | None = None, **extra) -> dict:
     link to the older ones (a table's log of an evening is thousands of entries)."""
     size = current_app.config.get("HISTORY_PAGE", HISTORY_PAGE)
     actions, older = tables.history_page(get_db(), view.table, before, size)
-    return page_context(view, actions=actions, before=before, older=older, **extra)
+    # Each live hand's or round's number on the sheet, for its Strike button ("Strike Hand
+    # 6"): read only when the game numbers its entries.
+    numbers = {}
+    if view.ui.numbered:
+        numbers = entry_numbers(get_db(), view.table_id,
+                                [a.seq for a in actions
+                                 if a.row_kind == "game" and a.undone_by is None],
+                                view.ui.counts_as_entry)
+    return page_context(view, actions=actions, before=before, older=older, numbers=numbers,
+                        **extra)
 
 
 @bp.get("/history")

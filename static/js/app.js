@@ -45,11 +45,17 @@
   // Feedback where the thumb is: the answer to a tap ([data-answer] notice) scrolls into view
   // once, after the first box marked invalid, which takes the focus. (after:process fires on
   // the new content; after:swap on the tapped form, which an outerHTML swap has detached.)
+  var asked = false;
+  document.addEventListener("htmx:before:request", function (e) { if (e.detail.ctx.request.method !== "GET") asked = !!(e.target.closest && e.target.closest("details.ask")); });
   document.addEventListener("htmx:after:process", function () {
     var note = document.querySelector("[data-answer]"), bad = document.querySelector("#entry [aria-invalid=true]");
     if (!note) return; note.removeAttribute("data-answer");
     if (bad) { bad.focus({ preventScroll: true }); bad.scrollIntoView({ block: "nearest" }); }
-    note.scrollIntoView({ block: "nearest" });
+    // The answer to a tap that asked first (templates/_ask.html: its form is below the
+    // answer, and the page was scrolled down to reach it) goes to the screen's foot, with
+    // the form it answers above it, where the next tap is.
+    note.scrollIntoView({ block: asked || note.getBoundingClientRect().top < 0 ? "end" : "nearest" });
+    asked = false;
   });
 
   // Details a player opened stay open through live refreshes ([data-keep-open]).

@@ -101,7 +101,9 @@ def enter_round(page: Page, scores: dict[int, int | str]) -> int:
     response = save(page)
     assert response.status == 200, f"{response.status}: {response.text()[:300]}"
     seq = int(re.search(r"Saved as entry #(\d+)", response.text()).group(1))
-    expect(page.locator("#entry .notice")).to_have_text(f"Saved as entry #{seq}.")
+    # The round in words, then the history's reference.
+    expect(page.locator("#entry .notice")).to_have_text(
+        re.compile(rf"^\s*Round \d+: .+ Saved as entry #{seq}\.\s*$"))
     return seq
 
 
@@ -111,7 +113,14 @@ def total(page: Page, name: str):
 
 
 def undo_button(page: Page):
-    return page.locator("#sheet").get_by_role("button", name="Undo last entry")
+    """"Undo last entry": the first tap, which asks first (templates/_ask.html)."""
+    return page.locator("#sheet #undo-last-ask", has_text="Undo last entry")
+
+
+def undo_last(page: Page) -> None:
+    """Undo the last entry: "Undo last entry", then "Yes, undo it"."""
+    undo_button(page).click()
+    page.locator("#sheet #undo-last").click()
 
 
 @pytest.fixture
@@ -119,4 +128,5 @@ def ui():
     """The helpers above, as `ui.create_table(...)` etc."""
     return SimpleNamespace(create_table=create_table, join=join, type_round=type_round,
                            settled=settled, caught_up=caught_up, save=save,
-                           enter_round=enter_round, total=total, undo_button=undo_button)
+                           enter_round=enter_round, total=total, undo_button=undo_button,
+                           undo_last=undo_last)

@@ -71,7 +71,7 @@ def test_an_attacker_watches_while_the_table_corrects_itself(phones, ui):
     expect(director.locator("#table-1 .status")).to_have_text("Finished", timeout=15_000)
     expect(result_line(director)).to_contain_text(f"{seats[1]}: place 1")
     # ...the table strikes it and enters the right one; the dashboard follows, unreloaded.
-    ui.undo_button(player).click()
+    ui.undo_last(player)
     expect(director.locator("#table-1 .status")).to_have_text("Playing", timeout=15_000)
     ui.enter_round(player, {0: 40, 1: 10, 2: 30, 3: 20})
     expect(result_line(director)).to_contain_text(f"{seats[0]}: place 1", timeout=15_000)

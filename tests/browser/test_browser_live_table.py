@@ -50,7 +50,7 @@ def test_two_phones_share_a_live_table(phones, ui):
     undo = ui.undo_button(b.page)
     expect(undo).to_be_visible()
     undone = b.page.locator("#sheet form.undo input[name=target]").get_attribute("value")
-    undo.click()
+    ui.undo_last(b.page)                          # it asks first: two taps
     expect(b.page.locator("#entry .notice")).to_contain_text(f"Entry #{undone} was struck.")
     expect(ui.total(a.page, "Ann")).to_have_text("0")
     expect(a.page.locator("#sheet .empty")).to_have_text("No rounds yet.")

@@ -92,7 +92,7 @@ def test_entry_tapped_offline_is_sent_once_when_back(phones, ui, artifacts_dir, 
     # Back online: sent by itself within a few seconds, exactly once, and answered as usual.
     a.context.set_offline(False)
     expect(a.page.locator("#outbox")).to_be_hidden(timeout=6_000)
-    expect(a.page.locator("#entry .notice.ok")).to_have_text(re.compile(r"^\s*Saved as entry #\d+\.\s*$"))
+    expect(a.page.locator("#entry .notice.ok")).to_have_text(re.compile(r"^\s*Round \d+: .+ Saved as entry #\d+\.\s*$"))
     expect(a.page.locator("#score_0")).to_have_value("")
     for phone in (a, b):
         expect(rows(phone.page)).to_have_count(1)
@@ -155,7 +155,7 @@ def test_unsent_entry_survives_a_reload(phones, ui):
     # The connection is really back: the entry from before the reload is sent, once.
     a.page.unroute("**/actions")
     expect(outbox).to_be_hidden(timeout=6_000)
-    expect(a.page.locator("#entry .notice.ok")).to_have_text(re.compile(r"^\s*Saved as entry #\d+\.\s*$"))
+    expect(a.page.locator("#entry .notice.ok")).to_have_text(re.compile(r"^\s*Round \d+: .+ Saved as entry #\d+\.\s*$"))
     for phone in (a, b):
         expect(rows(phone.page)).to_have_count(1)
         expect(ui.total(phone.page, "Ann")).to_have_text("7")

@@ -161,10 +161,12 @@ def test_rook_game_on_a_phone(phones, artifacts_dir, size, scheme):
     expect(total(page, "B")).to_have_text("-90")
     expect(page.locator("#sheet .rook-hands tbody tr").first).to_contain_text("-160")
 
-    # Everyone passes on Cid's deal: one tap (below the hand's form), and the sheet says who
-    # deals next.
+    # Everyone passes on Cid's deal: two taps below the hand's form (it asks first, naming
+    # the dealer), and the sheet says who deals next.
     wait_until_ready(page)
     thumb.taps, thumb.no_scrolling = 0, False
+    thumb.tap(page.locator("#redeal-ask"))
+    expect(page.locator("#redeal-box .ask-question")).to_contain_text("Cid")
     notice = save(thumb, "#redeal")
     thumb.no_scrolling = True
     assert "Saved" in notice, notice

@@ -19,7 +19,8 @@ from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
-SAVED = re.compile(r"^\s*Saved as entry #\d+\.\s*$")
+# The answer repeats the round, then ends with the history's reference.
+SAVED = re.compile(r"^\s*Round \d+: .+ Saved as entry #\d+\.\s*$")
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 NGINX_502 = ("<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n"
              "<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx/1.22.1</center>\r\n"

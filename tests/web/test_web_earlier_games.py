@@ -28,8 +28,11 @@ def drawn(monkeypatch) -> list[int]:
 
 
 def past(body: str) -> str:
-    """The list's text, or "" when the sheet has none."""
-    return text_of(body, "details.past") if 'class="past"' in body else ""
+    """The list's text, or "" when the sheet has none; each game's date (when it ended)
+    reads "<date>"."""
+    if 'class="past"' not in body:
+        return ""
+    return re.sub(r"\d{4}-\d\d-\d\d \d\d:\d\d", "<date>", text_of(body, "details.past"))
 
 
 def finish_and_rematch(table, scores: dict[int, int]) -> int:
@@ -47,33 +50,37 @@ def test_the_list_is_drawn_once_and_follows_every_change(table, drawn):
     finish_and_rematch(table, {0: 10, 1: 55})                  # game 1: Bob wins
     drawn.clear()
     rematch = finish_and_rematch(table, {0: 60, 2: 3})         # game 2: Ann wins
-    both = "Earlier games (2) Bob — Ann 10, Bob 55, Cy 0 Ann — Ann 60, Bob 0, Cy 3"
+    both = ("Earlier games (2) Game 1 · <date> Bob — Ann 10, Bob 55, Cy 0 Game 2 · <date> "
+            "Ann — Ann 60, Bob 0, Cy 3")
     assert past(table.bob.page(table.id)) == both
-    # Game 2's last entry and pages drew nothing new (game 1's list was drawn before);
-    # the rematch drew the list of two, once.
-    assert drawn == [2]
-    # Striking the rematch: game 2 is the current game again (over), one earlier game.
+    # Game 2's last entry drew the list once with game 2 in it, just finished (the page
+    # after it, at the same version, drew nothing new); the rematch drew the list of two,
+    # once.
+    assert drawn == [1, 2]
+    # Striking the rematch: game 2 is the current game again (over), one earlier game, and
+    # game 2 listed after it as just finished.
     r = table.host.undo(table.id, rematch, sid="strike-rematch")
     body = r.get_data(as_text=True)
     assert r.status_code == 200, text_of(body)[:300]
-    assert past(body) == "Earlier games (1) Bob — Ann 10, Bob 55, Cy 0"
+    assert past(body) == ("Earlier games (2) Game 1 · <date> Bob — Ann 10, Bob 55, Cy 0 "
+                          "Game 2 · <date> · just finished Ann — Ann 60, Bob 0, Cy 3")
     assert "Game over — winner: Ann" in text_of(body)
     # Restored: two earlier games again.
     r = table.host.undo(table.id, rematch + 1, sid="restore-rematch")
     assert r.status_code == 200 and "is back on the sheet" in text_of(r.get_data(as_text=True))
     assert past(r.get_data(as_text=True)) == both
-    assert drawn == [2, 1, 2]
+    assert drawn == [1, 2, 1, 2]
     # Game 3's entries and everybody's pages don't draw it again.
     bodies = [table.host.enter(table.id, {0: n}).get_data(as_text=True) for n in (1, 2, 3)]
     bodies += [table.bob.page(table.id), table.host.page(table.id)]
     assert all(past(body) == both for body in bodies)
-    assert drawn == [2, 1, 2]
+    assert drawn == [1, 2, 1, 2]
 
 
 def test_another_language_gets_its_own_list(table):
     finish_and_rematch(table, {0: 10, 1: 55})
     english = table.host.page(table.id)
-    assert past(english) == "Earlier games (1) Bob — Ann 10, Bob 55, Cy 0"
+    assert past(english) == "Earlier games (1) Game 1 · <date> Bob — Ann 10, Bob 55, Cy 0"
     table.host.client.set_cookie("lang", "ja")
     japanese = table.host.page(table.id)
     assert "Earlier games" not in past(japanese) and "これまでのゲーム（1）" in past(japanese)

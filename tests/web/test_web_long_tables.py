@@ -115,7 +115,9 @@ def test_striking_an_early_games_entry_from_an_older_page(pad):
     # The sheet: game 2 has no round left; every other game and the current one unchanged.
     sheet = ann.page(table_id)
     earlier = text_of(sheet, "details.past")
-    assert earlier.startswith("Earlier games (12)")
+    # Twelve earlier games, and the current one (over) listed as just finished.
+    assert earlier.startswith("Earlier games (13)") and "Game 13 · " in earlier
+    assert earlier.count("just finished") == 1
     assert "Ann 2, Bob 2" not in earlier and "Ann 0, Bob 0" in earlier
     assert all(f"Ann {n}, Bob 2" in earlier for n in (1, 3, 12))
     assert totals(sheet) == {"Ann": 4, "Bob": 4}

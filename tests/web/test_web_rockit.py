@@ -135,7 +135,8 @@ def test_an_accepted_come_in_is_recorded_for_everyone(ann, new_phone, cards, poi
     bob.join(ann.join_path(table_id))
     bob.claim(table_id, 1)
     body = ok(come_in(ann, table_id, "Ann", cards))
-    assert re.fullmatch(r"Saved as entry #\d+\.", notice(body))
+    # The answer repeats what was saved, then the history's reference.
+    assert re.fullmatch(r"Ann came in: .+ ?Saved as entry #\d+\.", notice(body)), notice(body)
     page = bob.page(table_id)
     assert section(page, "last-line").startswith("Just now: Ann came in")
     assert f"accepted, {points} points {rule}" in section(page, "last-line")

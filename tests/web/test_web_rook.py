@@ -423,7 +423,7 @@ def test_a_rook_table_in_japanese(ann):
     assert "黒" in page and "Black" not in page and "Game target" not in page
     # The history line of the hand (context "entry").
     history = text_of(ann.get(f"/t/{table_id}/history").get_data(as_text=True))
-    assert "ハンド：Annが175をビッド、点数 A 180、B 70" in history
+    assert "ハンド：Annが175をビッド、点数 Ann&Cid 180、Bob&Dee 70" in history
     assert "Hand: Ann bid" not in history
     # The table help: who won the trick, card labels and colours translated.
     r = ann.get(f"/t/{table_id}/trick?trump=R&c1=14G&c2=5R&c3=ROOK&c4=10G&check=trick")

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from flask import current_app
+from flask_babel import gettext
 from jinja2 import TemplateNotFound
 
 from companion.rules import RuleError
@@ -276,6 +277,37 @@ class GameUI:
         """An entry's values in words for a change's history line ("Ann was changed from
         … to …"). Default: :meth:`describe`."""
         return self.describe(payload, names)
+
+    #: What a numbered entry is called on the sheet, by its payload's kind: a msgid with
+    #: ``%(n)s``, the one the sheet's own heading uses (``N_("Hand %(n)s")``). An entry of
+    #: a kind not named here has no number (a Rook redeal, a Zock'n'Roll roll, a Rocca play).
+    numbered: ClassVar[Mapping[str, str]] = {}
+
+    def number_label(self, payload: dict, number: int | None) -> str | None:
+        """"Hand 6" / "Round 6" (in the phone's language) for a numbered entry
+        (:attr:`numbered`), else None."""
+        kind = payload.get("kind") if isinstance(payload, Mapping) else None
+        template = self.numbered.get(kind) if number and isinstance(kind, str) else None
+        return gettext(template, n=number) if template else None
+
+    def entry_words(self, payload: dict, names: list[str], summary: dict | None = None,
+                    number: int | None = None) -> Any:
+        """The entry in words, for the answer to a save, an undo or a strike (and the
+        question before one): what was entered and, where the sheet knows it, what it
+        scored, so a 75 typed for 175 is seen at once. Short enough for a 375 px notice.
+
+        ``summary`` is the sheet with this entry as its newest (after a save, or before
+        "Undo last"), for a game to read the row it made; ``number`` is the entry's
+        number on the sheet (:attr:`numbered`) when known. Must not raise for an old or
+        odd payload. Default: "Hand 6: " (when numbered) and the history line
+        (:meth:`describe`)."""
+        words = self.describe(payload, names)
+        label = self.number_label(payload, number)
+        return message("entry", "{label}: {what}", label=label, what=words) if label else words
+
+    def counts_as_entry(self, payload: dict) -> bool:
+        """Whether the entry takes a number on the sheet (a kind in :attr:`numbered`)."""
+        return payload.get("kind") in self.numbered
 
     # ------------------------------------------------------------ live fragments
 

@@ -249,6 +249,19 @@ class RainbowRummyUI(GameUI):
                    else message("entry", "Hand: blocked"))
         return joined([opening, *players], "; ") if players else opening
 
+    numbered = {"hand": N_("Hand %(n)s")}
+
+    def entry_words(self, payload: dict, names: list[str], summary: dict | None = None,
+                    number: int | None = None):
+        """After a save: "Hand 2: Ann went out. Ann & Cid 85, Bob & Dee 30: Ann & Cid score
+        the difference, 55." (the sheet's own line for the hand, RR-11); else the default."""
+        rows = (summary or {}).get("hands") or []
+        row = rows[-1] if rows and payload.get("kind") == "hand" else None
+        if isinstance(row, Mapping) and row.get("text") and row.get("hand"):
+            return message("entry", "{label}: {what}",
+                           label=self.number_label(payload, row["hand"]), what=row["text"])
+        return super().entry_words(payload, names, summary, number)
+
     def form_values(self, form: Mapping[str, str], names: list[str]) -> dict[str, str]:
         """What the player had entered (per seat: cards, points, cut), to put back in the
         form after a refusal."""

@@ -13,8 +13,9 @@ from flask_babel import gettext
 from markupsafe import Markup, escape
 
 from companion.rules import RuleError
-from companion.rules.rook import COLOUR_NAMES
+from companion.rules.rook import COLOUR_NAMES, TEAMS, team_of
 from companion.rules.said import N_, message
+from companion.rules.text import join_names
 
 from .base import EntryError, GameUI
 
@@ -86,6 +87,12 @@ def chart(summary: dict, width: int = 340, height: int = 150) -> Markup:
 
 
 
+def team_names(names: list[str]) -> dict[str, str]:
+    """Each team by its players' names ("Ann & Cid"), as the sheet names them (RK-2)."""
+    return {team: join_names([n for i, n in enumerate(names) if team_of(i) == team], "&")
+            for team in TEAMS}
+
+
 class RookUI(GameUI):
     """Rook: ``_finish.html`` is the "everyone passed: redeal" button, ``_new_help.html`` the
     variant presets; with opponents confirming, the two teams see different fragments."""
@@ -143,16 +150,38 @@ class RookUI(GameUI):
                          if ((values or {}).get(f) or "").strip())
 
     def describe(self, payload: dict, names: list[str]) -> str:
-        """One line for the history page."""
+        """One line for the history page, the teams by their players' names."""
         if payload.get("kind") == "redeal":
             return N_("Everyone passed: redeal")
-        points = payload.get("points", {})
+        points = payload.get("points")
+        points = points if isinstance(points, Mapping) else {}
+        teams = team_names(names)
         values = {"bidder": payload.get("bidder"), "bid": payload.get("bid"),
-                  "a": points.get("A"), "b": points.get("B")}
+                  "team_a": teams["A"], "a": points.get("A"),
+                  "team_b": teams["B"], "b": points.get("B")}
         if payload.get("discard_ok", True):
-            return message("entry", "Hand: {bidder} bid {bid}; points A {a}, B {b}", **values)
-        return message("entry", "Hand: {bidder} bid {bid} (bad discard); points A {a}, B {b}",
-                       **values)
+            return message("entry", "Hand: {bidder} bid {bid}; points {team_a} {a}, "
+                                    "{team_b} {b}", **values)
+        return message("entry", "Hand: {bidder} bid {bid} (bad discard); points {team_a} "
+                                "{a}, {team_b} {b}", **values)
+
+    numbered = {"hand": N_("Hand %(n)s")}
+
+    def entry_words(self, payload: dict, names: list[str], summary: dict | None = None,
+                    number: int | None = None):
+        """After a save (or before "Undo last"): the sheet's own line for the deal, "Hand 4:
+        Ann bid 150 and made it: Ann & Cid +175, Bob & Dee +75." (the score changes, not
+        just the points typed: RK-8), or the redeal's "Everyone passed on Mom's deal: Leo
+        deals next." (R-A7). Without the sheet, the hand as entered."""
+        rows = (summary or {}).get("hands") or []
+        row = rows[-1] if rows else None
+        if isinstance(row, Mapping) and row.get("kind") == payload.get("kind") \
+                and row.get("text"):
+            if row.get("kind") != "hand":
+                return row["text"]
+            return message("entry", "{label}: {what}",
+                           label=self.number_label(payload, row.get("hand")), what=row["text"])
+        return super().entry_words(payload, names, summary, number)
 
     def viewer_key(self, view) -> Hashable:
         """What Rook's live fragments show differently per phone: seated or not, and, with

@@ -134,10 +134,30 @@ class ScorepadUI(GameUI):
         """One line for the history page, e.g. "Round: Ann +12, Bob -5"."""
         if payload.get("kind") == "finish":
             return N_("Finished the game by hand")
-        scores = payload.get("scores", {})
-        parts = [f"{n} {scores[n]:+d}" if scores.get(n) else f"{n} 0"
-                 for n in names if n in scores]
-        return message("entry", "Round: {scores}", scores=joined(parts, ", "))
+        return message("entry", "Round: {scores}", scores=self._scores(payload, names))
+
+    @staticmethod
+    def _scores(payload: dict, names: list[str]) -> str:
+        """"Ann +12, Bob -5, Cid 0": every player the round has a score for, in seat order."""
+        scores = payload.get("scores")
+        scores = scores if isinstance(scores, Mapping) else {}
+        parts = [f"{n} {scores[n]:+d}" if isinstance(scores.get(n), int) and scores[n]
+                 else f"{n} {scores[n]}" for n in names if n in scores]
+        return joined(parts, ", ")
+
+    numbered = {"round": N_("Round %(n)s")}
+
+    def entry_words(self, payload: dict, names: list[str], summary: dict | None = None,
+                    number: int | None = None):
+        """"Round 3: Ann +12, Bob -5, Cid 0" (the round's number: the sheet's, after a
+        save)."""
+        if payload.get("kind") == "round" and summary is not None and number is None:
+            number = summary.get("round_count") or None
+        label = self.number_label(payload, number)
+        if label is None:
+            return self.describe(payload, names)
+        return message("entry", "{label}: {what}", label=label,
+                       what=self._scores(payload, names))
 
     def form_values(self, form: Mapping[str, str], names: list[str]) -> dict[str, str]:
         """What the player had typed (one box per seat), to put back after a refusal."""
