@@ -814,7 +814,7 @@ def _check_fresh(db, table: Table, seats: list[Seat], version: int, phone: Phone
         return
     first = newer[0]
     if first.seat == phone.seat:
-        who = message("table", "You (from another screen)")
+        who = message("table", "Your other screen")
     else:
         who = next((s.name for s in seats if s.pos == first.seat), None)
         who = who if who is not None else message("table", "Someone")

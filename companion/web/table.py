@@ -418,7 +418,8 @@ def edit(seq: int):
         outcome = tables.edit(get_db(), view.table_id, view.phone, seq, parse, version, sid)
     except tables.TableError as exc:
         fresh = _fresh_view()
-        kind = "conflict" if isinstance(exc, tables.Conflict) else "error"
+        kind = ("stale" if isinstance(exc, tables.Stale)
+                else "conflict" if isinstance(exc, tables.Conflict) else "error")
         error = getattr(exc, "error", exc)
         values = fresh.ui.form_values(form, fresh.sheet.names)
         return _edit_page(fresh, editing, exc.status, message=exc.message, status_kind=kind,

@@ -129,7 +129,7 @@ def test_a_struck_or_stale_entry_is_not_changed(db):
     struck = t.undo(done[3].action.seq)
     with pytest.raises(tables.Conflict, match="restore it in the history first"):
         change(t, done[3].action.seq, HANDS[0])
-    with pytest.raises(tables.Conflict, match=r"You \(from another screen\) undid an entry"):
+    with pytest.raises(tables.Conflict, match=r"Your other screen undid an entry"):
         tables.edit(db, t.id, t.phones[0], done[2].action.seq, {"action": HANDS[0]},
                     struck.sheet.table.version - 1, "stale")
 

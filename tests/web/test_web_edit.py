@@ -187,7 +187,7 @@ def test_score_pad_round_is_changed_in_place(mom, db_path):
     assert mom.enter(table_id, {0: 1, 1: 1, 2: 1}).status_code == 200
     r = mom.post(f"/t/{table_id}/entries/3/edit", {**form_of(page), "score_2": "9"})
     again = r.get_data(as_text=True)
-    assert r.status_code == 409 and "while you were typing" in text_of(again, "[role=alert]")
+    assert r.status_code == 409 and "just before you" in text_of(again, ".notice.stale")
     assert form_of(again)["score_2"] == "9"
     assert form_of(again)["version"] != form_of(page)["version"]
     assert mom.post(f"/t/{table_id}/entries/3/edit", form_of(again)).status_code == 303
