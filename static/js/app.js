@@ -64,6 +64,39 @@
     input.focus();
   });
 
+  // Boxes that all need a number ([data-fill-all]: the score pad's; an empty box is never a
+  // score): Enter (a phone keyboard's "Next"/"Go") goes to the next empty box, round to the
+  // first, and saves only once every box is filled; each box's enterkeyhint says which.
+  function boxesOf(group) { return Array.prototype.slice.call(group.querySelectorAll("input:not([type=hidden])")); }
+  function isEmpty(box) { return !box.value.trim(); }
+  function enterHints(group) {
+    var boxes = boxesOf(group), left = boxes.filter(isEmpty).length;
+    boxes.forEach(function (box) { box.setAttribute("enterkeyhint", left === 0 || (left === 1 && isEmpty(box)) ? "done" : "next"); });
+  }
+  document.addEventListener("keydown", function (e) {
+    var box = e.target, group = e.key === "Enter" && !e.isComposing && box.closest && box.closest("[data-fill-all]");
+    if (!group || box.tagName !== "INPUT") return;
+    var boxes = boxesOf(group), i = boxes.indexOf(box);
+    var empty = boxes.slice(i + 1).concat(boxes.slice(0, i + 1)).filter(isEmpty);
+    if (!empty.length) return;   // every box has a number: Enter saves
+    e.preventDefault();
+    empty[0].focus();
+  });
+  on("input", "[data-fill-all] input", function (box) { enterHints(box.closest("[data-fill-all]")); });
+  document.addEventListener("htmx:after:process", function () { Array.prototype.forEach.call(document.querySelectorAll("[data-fill-all]"), enterHints); });
+
+  // Rook's bid: the chips and the typed box are one value, the last one touched. A chip
+  // tapped empties the typed box; a bid typed (or stepped) unticks the chips.
+  on("change", "input[name=bid][type=radio]", function () {
+    var typed = document.querySelector("input[name=bid_typed]");
+    if (typed) set(typed, "");
+  });
+  on("input", "input[name=bid_typed]", function (box) {
+    if (!box.value.trim()) return;
+    var chips = document.querySelectorAll("input[name=bid][type=radio]:checked");
+    for (var i = 0; i < chips.length; i++) chips[i].checked = false;
+  });
+
   // Bid stepper (Rook): − / + move the typed bid by the bid step, from the minimum.
   on("click", "[data-step-by]", function (button) {
     var box = button.closest("[data-step]"), input = box && box.querySelector("input");

@@ -17,10 +17,16 @@
 
   // Card picker (templates/_cards.html): rank, then suit; a joker adds at once; data-copies/-max cap it.
   function cardsIn(input) { return input.value.trim().toUpperCase().split(/[\s,]+/).filter(Boolean); }
-  on("click", "[data-rank], [data-suit], [data-card], [data-card-back]", function (button) {
+  on("click", "[data-rank], [data-suit], [data-card], [data-card-back], [data-card-clear]", function (button) {
     var picker = button.closest("[data-card-picker]"), input = picker && picker.querySelector("[data-card-input]");
     if (!input) return;
     var cards = cardsIn(input), pressed = picker.querySelector("[data-rank][aria-pressed=true]"), card = null;
+    if (button.hasAttribute("data-card-clear")) {   // Clear: the whole tray at once
+      if (pressed) pressed.setAttribute("aria-pressed", "false");
+      set(input, "");
+      input.focus();
+      return;
+    }
     if (button.hasAttribute("data-rank")) {
       if (pressed) pressed.setAttribute("aria-pressed", "false");
       if (pressed !== button) button.setAttribute("aria-pressed", "true");
@@ -36,6 +42,21 @@
     if (card && max === 1) cards = [];   // a box of one card: a new tap replaces it
     if (card && cards.filter(function (c) { return c === card; }).length < copies && (!max || cards.length < max)) cards.push(card);
     set(input, cards.join(" "));
+  });
+
+  // The picked cards' running total ([data-card-total], Rainbow Rummy): "rank:points …"
+  // from the server (RR-11); a card it can't read leaves the total blank (the server says why).
+  on("input", "[data-card-input]", function (input) {
+    var picker = input.closest("[data-card-picker]"), out = picker && picker.querySelector("[data-card-total]");
+    if (!out) return;
+    var worth = {}, pairs = out.getAttribute("data-rank-points").split(" "), sum = 0, cards = cardsIn(input);
+    for (var i = 0; i < pairs.length; i++) { var kv = pairs[i].split(":"); worth[kv[0]] = parseInt(kv[1], 10); }
+    for (var j = 0; j < cards.length; j++) {
+      var points = worth[cards[j].slice(0, -1)];
+      if (points === undefined) { sum = NaN; break; }
+      sum += points;
+    }
+    out.textContent = cards.length && !isNaN(sum) ? out.getAttribute("data-text").replace("{points}", sum) : "";
   });
 
   // Picked cards as a hand: [data-card-hand-for="<box id>"] shows the box's cards as
