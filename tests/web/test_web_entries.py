@@ -47,7 +47,8 @@ def test_game_over_banner_winners_and_rematch_keeps_seats(table, db_path):
     page = table.host.page(table.id)
     version = attr(page, "[data-version]", "data-version")
     r = table.host.post(f"/t/{table.id}/actions", {"sid": "late", "version": version,
-                                                  "score_0": "1"}, hx=True)
+                                                  "score_0": "1", "score_1": "0",
+                                                  "score_2": "0"}, hx=True)
     assert r.status_code == 409 and "This game is over" in text_of(r.get_data(as_text=True))
     assert count(db_path, "actions") == before
     # Rematch: totals back to zero, same seats, game 2, the old game kept.
