@@ -64,11 +64,18 @@
     input.focus();
   });
 
-  // Boxes that all need a number ([data-fill-all]: the score pad's; an empty box is never a
-  // score): Enter (a phone keyboard's "Next"/"Go") goes to the next empty box, round to the
-  // first, and saves only once every box is filled; each box's enterkeyhint says which.
-  function boxesOf(group) { return Array.prototype.slice.call(group.querySelectorAll("input:not([type=hidden])")); }
-  function isEmpty(box) { return !box.value.trim(); }
+  // Boxes that all need a number ([data-fill-all]: the score pad's, Rainbow Rummy's points;
+  // an empty box is never a score): Enter (a phone keyboard's "Next"/"Go") goes to the next
+  // empty box, round to the first, and saves only once every box is filled; each box's
+  // enterkeyhint says which. The attribute's value picks the boxes (default: every input);
+  // a box is not needed while the box named by its data-or holds something (the cards
+  // tapped instead) or its data-unless selector matches (the player who went out).
+  function boxesOf(group) { return Array.prototype.slice.call(group.querySelectorAll(group.getAttribute("data-fill-all") || "input:not([type=hidden])")); }
+  function isEmpty(box) {
+    var or = box.getAttribute("data-or") && document.getElementById(box.getAttribute("data-or"));
+    var unless = box.getAttribute("data-unless");
+    return !box.value.trim() && !(or && or.value.trim()) && !(unless && document.querySelector(unless));
+  }
   function enterHints(group) {
     var boxes = boxesOf(group), left = boxes.filter(isEmpty).length;
     boxes.forEach(function (box) { box.setAttribute("enterkeyhint", left === 0 || (left === 1 && isEmpty(box)) ? "done" : "next"); });
@@ -77,6 +84,7 @@
     var box = e.target, group = e.key === "Enter" && !e.isComposing && box.closest && box.closest("[data-fill-all]");
     if (!group || box.tagName !== "INPUT") return;
     var boxes = boxesOf(group), i = boxes.indexOf(box);
+    if (i < 0) return;   // not one of the group's boxes (a card picker's, say)
     var empty = boxes.slice(i + 1).concat(boxes.slice(0, i + 1)).filter(isEmpty);
     if (!empty.length) return;   // every box has a number: Enter saves
     e.preventDefault();

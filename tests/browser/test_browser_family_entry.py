@@ -7,7 +7,8 @@ refused come-in clears in one tap, a picked hand shows its points.
 - Rook: a typed bid unticks the chips; a chip tapped after a refused typed bid empties the
   box, and Save saves the chip's bid.
 - RockIt: after a refused come-in, Clear empties the tray; the next taps start afresh.
-- Rainbow Rummy: the picker's hint fits, and the picked cards' running total shows.
+- Rainbow Rummy: the picker's hint fits, the picked cards' running total shows, and Enter
+  in a points box goes on to the next box still needed.
 Screenshots (light and dark) go to test-artifacts/family-entry-*.png.
 """
 from __future__ import annotations
@@ -164,3 +165,13 @@ def test_the_rainbow_rummy_picker_counts_the_picked_cards(phones, ui, artifacts_
     expect(total).to_have_text("Total: 5 pts")
     page.locator("#rr-down-0").scroll_into_view_if_needed()
     shoot(page, artifacts_dir, "rainbow-rummy-picker")
+    # Enter in a points box goes on to the next box still needed (Ann's hand is tapped as
+    # cards, so her points box is not) and saves nothing.
+    posts = []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    page.locator("#down_pts_0").fill("0")
+    page.locator("#down_pts_0").press("Enter")
+    expect(page.locator("#hand_pts_1")).to_be_focused()
+    page.locator("#hand_pts_1").press("Enter")
+    expect(page.locator("#down_pts_1")).to_be_focused()
+    assert posts == []
