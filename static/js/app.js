@@ -1,7 +1,7 @@
 // Table Companion: the widgets htmx doesn't have (no inline scripts: CSP forbids them).
 // Live refresh is declared in templates/tables/_play.html; here are the mark that keeps a
 // typed-in box, answers brought into view, the live badge. Event pages add static/js/event.js;
-// the pages of the dice and card games add static/js/pickers.js (web/assets.py, GAME_SCRIPTS).
+// the dice and card games' and the score pad's pages add static/js/pickers.js (web/assets.py).
 (function () {
   "use strict";
 
@@ -64,45 +64,15 @@
     input.focus();
   });
 
-  // Boxes that all need a number ([data-fill-all]: the score pad's, Rainbow Rummy's points;
-  // an empty box is never a score): Enter (a phone keyboard's "Next"/"Go") goes to the next
-  // empty box, round to the first, and saves only once every box is filled; each box's
-  // enterkeyhint says which. The attribute's value picks the boxes (default: every input);
-  // a box is not needed while the box named by its data-or holds something (the cards
-  // tapped instead) or its data-unless selector matches (the player who went out).
-  function boxesOf(group) { return Array.prototype.slice.call(group.querySelectorAll(group.getAttribute("data-fill-all") || "input:not([type=hidden])")); }
-  function isEmpty(box) {
-    var or = box.getAttribute("data-or") && document.getElementById(box.getAttribute("data-or"));
-    var unless = box.getAttribute("data-unless");
-    return !box.value.trim() && !(or && or.value.trim()) && !(unless && document.querySelector(unless));
-  }
-  function enterHints(group) {
-    var boxes = boxesOf(group), left = boxes.filter(isEmpty).length;
-    boxes.forEach(function (box) { box.setAttribute("enterkeyhint", left === 0 || (left === 1 && isEmpty(box)) ? "done" : "next"); });
-  }
-  document.addEventListener("keydown", function (e) {
-    var box = e.target, group = e.key === "Enter" && !e.isComposing && box.closest && box.closest("[data-fill-all]");
-    if (!group || box.tagName !== "INPUT") return;
-    var boxes = boxesOf(group), i = boxes.indexOf(box);
-    if (i < 0) return;   // not one of the group's boxes (a card picker's, say)
-    var empty = boxes.slice(i + 1).concat(boxes.slice(0, i + 1)).filter(isEmpty);
-    if (!empty.length) return;   // every box has a number: Enter saves
-    e.preventDefault();
-    empty[0].focus();
-  });
-  on("input", "[data-fill-all] input", function (box) { enterHints(box.closest("[data-fill-all]")); });
-  document.addEventListener("htmx:after:process", function () { Array.prototype.forEach.call(document.querySelectorAll("[data-fill-all]"), enterHints); });
-
   // Rook's bid: the chips and the typed box are one value, the last one touched. A chip
-  // tapped empties the typed box; a bid typed (or stepped) unticks the chips.
-  on("change", "input[name=bid][type=radio]", function () {
+  // tapped empties the typed box; a bid typed (or stepped) unticks the chip.
+  on("change", "input[name=bid]", function () {
     var typed = document.querySelector("input[name=bid_typed]");
     if (typed) set(typed, "");
   });
   on("input", "input[name=bid_typed]", function (box) {
-    if (!box.value.trim()) return;
-    var chips = document.querySelectorAll("input[name=bid][type=radio]:checked");
-    for (var i = 0; i < chips.length; i++) chips[i].checked = false;
+    var chip = box.value.trim() && document.querySelector("input[name=bid]:checked");
+    if (chip) chip.checked = false;
   });
 
   // Bid stepper (Rook): − / + move the typed bid by the bid step, from the minimum.

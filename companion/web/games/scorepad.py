@@ -71,6 +71,8 @@ def far_beyond(scores: Mapping[str, int], summary: Mapping) -> list[tuple[str, i
 class ScorepadUI(GameUI):
     """Any game, round by round; ``_finish.html`` ends a game with no end set by hand."""
     styles = ("css/games/wide-sheet.css",)
+    #: Enter in a score box goes to the next empty box (static/js/pickers.js, data-fill-all).
+    scripts = ("js/pickers.js",)
 
     slug = "scorepad"
 
