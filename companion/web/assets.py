@@ -16,8 +16,9 @@
 - **One script.** ``bundle/site.js`` holds the scripts every page loads, in order, as one file
   (SITE_SCRIPTS; event pages add js/event.js): on HTTP/1.1 every request costs a round trip and
   ~0.3 kB of headers, and the live stream already holds one of the browser's six connections.
-- **Only the game's widgets.** The dice pad and the card picker (``js/pickers.js``) are
-  added on their games' pages only (the adapter's ``scripts``, ``page_scripts()``).
+- **Only the game's widgets.** The dice pad, the card picker and the score boxes' Enter key
+  (``js/pickers.js``) are added on their games' pages only (the adapter's ``scripts``,
+  ``page_scripts()``).
 - **One stylesheet, with only its game's rules.** ``css/app.css`` holds the rules every page
   shares; each game's own are in ``css/games/<slug>.css`` (the card games share
   ``css/games/cards.css``, the score pad and Zock'n'Roll ``css/games/wide-sheet.css``: the
@@ -116,9 +117,10 @@ def game_styles(slug: str, folder: str | None = None) -> tuple[str, ...]:
 
 def game_scripts(slug: str | None) -> tuple[str, ...]:
     """The scripts a game's pages add after bundle/site.js: its adapter's ``scripts`` (the
-    dice pad and the card picker, static/js/pickers.js, which a Rook or score pad table
-    doesn't need). One more request on those pages, rather than a bundle of their own that
-    would repeat htmx (12 kB) for a phone that has bundle/site.js from the start page."""
+    dice pad, the card picker and the score boxes' Enter key, static/js/pickers.js, which a
+    Rook table doesn't need). One more request on those pages, rather than a bundle of their
+    own that would repeat htmx (12 kB) for a phone that has bundle/site.js from the start
+    page."""
     ui = _adapter(slug)
     return tuple(ui.scripts) if ui is not None else ()
 

@@ -1,7 +1,7 @@
 // Table Companion: the widgets htmx doesn't have (no inline scripts: CSP forbids them).
 // Live refresh is declared in templates/tables/_play.html; here are the mark that keeps a
 // typed-in box, answers brought into view, the live badge. Event pages add static/js/event.js;
-// the pages of the dice and card games add static/js/pickers.js (web/assets.py, GAME_SCRIPTS).
+// the dice and card games' and the score pad's pages add static/js/pickers.js (web/assets.py).
 (function () {
   "use strict";
 
@@ -68,6 +68,17 @@
     var value = input.value.trim();
     set(input, value.charAt(0) === "-" ? value.slice(1) : "-" + value.replace(/^\+/, ""));
     input.focus();
+  });
+
+  // Rook's bid: the chips and the typed box are one value, the last one touched. A chip
+  // tapped empties the typed box; a bid typed (or stepped) unticks the chip.
+  on("change", "input[name=bid]", function () {
+    var typed = document.querySelector("input[name=bid_typed]");
+    if (typed) set(typed, "");
+  });
+  on("input", "input[name=bid_typed]", function (box) {
+    var chip = box.value.trim() && document.querySelector("input[name=bid]:checked");
+    if (chip) chip.checked = false;
   });
 
   // Bid stepper (Rook): − / + move the typed bid by the bid step, from the minimum.

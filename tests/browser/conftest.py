@@ -73,13 +73,21 @@ def caught_up(page: Page) -> None:
 def type_round(page: Page, scores: dict[int, int | str], fresh_form: bool = True) -> None:
     """Type scores into the entry form (by seat position) without saving.
 
-    With `fresh_form`, first wait until the form has caught up with the sheet."""
+    An empty box is never a score, so, as a player must, this types 0 in every empty box
+    that `scores` doesn't name. With `fresh_form`, first wait until the form has caught up
+    with the sheet."""
     settled(page)
     if fresh_form:
         caught_up(page)
         settled(page)
     for pos, value in scores.items():
         page.locator(f"#score_{pos}").fill(str(value))
+    boxes = page.locator('#entry-form input[id^="score_"]')
+    if boxes.count() > len(scores):
+        for pos in range(boxes.count()):
+            box = page.locator(f"#score_{pos}")
+            if pos not in scores and not box.input_value():
+                box.fill("0")
 
 
 def save(page: Page, button: str = "#save-round"):

@@ -127,18 +127,18 @@ def test_rainbow_rummy_to_game_over(phones, ui, artifacts_dir, size, scheme):
 
     # Ann goes out; Dee's hand is forgotten: refused, in view, the box marked.
     ready(page, ui)
-    rr_points(page, 0, {1: 40, 2: 1}, {1: 7})
+    rr_points(page, 0, {1: 40, 2: 1}, {0: 0, 1: 7, 2: 0, 3: 0})
     saved(page, ui, "#save-hand", "Enter Dee's cards in hand")
     expect(page.locator("#hand_pts_3")).to_have_attribute("aria-invalid", "true")
     expect(page.locator("#hand_pts_1")).to_have_value("40")
-    # Empty face-down boxes count 0 (the hint says "0 if none").
+    # No face-down cards: each typed 0 (the hint says "0 if none"; an empty box is no score).
     page.locator("#hand_pts_3").fill("5")
     saved(page, ui, "#save-hand", "Saved as entry #1")
     # A: 0 + 1×2 = 2; B: 80 + 7 + 10 = 97: Ann & Cid score 95.
     expect(page.locator('[data-total-for="Ann & Cid"] [data-team-total]')).to_have_text("95")
 
     ready(page, ui)
-    rr_points(page, 2, {0: 1, 1: 6, 3: 1}, {})
+    rr_points(page, 2, {0: 1, 1: 6, 3: 1}, {0: 0, 1: 0, 2: 0, 3: 0})
     saved(page, ui, "#save-hand", "Saved as entry #2")
     expect(page.locator("#game-over")).to_contain_text("Ann & Cid")
     expect(page.locator('[data-total-for="Ann & Cid"] [data-team-total]')).to_have_text("107")

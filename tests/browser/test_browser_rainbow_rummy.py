@@ -109,7 +109,8 @@ def test_four_phones_cut_and_play_two_hands(phones, ui, artifacts_dir):
 
     # Hand 2 on Dee's phone: Bob goes out. Dee forgets her own hand box first: the entry
     # is refused, the box is marked, and nothing she typed is lost. Bob's face-down box
-    # stays empty: that is 0, as the hint says.
+    # stays empty: he went out, and by this table's house rule (RR-A1) his face-down cards
+    # count nothing.
     ui.settled(dee)
     ui.caught_up(dee)
     went_out(dee, "Bob")

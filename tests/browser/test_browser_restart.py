@@ -86,7 +86,7 @@ def test_phones_reconnect_and_catch_up_after_a_restart(browser, ui, restart_serv
             server.start()
             cy_total += 10
             version = cy.version(table_id)
-            r = cy.enter(table_id, {2: 10}, sid=f"cy-{how}", version=version)
+            r = cy.enter(table_id, {0: 0, 1: 0, 2: 10}, sid=f"cy-{how}", version=version)
             assert r.status == 200 and saved_seq(r.text), (r.status, r.plain[:300])
             a.unroute("**/stream")
 

@@ -23,6 +23,9 @@ from urllib.parse import urlencode, urlsplit
 from helpers import attr, csrf_from, form_block, free_port, inputs, text_of
 
 START_TIMEOUT = 30.0
+#: How many seats each score pad this process created has (Client.create_table), so
+#: Client.enter can type 0 in the boxes a test doesn't name.
+SEATS: dict[str, int] = {}
 REQUEST_TIMEOUT = 20.0
 
 # Errors that mean "the server went away" (killed, restarting, not yet listening).
@@ -256,6 +259,7 @@ class Client:
         assert r.status == 303, (r.status, r.plain[:500])
         match = re.fullmatch(r"/t/([\w-]+)", r.location)
         assert match, r.location
+        SEATS[match.group(1)] = len(names)
         return match.group(1)
 
     def join_path(self, table_id: str) -> str:
@@ -292,7 +296,10 @@ class Client:
 
     def enter(self, table_id: str, scores: dict[int, int], *, sid: str, version: int,
               hx: bool = True) -> Response:
+        """Post one round. An empty box is never a score, so, as a player must, this types
+        0 in every seat's box that `scores` doesn't name (for a table this process made)."""
         data = {"sid": sid, "version": str(version)}
+        data.update({f"score_{pos}": "0" for pos in range(SEATS.get(table_id, 0))})
         data.update({f"score_{pos}": str(v) for pos, v in scores.items()})
         return self.post(f"/t/{table_id}/actions", data, hx=hx)
 

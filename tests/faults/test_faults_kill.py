@@ -60,7 +60,9 @@ class Sent:
 
     @property
     def payload(self) -> dict:
-        return {"kind": "round", "scores": {NAMES[self.pos]: self.value}}
+        # The other boxes were typed 0 (an empty box is never a score: Client.enter).
+        return {"kind": "round", "scores": {name: self.value if pos == self.pos else 0
+                                            for pos, name in enumerate(NAMES)}}
 
 
 class Ledger:

@@ -348,7 +348,8 @@ def test_same_origin_and_null_origin_writes_go_through(table, new_phone, db_path
     host = table.host
     form = host.entry_form(table.id)
     r = host.post(f"/t/{table.id}/actions",
-                  {"sid": form["sid"], "version": form["version"], "score_0": "4"},
+                  {"sid": form["sid"], "version": form["version"], "score_0": "4",
+                   "score_1": "0", "score_2": "0"},
                   hx=True, headers=headers)
     assert r.status_code == 200, text_of(r.get_data(as_text=True))[:300]
     code = db_rows(db_path, "SELECT code FROM tables WHERE id = ?", [table.id])[0][0]

@@ -68,12 +68,12 @@ def test_a_seat_change_reaches_a_phone_in_its_next_answer(table, new_phone):
     assert cy.join(table.join_path).status_code == 303
     assert cy.claim(table.id, 2).status_code == 303
     # Ann saves a round from the form she had before Cy sat down: the answer brings Cy.
-    body = table.host.enter(table.id, {0: 1}, version=shown,
+    body = table.host.enter(table.id, {0: 1, 1: 0, 2: 0}, version=shown,
                             sid="seat-change-1").get_data(as_text=True)
     assert "Saved as entry" in body and has_chrome(body)
     assert select(body, "#remove-phone-2") and "no phone" not in text_of(body, "#host")
     # Her next entry, from the form that answer drew: no chrome.
-    body = table.host.enter(table.id, {0: 2}, version=version_of(body),
+    body = table.host.enter(table.id, {0: 2, 1: 0, 2: 0}, version=version_of(body),
                             sid="seat-change-2").get_data(as_text=True)
     assert "Saved as entry" in body and not has_chrome(body)
     # Bob's refresh from before Cy sat down brings it; from after, not.

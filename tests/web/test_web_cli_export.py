@@ -34,7 +34,9 @@ def test_export_writes_seats_and_actions(tmp_path, monkeypatch, capsys):
     assert [(s["pos"], s["name"]) for s in data["seats"]] == [(0, "Ann"), (1, "Bob"), (2, "<Cy>")]
     actions = {a["seq"]: a for a in data["actions"]}
     assert actions[first]["kind"] == "game" and actions[first]["seat"] == 0
-    assert actions[first]["payload"] == {"kind": "round", "scores": {"Ann": 10, "Bob": 5}}
+    # <Cy>'s box was typed 0 (an empty box is never a score).
+    assert actions[first]["payload"] == {"kind": "round",
+                                         "scores": {"Ann": 10, "Bob": 5, "<Cy>": 0}}
     assert actions[second]["seat"] == 1 and actions[second]["undone_by"] == second + 1
     assert actions[second + 1]["kind"] == "undo" and actions[second + 1]["payload"] == {"target": second}
     assert any(a["kind"] == "seat" and a["payload"].get("change") == "claim" for a in data["actions"])

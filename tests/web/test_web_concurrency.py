@@ -1,6 +1,7 @@
 """No lost and no doubled entry: idempotent submissions and optimistic concurrency."""
 from __future__ import annotations
 
+import json
 import threading
 
 from helpers import form_block, inputs, text_of, totals
@@ -41,7 +42,8 @@ def test_conflict_loser_sees_why_keeps_values_and_can_retry(table, db_path):
     # The fresh sheet, and Bob's typed values still in his form.
     assert totals(body) == {"Ann": 10, "Bob": 4, "Cy": 0}
     retry = inputs(form_block(body, 'id="entry-form"'))
-    assert retry["score_1"] == "7" and retry["score_2"] == "-3" and retry["score_0"] == ""
+    # (Ann's box: the 0 Bob typed there, as an empty box is never a score.)
+    assert retry["score_1"] == "7" and retry["score_2"] == "-3" and retry["score_0"] == "0"
     assert 'value="7"' in body and 'value="-3"' in body
     assert int(retry["version"]) > int(bob_form["version"])
     assert round_rows(table.host.page(table.id)) == 1
@@ -153,7 +155,9 @@ def test_eight_phones_post_at_once_exactly_one_wins(new_phone, db_path):
             assert f"P{winner} saved an entry" in text_of(body)
             assert inputs(form_block(body, 'id="entry-form"'))[f"score_{i}"] == str(i + 1)
     rows = db_rows(db_path, "SELECT seat, payload FROM actions WHERE kind = 'game'")
-    assert rows == [(winner, f'{{"kind": "round", "scores": {{"P{winner}": {winner + 1}}}}}')]
+    # Each phone typed its own score and 0 in the others' boxes (an empty box is no score).
+    scores = {f"P{i}": i + 1 if i == winner else 0 for i in range(8)}
+    assert rows == [(winner, json.dumps({"kind": "round", "scores": scores}))]
     page = phones[0].page(table_id)
     assert round_rows(page) == 1 and totals(page)[f"P{winner}"] == winner + 1
     # The log's seq and version numbers have no gaps or repeats.

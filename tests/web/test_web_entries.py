@@ -8,7 +8,7 @@ from web_helpers import count, db_rows, round_rows, seq_saved, snapshot
 
 
 def test_a_round_shows_in_every_phones_sheet(table, db_path):
-    r = table.host.enter(table.id, {0: 12, 1: -5})  # Cy left empty: scores 0
+    r = table.host.enter(table.id, {0: 12, 1: -5})  # Cy: the helper types 0 in her box
     assert r.status_code == 200
     body = r.get_data(as_text=True)
     assert body.lstrip().startswith('<div id="play"') and "<html" not in body
@@ -20,7 +20,7 @@ def test_a_round_shows_in_every_phones_sheet(table, db_path):
         assert round_rows(page) == 1
         assert "Round 2" in text_of(page)  # the entry form moved on
     assert db_rows(db_path, "SELECT seat, kind, payload FROM actions WHERE kind = 'game'") == [
-        (0, "game", '{"kind": "round", "scores": {"Ann": 12, "Bob": -5}}')]
+        (0, "game", '{"kind": "round", "scores": {"Ann": 12, "Bob": -5, "Cy": 0}}')]
     table.bob.enter(table.id, {0: "3", 1: "−2", 2: " 1 0 "})  # a typographic minus, spaces
     assert totals(table.host.page(table.id)) == {"Ann": 15, "Bob": -7, "Cy": 10}
 
@@ -47,7 +47,8 @@ def test_game_over_banner_winners_and_rematch_keeps_seats(table, db_path):
     page = table.host.page(table.id)
     version = attr(page, "[data-version]", "data-version")
     r = table.host.post(f"/t/{table.id}/actions", {"sid": "late", "version": version,
-                                                  "score_0": "1"}, hx=True)
+                                                  "score_0": "1", "score_1": "0",
+                                                  "score_2": "0"}, hx=True)
     assert r.status_code == 409 and "This game is over" in text_of(r.get_data(as_text=True))
     assert count(db_path, "actions") == before
     # Rematch: totals back to zero, same seats, game 2, the old game kept.
@@ -152,7 +153,8 @@ def test_history_lists_every_entry_and_undo_with_who(table):
     items = {int(li.id.removeprefix("action-")): li.text
              for li in select(page, 'li[class][id^="action-"]')}
     assert f"#{a}" in items[a] and "Ann" in items[a] and "Round: Ann +10, Bob +5" in items[a]
-    assert "Bob" in items[b] and "Round: Ann +1, Cy -4" in items[b] and f"struck by #{b + 1}" in items[b]
+    assert "Bob" in items[b] and "Round: Ann +1, Bob 0, Cy -4" in items[b]
+    assert f"struck by #{b + 1}" in items[b]
     assert "Bob" in items[b + 1] and f"Undid entry #{b}" in items[b + 1]
     # Seat events are there too, with who did them.
     assert any("Took the seat Bob" in text for text in items.values())

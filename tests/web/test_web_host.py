@@ -32,8 +32,9 @@ def test_rejoin_qr_moves_a_seat_to_a_new_phone_once(table, new_phone, db_path):
     assert "You are Bob" in text_of(bob2.page(table.id))
     # The old phone became a spectator and can no longer write.
     assert "You are watching" in text_of(table.bob.page(table.id))
-    r = table.bob.post(f"/t/{table.id}/actions", {"sid": "old-bob", "version": "1", "score_1": "5"},
-                       hx=True)
+    r = table.bob.post(f"/t/{table.id}/actions", {"sid": "old-bob", "version": "1",
+                                                    "score_0": "0", "score_1": "5",
+                                                    "score_2": "0"}, hx=True)
     assert r.status_code == 403
     assert db_rows(db_path, "SELECT COUNT(*) FROM phones WHERE seat = 1") == [(1,)]
     # The new phone can play.

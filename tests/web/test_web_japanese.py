@@ -345,7 +345,8 @@ def test_the_shared_screens_are_japanese(app):
     strike = _entries(ann, table_id, "undo")[-1]
     screens.check("restoring it", ann.undo(table_id, strike, sid="restore", from_history=True))
     screens.check("history with a restored entry", ann.get(f"/t/{table_id}/history"))
-    screens.check("a stale form (conflict)", ann.enter(table_id, {0: 1}, sid="old", version=1),
+    screens.check("a stale form (conflict)", ann.enter(table_id, {0: 1, 1: 0, 2: 0}, sid="old",
+                                                         version=1),
                   409)
     screens.check("removing Bob's phone", ann.post(f"/t/{table_id}/host/release",
                                                    {"seat": "1"}, hx=True))

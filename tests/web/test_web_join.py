@@ -109,7 +109,8 @@ def test_spectator_watches_but_cannot_enter(table, new_phone, db_path):
     assert "You are watching" in text_of(page)
     assert 'id="sheet"' in page and 'id="entry-form"' not in page
     # Spectators hold no form, but they may have a rendered token; a hand-made post is refused.
-    r = sam.post(f"/t/{table.id}/actions", {"sid": "sam-1", "version": "99", "score_0": "5"}, hx=True)
+    r = sam.post(f"/t/{table.id}/actions", {"sid": "sam-1", "version": "99", "score_0": "5",
+                                             "score_1": "0", "score_2": "0"}, hx=True)
     assert r.status_code == 403
     assert "Spectators can watch but not enter scores" in text_of(r.get_data(as_text=True))
     assert count(db_path, "actions", "kind = 'game'") == 0

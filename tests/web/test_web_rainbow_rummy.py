@@ -243,13 +243,25 @@ def test_a_refused_hand_comes_back_as_typed(ann):
     assert page.count('class="rr-pick" open') == 3      # Ann, Bob and Cid had cards tapped
 
 
-def test_an_empty_face_down_box_counts_0_as_its_hint_says(ann):
+def test_an_empty_face_down_box_is_no_score_type_0_as_its_hint_says(ann, db_path):
     table_id = create(ann)
     page = ann.page(table_id)
     assert "(0 if none)" in text_of(page)
-    # Ann goes out; nobody's face-down box is filled in: each counts 0 (RR-11).
+    # Ann goes out; nobody's face-down box is filled in: an empty box is never 0 points,
+    # so nothing is saved and every empty box is named and marked.
+    before = snapshot(db_path)
+    r = act(ann, table_id, kind="hand", went_out="0", hand_pts_1="10", hand_pts_2="3",
+            hand_pts_3="4")
+    assert r.status_code == 422
+    body = r.get_data(as_text=True)
+    assert ("no points typed for Ann's face-down cards, Bob's face-down cards, Cid's "
+            "face-down cards and Dee's face-down cards") in text_of(body)
+    assert attrs(body, '[aria-invalid="true"]', "id") == [f"down_pts_{i}" for i in range(4)]
+    assert inputs(form_block(body, 'id="entry-form"'))["hand_pts_1"] == "10"   # kept
+    assert snapshot(db_path) == before
+    # Each typed 0 (RR-11).
     saved(act(ann, table_id, kind="hand", went_out="0", hand_pts_1="10", hand_pts_2="3",
-              hand_pts_3="4"))
+              hand_pts_3="4", down_pts_0="0", down_pts_1="0", down_pts_2="0", down_pts_3="0"))
     page = ann.page(table_id)
     # A: 0 + 6 = 6; B: 20 + 8 = 28: Ann & Cid score 22.
     assert team_totals(page) == {"A": 22, "B": 0}
@@ -260,7 +272,8 @@ def test_an_empty_face_down_box_counts_0_as_its_hint_says(ann):
 
 def test_a_refusal_marks_the_box_it_is_about(ann):
     table_id = create(ann)
-    r = act(ann, table_id, kind="hand", went_out="0", hand_pts_1="10", hand_pts_2="3")
+    r = act(ann, table_id, kind="hand", went_out="0", hand_pts_1="10", hand_pts_2="3",
+            down_pts_0="0", down_pts_1="0", down_pts_2="0", down_pts_3="0")
     assert r.status_code == 422 and "Enter Dee's cards in hand" in text_of(r.get_data(as_text=True))
     assert attrs(r.get_data(as_text=True), '[aria-invalid="true"]', "id") == ["hand_pts_3"]
     r = act(ann, table_id, kind="hand", went_out="0", hand_pts_1="10", hand_pts_2="3",

@@ -173,11 +173,16 @@ class Phone:
 
     def enter(self, table_id: str, scores: dict[int, object], *, sid: str | None = None,
               version=None, hx: bool = True, form: dict | None = None, extra: dict | None = None):
-        """Post one round (score_<pos> fields) the way htmx does."""
+        """Post one round (score_<pos> fields) the way htmx does.
+
+        An empty box is never a score, so, as a player must, this types 0 in every score box
+        of the form that `scores` doesn't name (a test of empty boxes names them, with "").
+        Without the form (`sid` and `version` given) only `scores` is posted."""
         if form is None and (sid is None or version is None):
             form = self.entry_form(table_id)
         data = {"sid": sid if sid is not None else form["sid"],
                 "version": str(version if version is not None else form["version"])}
+        data.update({key: "0" for key in (form or {}) if key.startswith("score_")})
         data.update({f"score_{pos}": str(v) for pos, v in scores.items()})
         data.update(extra or {})
         return self.post(f"/t/{table_id}/actions", data, hx=hx)

@@ -52,11 +52,14 @@ class EntryError(ValueError):
     """An entry form the adapter refuses: one plain sentence for the player (``N_`` or
     ``message``, its only argument, as for any ValueError) and the form field it is about
     (``field``; None when no one box is at fault), which the form marks ``aria-invalid``
-    and focuses (:meth:`GameUI.invalid_fields`)."""
+    and focuses (:meth:`GameUI.invalid_fields`). A refusal about several boxes at once
+    (every empty score box) names them all in ``fields``; ``field`` is then the first."""
 
-    def __init__(self, text: Any, field: str | None = None) -> None:
+    def __init__(self, text: Any, field: str | None = None,
+                 fields: tuple[str, ...] = ()) -> None:
         super().__init__(text)
-        self.field = field
+        self.fields = tuple(fields) or ((field,) if field is not None else ())
+        self.field = field if field is not None else (self.fields[0] if self.fields else None)
 
 
 @dataclass
@@ -187,6 +190,9 @@ class GameUI:
         by its rule in :attr:`rule_fields`; any other refusal (or one naming no field)
         is about :attr:`rules_field` when it was filled in, else about no box. Called by
         the table view for every refused entry; templates read the result as ``invalid``."""
+        several = getattr(error, "fields", ())
+        if len(several) > 1:
+            return frozenset(several)
         field = getattr(error, "field", None)
         if field is None and isinstance(error, RuleError):
             field = self.rule_fields.get(error.rule)

@@ -15,7 +15,8 @@ from collections.abc import Mapping
 
 from companion.rules import rainbow_rummy as rules
 from companion.rules.cards import parse_cards
-from companion.rules.said import N_, joined, message
+from companion.rules.cards import picker_deck as card_deck
+from companion.rules.said import N_, joined, listing, message
 from companion.web.i18n import said_of
 
 from .base import EntryError, GameUI
@@ -60,8 +61,10 @@ def _points(raw: str, player: str, part: str, field: str) -> int:
 
 
 def _part(form: Mapping[str, str], seat: int, player: str, part: str,
-          went_out: bool) -> dict:
-    """One player's hand or face-down cards: as cards, as points, or (went out) nothing.
+          went_out: bool) -> dict | None:
+    """One player's hand or face-down cards: as cards, as points, or (went out) nothing;
+    None when neither box is filled (an empty box is never 0 points: the caller refuses
+    the hand naming every such box).
 
     Both boxes may be filled only when they agree, so a point total typed before the cards
     were tapped is never silently dropped.
@@ -90,11 +93,22 @@ def _part(form: Mapping[str, str], seat: int, player: str, part: str,
         return {f"{part}_points": points}
     if part == "hand" and went_out:
         return {}
-    if part == "down":     # the hint says "(0 if none)": an empty face-down box is 0
-        return {"down_points": 0}
-    raise EntryError(message("entry", "Enter {player}'s {part}: their points (0 if none), or "
-                                      "tap the cards.", player=player, part=PART_WORDS[part]),
-                     field=points_field)
+    return None
+
+
+def _missing(empty: list[tuple[str, str, str]]) -> EntryError:
+    """The refusal of a hand with point boxes left empty: (player, part, field) each."""
+    if len(empty) == 1:
+        player, part, field = empty[0]
+        return EntryError(message("entry", "Enter {player}'s {part}: their points (0 if "
+                                           "none), or tap the cards.", player=player,
+                                  part=PART_WORDS[part]), field=field)
+    boxes = listing([message("entry", "{player}'s {part}", player=player,
+                             part=PART_WORDS[part]) for player, part, _ in empty],
+                    message("entry", "and"))
+    return EntryError(message("entry", "Nothing saved: no points typed for {boxes}. Type "
+                                       "them (0 if none), or tap the cards.", boxes=boxes),
+                      fields=tuple(field for _, _, field in empty))
 
 
 def _hand(form: Mapping[str, str], names: list[str], summary: dict) -> dict:
@@ -106,12 +120,24 @@ def _hand(form: Mapping[str, str], names: list[str], summary: dict) -> dict:
         raise EntryError(N_("You entered cut cards but did not save the cut: tap Who deals? "
                             "first, or clear the cut cards."))
     went_out = None if out_seat is None else names[out_seat]
+    # The house rule that the player who went out doesn't count face-down cards (RR-A1):
+    # their face-down box then scores nothing, so it may stay empty.
+    out_counts_down = (summary.get("settings") or {}).get("out_counts_down", True)
     cards = {}
+    empty = []
     for seat, player in enumerate(names):
         entry = {}
         for part in PARTS:
-            entry.update(_part(form, seat, player, part, player == went_out))
+            got = _part(form, seat, player, part, player == went_out)
+            if got is None and part == "down" and player == went_out and not out_counts_down:
+                got = {"down_points": 0}
+            if got is None:
+                empty.append((player, part, f"{part}_pts_{seat}"))
+            else:
+                entry.update(got)
         cards[player] = entry
+    if empty:
+        raise _missing(empty)
     return {"kind": "hand", "went_out": went_out, "cards": cards}
 
 
@@ -160,6 +186,24 @@ def _part_text(entry: Mapping, part: str) -> str:
 def cards_typed(values: Mapping[str, str], seat: int) -> bool:
     """Whether the refilled form holds tapped cards for this seat (its picker opens)."""
     return any((values.get(f"{part}_{seat}") or "").strip() for part in PARTS)
+
+
+def rank_points() -> str:
+    """What each rank is worth in hand or face down (RR-11), as "1:1 2:2 … G:10": the card
+    picker's running total (static/js/pickers.js) adds the picked cards up with it."""
+    spec = card_deck(rules.DECK)
+    suit = spec["suits"][0][0]
+    return " ".join(f"{rank}:{rules.card_points(rank + suit)}" for rank, _ in spec["ranks"])
+
+
+def picked_points(text: str | None) -> int | None:
+    """The points of the cards in a refilled picker box (None when empty or unreadable)."""
+    if not (text or "").strip():
+        return None
+    try:
+        return rules.count_points(text)
+    except ValueError:
+        return None
 
 
 def check_args(settings: Mapping) -> dict[str, str]:
@@ -302,6 +346,8 @@ class RainbowRummyUI(GameUI):
 
     # What the templates ask (ui.cards_typed(values, i), ui.cut_reason(s)...).
     cards_typed = staticmethod(cards_typed)
+    rank_points = staticmethod(rank_points)
+    picked_points = staticmethod(picked_points)
     check_args = staticmethod(check_args)
     latest_first = staticmethod(latest_first)
     team_rows = staticmethod(team_rows)

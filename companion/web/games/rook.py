@@ -105,7 +105,9 @@ class RookUI(GameUI):
     def parse_entry(self, form: Mapping[str, str], names: list[str], summary: dict) -> dict:
         """Turn the hand form into a rules action.
 
-        Only one team's points are needed: the other's default to the hand total minus them
+        The bid is one value: a tapped chip (``bid``) or the typed box (``bid_typed``);
+        both filled with different bids is refused rather than guessed. Only one team's
+        points are needed: the other's default to the hand total minus them
         (RK-7), and a typed value overrides that for a recount (the rules then check the sum).
         """
         if form.get("kind") == "redeal":
@@ -115,7 +117,14 @@ class RookUI(GameUI):
             raise EntryError(N_("Tap who won the bid."))
         bad_bid = N_("The bid must be a whole number.")
         typed = _int(form, "bid_typed", bad_bid)
-        bid = typed if typed is not None else _int(form, "bid", bad_bid)
+        chip = _int(form, "bid", bad_bid)
+        if typed is not None and chip is not None and typed != chip:
+            # The page keeps one of the two (the last touched, app.js); a form holding both
+            # came without that script, and neither may silently win.
+            raise EntryError(message("entry", "Two bids: the {chip} button and {typed} typed. "
+                                              "Tap one bid, or clear the typed box.",
+                                     chip=chip, typed=typed), field="bid_typed")
+        bid = typed if typed is not None else chip
         if bid is None:
             raise EntryError(N_("Tap the winning bid (or type it)."))
         bad_points = N_("The points must be a whole number.")

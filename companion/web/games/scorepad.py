@@ -71,6 +71,8 @@ def far_beyond(scores: Mapping[str, int], summary: Mapping) -> list[tuple[str, i
 class ScorepadUI(GameUI):
     """Any game, round by round; ``_finish.html`` ends a game with no end set by hand."""
     styles = ("css/games/wide-sheet.css",)
+    #: Enter in a score box goes to the next empty box (static/js/pickers.js, data-fill-all).
+    scripts = ("js/pickers.js",)
 
     slug = "scorepad"
 
@@ -79,8 +81,10 @@ class ScorepadUI(GameUI):
         """Turn the entry form into a rules action; `EntryError` names the bad box in plain
         words.
 
-        Boxes left empty score 0, but at least one box must be filled so an accidental
-        tap on "Save" doesn't enter an empty round.
+        Every player needs a number: an empty box is never a score (a player who scored
+        nothing types 0), because a slipped Enter or tap on "Save" must not enter a round
+        with the others at 0 (in a lowest-wins game the best score there is). A round
+        with empty boxes is refused naming them all (``EntryError.fields``), nothing saved.
         """
         if form.get("kind") == "finish":
             return {"kind": "finish"}
@@ -90,22 +94,35 @@ class ScorepadUI(GameUI):
                 raise EntryError(N_("That score box belongs to no seat at this table. Reload "
                                     "the page."))
         scores: dict[str, int] = {}
+        empty: list[int] = []
         for pos, name in enumerate(names):
             raw = (form.get(f"score_{pos}") or "").strip().replace("−", "-").replace(" ", "")
             if not raw:
+                empty.append(pos)
                 continue
             if len(raw) > MAX_SCORE_CHARS or not _SCORE.fullmatch(raw):
                 raise EntryError(message("entry", "{name}'s score must be a whole number, "
-                                                  "like 12 or -5.", name=name))
+                                                  "like 12 or -5.", name=name),
+                                 field=f"score_{pos}")
             scores[name] = int(raw)
-        if not scores:
-            raise EntryError(N_("Type at least one score (a 0 counts) before saving the "
-                                "round."))
+        if empty:
+            raise EntryError(self._empty_refusal([names[pos] for pos in empty], len(names)),
+                             fields=tuple(f"score_{pos}" for pos in empty))
         if summary is not None and form.get(CONFIRM_FIELD) != CONFIRM_VALUE:
             question = self._question(far_beyond(scores, summary), summary)
             if question is not None:
                 raise ConfirmEnd(question)
         return {"kind": "round", "scores": scores}
+
+    @staticmethod
+    def _empty_refusal(missing: list[str], seats: int):
+        """The sentence refusing a round with empty boxes: whose boxes are empty."""
+        if len(missing) == seats:
+            return N_("Type every player's score before saving the round (type 0 for "
+                      "no points).")
+        return message("entry", "Nothing saved: no score typed for {names}. Type a number "
+                                "in every box (type 0 for no points).",
+                       names=listing(missing, message("entry", "and")))
 
     @staticmethod
     def _question(flagged: list[tuple[str, int]], summary: Mapping):
