@@ -136,13 +136,13 @@ def test_a_phone_of_table_a_never_reads_or_changes_table_b(app, table, table_b, 
     for who, phone in attackers.items():
         for rule in table_rules(app, "GET"):
             for hx in (False, True):
-                url = fill(rule, table_id=b_id) + "?since=0"
+                url = fill(rule, table_id=b_id, seq="1") + "?since=0"
                 r = phone.get(url, hx=hx)
                 assert_refused_403(r, leaks, (who, "GET", rule, hx))
                 r.close()
         for rule in table_rules(app, "POST"):
             for hx in (False, True):
-                r = phone.post(fill(rule, table_id=b_id), write_form(f"steal-{who}-{hx}"), hx=hx)
+                r = phone.post(fill(rule, table_id=b_id, seq="1"), write_form(f"steal-{who}-{hx}"), hx=hx)
                 assert_refused_403(r, leaks, (who, "POST", rule, hx))
     assert snapshot(db_path) == before
     # Zedekiah's own phone still reads B (the refusals above were about the cookie).
@@ -304,7 +304,8 @@ def test_the_join_limit_and_the_code_space_are_what_security_md_says(tmp_path):
 # ---------------------------------------------------------------- CSRF and cross-site writes
 
 def _post_targets(app, table_id: str) -> list[str]:
-    return [fill(rule, table_id=table_id, slug="scorepad", event_id=NO_EVENT, table_no="1")
+    return [fill(rule, table_id=table_id, slug="scorepad", event_id=NO_EVENT, table_no="1",
+                 seq="1")
             for rule in post_rules(app)]
 
 
@@ -401,7 +402,7 @@ def test_security_headers_on_every_route_and_every_kind_of_answer(tmp_path):
     assert bob.join(join_path).status_code == 303 and bob.claim(table_id, 1).status_code == 303
     version = attr(host.page(table_id), "[data-version]", "data-version")
     values = dict(table_id=table_id, slug="scorepad", token=join_path.rsplit("#", 1)[1],
-                  table_no="1",
+                  table_no="1", seq="1",
                   event_id=NO_EVENT,
                   filename="css/app.css")
     seen: dict[str, set] = {}
