@@ -5,6 +5,7 @@ line still name the right dealers, the history says who changed what, and the ot
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import expect
@@ -45,6 +46,7 @@ def play_hand(page, bidder: str, bid: int, points_a: int, entries: int) -> None:
 
 def redeal(page, entries: int) -> None:
     settle(page, entries)
+    page.locator("#redeal-ask").click()          # the redeal asks first
     with page.expect_response(lambda r: r.request.method == "POST") as info:
         page.locator("#redeal").click()
     assert info.value.status == 200, info.value.text()[:500]
@@ -86,7 +88,7 @@ def test_edit_hand_2_of_5_keeps_the_dealers_right(phones, artifacts_dir):
     assert box["width"] >= 44 and box["height"] >= 44, box
     link.click()
     expect(mom.locator("h1")).to_have_text("Change hand 2")
-    expect(mom.locator("#edit-was")).to_contain_text("Leo bid 150; points A 40, B 210")
+    expect(mom.locator("#edit-was")).to_contain_text("Leo bid 150; points Mom & Ann 40, Leo & Cid 210")
     expect(mom.locator("#entry-form input[name=bidder][value=Leo]")).to_be_checked()
     expect(mom.locator("#points_A")).to_have_value("40")
     mom.screenshot(path=str(artifacts_dir / "family-edit-form-light.png"))
@@ -98,8 +100,8 @@ def test_edit_hand_2_of_5_keeps_the_dealers_right(phones, artifacts_dir):
     expect(mom).to_have_url(re.compile(r"/history#action-\d+$"))
     line = mom.locator("ol.history li").first
     expect(line).to_contain_text("Mom changed hand 2 (entry #")
-    expect(line).to_contain_text("Leo bid 150; points A 40, B 210 → Leo bid 150; points A 30, "
-                                 "B 220")
+    expect(line).to_contain_text("Leo bid 150; points Mom & Ann 40, Leo & Cid 210 → Leo bid 150; "
+                                 "points Mom & Ann 30, Leo & Cid 220")
     mom.screenshot(path=str(artifacts_dir / "family-edit-history-light.png"))
 
     # The sheet: same order and numbers, the redeal and the dealer line unchanged.
@@ -130,3 +132,12 @@ def test_edit_hand_2_of_5_keeps_the_dealers_right(phones, artifacts_dir):
     leo.goto(mom.url.split("#")[0])
     expect(leo.locator(".dealer-line")).to_contain_text("Hand 5 dealer: Leo")
     leo.screenshot(path=str(artifacts_dir / "family-edit-sheet-dark.png"))
+
+    # Japanese (the words changed): the history's change line and the edit form.
+    mom.goto(f"/language?to=ja&next={urlsplit(mom.url).path}/history")
+    expect(mom.locator("html")).to_have_attribute("lang", "ja")
+    expect(mom.locator("ol.history li").nth(1)).to_contain_text("Mom")
+    mom.screenshot(path=str(artifacts_dir / "family-edit-history-ja.png"))
+    mom.locator("a.h-edit").first.click()
+    expect(mom.locator("#save-hand")).to_be_visible()
+    mom.screenshot(path=str(artifacts_dir / "family-edit-form-ja.png"))

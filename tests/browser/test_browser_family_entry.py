@@ -14,6 +14,7 @@ Screenshots (light and dark) go to test-artifacts/family-entry-*.png.
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 
 import phone_checks
 import pytest
@@ -97,6 +98,18 @@ def test_enter_in_a_score_box_goes_to_the_next_empty_box(phones, ui, artifacts_d
     for name, total in zip(FOUR, ["7", "0", "12", "5"]):
         expect(ui.total(page, name)).to_have_text(total)
     expect(box[0]).to_have_value("")
+
+    # Japanese: the same refusal in the phone's language.
+    page.goto(f"/language?to=ja&next={urlsplit(page.url).path}")
+    expect(page.locator("html")).to_have_attribute("lang", "ja")
+    ui.settled(page)
+    page.locator("#score_0").fill("3")
+    said = phone_checks.save_and_see_notice(page, "#save-round")
+    assert "Nothing saved" not in said and "Bob" in said, said
+    expect(page.locator('#entry-form [aria-invalid="true"]')).to_have_count(3)
+    phone_checks.assert_fits(page)
+    page.screenshot(path=artifacts_dir / "family-entry-scorepad-refused-375-ja.png",
+                    caret="initial", animations="disabled")
 
 
 def test_a_bid_chip_after_a_refused_typed_bid_is_saved(phones, ui, artifacts_dir):

@@ -7,6 +7,7 @@ Screenshots: test-artifacts/family-zocknroll-result-375x667-<scheme>.png.
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -77,6 +78,13 @@ def test_znr_round_three_result_in_view_on_two_phones(phones, ui, artifacts_dir)
                         caret="initial")
         expect(result).to_be_in_viewport(ratio=1)
     expect(ann.locator("#turn-log")).to_contain_text("Ann revealed 1, 2.")
+    # Japanese: the same result at the top, in the phone's language.
+    ann.goto(f"/language?to=ja&next={urlsplit(ann.url).path}")
+    expect(ann.locator("html")).to_have_attribute("lang", "ja")
+    ui.settled(ann)
+    expect(ann.locator("#turn-result")).to_be_in_viewport(ratio=1)
+    expect(ann.locator("#turn-result")).not_to_contain_text("wins round 3")
+    ann.screenshot(path=artifacts_dir / "family-zocknroll-result-375x667-ja.png", caret="initial")
 
     # Bob deals the next turn: the result leaves the top on both phones.
     pad = bob.locator("#entry [data-dice-pad]")

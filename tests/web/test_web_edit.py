@@ -81,7 +81,7 @@ def test_rook_hand_is_changed_where_it_stands(mom, rook):
     page = mom.get(f"/t/{rook}/entries/3/edit").get_data(as_text=True)
     # The game's own form, with the hand's values: Leo's bid of 150, 40 for Mom & Ann.
     assert select_one(page, "h1").text == "Change hand 2"
-    assert "Leo bid 150; points A 40, B 210" in text_of(page, "#edit-was")
+    assert "Leo bid 150; points Mom & Ann 40, Leo & Cid 210" in text_of(page, "#edit-was")
     filled = form_of(page)
     assert (filled["bidder"], filled["bid"], filled["points_A"]) == ("Leo", "150", "40")
     assert select_one(page, "#save-hand").text == "Save the change"
@@ -99,8 +99,8 @@ def test_rook_hand_is_changed_where_it_stands(mom, rook):
     old = {n["data-team"]: int(n.text) for n in select(before, "b.num[data-team]")}
     assert totals == {"A": old["A"] - 10, "B": old["B"] + 10}
     line = text_of(history(mom, rook), "#action-6")
-    assert ("Mom changed hand 2 (entry #3): Leo bid 150; points A 40, B 210 → "
-            "Leo bid 150; points A 30, B 220") in line
+    assert ("Mom changed hand 2 (entry #3): Leo bid 150; points Mom & Ann 40, Leo & Cid 210 → "
+            "Leo bid 150; points Mom & Ann 30, Leo & Cid 220") in line
     assert "changed by #6" in text_of(history(mom, rook), "#action-3")
     # Undone like any entry (History's "Undo change"): the old values are back.
     r = mom.undo(rook, 6, sid="undo-edit", from_history=True)
@@ -126,7 +126,7 @@ def test_rook_a_hand_and_a_redeal_change_places(mom, rook):
     assert [row.split()[0] for row in rows] == ["↻", "↻", "1", "2", "3"]
     assert "Everyone passed on Mom’s deal; Leo deals next." in rows[0]
     assert "Everyone passed on Leo’s deal; Ann deals next." in rows[1]
-    assert "Mom changed hand 1 (entry #1): Mom bid 150; points A 100, B 150 → everyone " \
+    assert "Mom changed hand 1 (entry #1): Mom bid 150; points Mom & Ann 100, Leo & Cid 150 → everyone " \
            "passed (redeal)" in text_of(history(mom, rook), "#action-6")
     # ...and the redeal on Leo's deal was a hand after all.
     page = mom.get(f"/t/{rook}/entries/2/edit").get_data(as_text=True)
@@ -226,8 +226,8 @@ def test_where_the_other_team_confirms_a_change_waits_for_them(new_phone):
     assert edit(ann, table_id, seq, points_A=190, points_B=None).status_code == 303
     waiting = text_of(bob.page(table_id), "#waiting")
     assert re.search(r"Waiting for Bob & Dee to confirm change #\d+ by Ann: hand 1 \(entry "
-                     rf"#{seq}\): Ann bid 175; points A 180, B 70 → Ann bid 175; points A 190, "
-                     r"B 60", waiting), waiting
+                     rf"#{seq}\): Ann bid 175; points Ann & Cid 180, Bob & Dee 70 → Ann bid 175; "
+                     r"points Ann & Cid 190, Bob & Dee 60", waiting), waiting
     assert score(ann.page(table_id)) == (180, 70)              # nothing counts yet
     change = int(re.search(r"change #(\d+)", waiting).group(1))
     confirm(bob, table_id, change)

@@ -240,16 +240,21 @@ class RookUI(GameUI):
         return N_("the redeal")
 
     def values_text(self, payload: dict, names: list[str]):
-        """"Leo bid 150; points A 40, B 210", or "everyone passed"."""
+        """"Leo bid 150; points Mom & Cid 40, Leo & Dee 210" (the teams as the sheet names
+        them), or "everyone passed"."""
         if payload.get("kind") == "redeal":
             return N_("everyone passed (redeal)")
-        points = payload.get("points") or {}
+        points = payload.get("points")
+        points = points if isinstance(points, Mapping) else {}
+        teams = team_names(names)
         values = {"bidder": payload.get("bidder"), "bid": payload.get("bid"),
-                  "a": points.get("A"), "b": points.get("B")}
+                  "team_a": teams["A"], "a": points.get("A"),
+                  "team_b": teams["B"], "b": points.get("B")}
         if payload.get("discard_ok", True):
-            return message("entry", "{bidder} bid {bid}; points A {a}, B {b}", **values)
-        return message("entry", "{bidder} bid {bid} (bad discard); points A {a}, B {b}",
-                       **values)
+            return message("entry", "{bidder} bid {bid}; points {team_a} {a}, {team_b} {b}",
+                           **values)
+        return message("entry", "{bidder} bid {bid} (bad discard); points {team_a} {a}, "
+                                "{team_b} {b}", **values)
 
     # What the templates ask (ui.presets(), view.ui.bid_choices(s), view.ui.chart(s)).
     presets = staticmethod(presets)
