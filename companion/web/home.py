@@ -1,6 +1,8 @@
 """Start page, new-table form, and joining by QR token or typed code."""
 from __future__ import annotations
 
+import sqlite3
+
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
 from flask_babel import gettext
 
@@ -42,12 +44,19 @@ def _start_page(code: str, error: str | None = None) -> str:
 
 def _places() -> tables.places.Places:
     """This phone's places for the start page (none for a browser new to the app)."""
-    secret = known_secret()
-    if secret is None:
+    try:
+        secret = known_secret()
+        if secret is None:
+            return tables.places.Places([], 0)
+        db = get_db()
+        tables.places.find_older(db, secret)
+        return tables.places.listing(db, secret)
+    except sqlite3.Error as exc:
+        # The list is a way back, not the page: with the database out of reach for now (a
+        # full or read-only disk, a lock held too long) the start page still opens, to
+        # join by code or start a table, and lists the tables again once it is back.
+        current_app.logger.warning("start page without the phone's tables: %s", exc)
         return tables.places.Places([], 0)
-    db = get_db()
-    tables.places.find_older(db, secret)
-    return tables.places.listing(db, secret)
 
 
 @bp.post("/places/remove")
