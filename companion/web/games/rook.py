@@ -93,6 +93,16 @@ def team_names(names: list[str]) -> dict[str, str]:
             for team in TEAMS}
 
 
+def hand_values(payload: dict, names: list[str]) -> dict:
+    """A stored hand's bidder, bid and each team's points, with the teams by name, for the
+    lines that put it in words (history, a change's before and after)."""
+    points = payload.get("points")
+    points = points if isinstance(points, Mapping) else {}
+    teams = team_names(names)
+    return {"bidder": payload.get("bidder"), "bid": payload.get("bid"),
+            "team_a": teams["A"], "a": points.get("A"), "team_b": teams["B"], "b": points.get("B")}
+
+
 class RookUI(GameUI):
     """Rook: ``_finish.html`` is the "everyone passed: redeal" button, ``_new_help.html`` the
     variant presets; with opponents confirming, the two teams see different fragments."""
@@ -162,12 +172,7 @@ class RookUI(GameUI):
         """One line for the history page, the teams by their players' names."""
         if payload.get("kind") == "redeal":
             return N_("Everyone passed: redeal")
-        points = payload.get("points")
-        points = points if isinstance(points, Mapping) else {}
-        teams = team_names(names)
-        values = {"bidder": payload.get("bidder"), "bid": payload.get("bid"),
-                  "team_a": teams["A"], "a": points.get("A"),
-                  "team_b": teams["B"], "b": points.get("B")}
+        values = hand_values(payload, names)
         if payload.get("discard_ok", True):
             return message("entry", "Hand: {bidder} bid {bid}; points {team_a} {a}, "
                                     "{team_b} {b}", **values)
@@ -244,12 +249,7 @@ class RookUI(GameUI):
         them), or "everyone passed"."""
         if payload.get("kind") == "redeal":
             return N_("everyone passed (redeal)")
-        points = payload.get("points")
-        points = points if isinstance(points, Mapping) else {}
-        teams = team_names(names)
-        values = {"bidder": payload.get("bidder"), "bid": payload.get("bid"),
-                  "team_a": teams["A"], "a": points.get("A"),
-                  "team_b": teams["B"], "b": points.get("B")}
+        values = hand_values(payload, names)
         if payload.get("discard_ok", True):
             return message("entry", "{bidder} bid {bid}; points {team_a} {a}, {team_b} {b}",
                            **values)
