@@ -23,8 +23,9 @@ PARTNERS = " & "
 
 
 def empty() -> dict:
-    """A running total with no game in it (JSON-ready)."""
-    return {"version": VERSION, "count": 0}
+    """A running total with no game in it (JSON-ready). A count at zero is left out, so a
+    total emptied by :func:`remove` is this again."""
+    return {"version": VERSION}
 
 
 # ------------------------------------------------------------------------------------
@@ -220,6 +221,18 @@ def _fold(stats: dict, record: Mapping[str, Any], facts: Mapping[str, Any] | Non
     section = section_of(record)
     lower = lowest_wins(record)
     when = _when(record)
+    if facts:
+        # Bad facts raise here, on a scratch total, before the real one is touched.
+        try:
+            figures.fold({}, ("figures",), record, facts, 1)
+        except (KeyError, TypeError, AttributeError, IndexError) as exc:
+            raise ValueError(f"These facts don't fit the recorded game: {exc!r}.") from None
+    if sign < 0:
+        name = record["players"][0]
+        items = stats.get("players", {}).get(name, {}).get("seq", [])
+        at = bisect_left(items, when + [0])
+        if not any(item[:-1] == when for item in items[at:at + 2]):
+            raise ValueError("This game is not in the statistics, so it can't be taken out.")
     bump(stats, ("count",), sign)
     sec = ("sections", section)
     bump(stats, sec + ("count",), sign)

@@ -243,3 +243,21 @@ def test_bad_records_change_nothing(bad):
     with pytest.raises(ValueError):
         add(total, bad)
     assert total == before
+
+
+def test_a_game_never_added_is_not_taken_out():
+    total = empty()
+    add(total, RECORDS[1])
+    before = copy.deepcopy(total)
+    with pytest.raises(ValueError):
+        remove(total, RECORDS[3])
+    assert total == before
+
+
+def test_facts_that_dont_fit_change_nothing():
+    total = empty()
+    add(total, RECORDS[1])
+    before = copy.deepcopy(total)
+    with pytest.raises(ValueError):
+        add(total, RECORDS[0], {"game": "rook", "teams": {"A": ["Ann"]}, "hands": [{}]})
+    assert total == before
