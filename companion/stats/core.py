@@ -210,9 +210,8 @@ def remove(stats: dict, record: Mapping[str, Any],
 
 
 def _when(record: Mapping[str, Any]) -> list:
-    """A record's place in time: finished, then started, then id (a stable order)."""
-    return [str(record.get("finished_at") or ""), str(record.get("started_at") or ""),
-            str(record["id"])]
+    """A record's place in time: when it finished, then its id (a stable order)."""
+    return [str(record.get("finished_at") or ""), str(record["id"])]
 
 
 def _fold(stats: dict, record: Mapping[str, Any], facts: Mapping[str, Any] | None,
