@@ -76,10 +76,8 @@ def _zocknroll(summary: Mapping[str, Any]) -> dict:
         into = [p for p in seats if p not in dropped] + ([JORG] if jorg else [])
         turns.append({"dropped": dropped, "showdown": into if len(into) > 1 else [],
                       "winner": winner})
-    totals = summary.get("totals") or {}
+    # Jörg has no board and scores nothing (RULES.md §ZNR-6): his record is his showdowns.
     return {"game": "zocknroll", "board": summary.get("board"), "jorg": jorg,
-            "jorg_total": totals.get(JORG) if jorg else None,
-            "jorg_won": jorg and JORG in (summary.get("winners") or ()),
             "marks": marks, "turns": turns}
 
 

@@ -100,12 +100,7 @@ def _zocknroll(stats: dict, base: tuple, record, facts, sign: int) -> None:
                       sign * int(turn["winner"] == player))
     if facts.get("jorg"):
         core.bump(stats, base + ("jorg", "games"), sign)
-        core.bump(stats, base + ("jorg", "wins"), sign * int(bool(facts.get("jorg_won"))))
-        total = facts.get("jorg_total")
-        if isinstance(total, (int, float)) and not isinstance(total, bool):
-            core.bump(stats, base + ("jorg", "scored"), sign)
-            core.bump(stats, base + ("jorg", "score_sum"), sign * total)
-            core.tally(stats, base + ("jorg", "scores"), total, sign)
+        core.bump(stats, base + ("jorg", "turns"), sign * len(turns))
 
 
 def _zocknroll_view(node: Mapping[str, Any], lower: bool) -> dict:
@@ -123,19 +118,15 @@ def _zocknroll_view(node: Mapping[str, Any], lower: bool) -> dict:
                 "showdown_win_pct": core.pct(n.get("showdown_wins", 0), shown)}
 
     jorg = node.get("jorg", {})
-    games = jorg.get("games", 0)
+    shown = jorg.get("showdowns", 0)
     return {
         "turns": turns, "rows": dict(sorted(node.get("rows", {}).items())),
         "drops_round_1": node.get("drops_round_1", 0),
         "drops_round_2": node.get("drops_round_2", 0),
         "players": {p: player(n) for p, n in sorted(node.get("players", {}).items())},
-        "jorg": {"games": games, "wins": jorg.get("wins", 0),
-                 "losses": games - jorg.get("wins", 0),
-                 "win_pct": core.pct(jorg.get("wins", 0), games),
-                 "average_score": core.mean(jorg.get("score_sum", 0), jorg.get("scored", 0)),
-                 "best_score": core.best_of(jorg.get("scores")),
-                 "showdowns": jorg.get("showdowns", 0),
-                 "showdown_wins": jorg.get("showdown_wins", 0)},
+        "jorg": {"games": jorg.get("games", 0), "turns": jorg.get("turns", 0),
+                 "showdowns": shown, "showdown_wins": jorg.get("showdown_wins", 0),
+                 "showdown_win_pct": core.pct(jorg.get("showdown_wins", 0), shown)},
     }
 
 
