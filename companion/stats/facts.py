@@ -128,18 +128,26 @@ def _rocca(game, state: dict, actions: Iterable[Mapping[str, Any]]) -> dict:
         if action.get("kind") == "new_game":
             penalties, drawn = {}, {}
             continue
-        player = action.get("player")
-        if action.get("kind") not in ("draw", "play", "cannot_play", "bon") or player is None:
+        player, kind = action.get("player"), action.get("kind")
+        if kind not in _DRAWING or player is None:
             continue
-        grew = (_cards(summary["hands"].get(player)) or 0) - (_cards(before.get(player)) or 0)
+        # What the hand gained, the cards the action itself laid down added back.
+        laid = 1 if kind == "play" else len(action.get("cards") or ()) if kind == "bon" else 0
+        grew = ((_cards(summary["hands"].get(player)) or 0) + laid
+                - (_cards(before.get(player)) or 0))
         if grew > 0:
             drawn[player] = drawn.get(player, 0) + grew
         last = summary.get("last") or {}
-        if action.get("kind") == "play" and last.get("rule") == "ROC-8" and grew > 0:
+        if kind == "play" and last.get("rule") == "ROC-8" and grew > 0:
+            # Going out without having said One: refused, and the penalty drawn (ROC-8).
             penalties[player] = penalties.get(player, 0) + 1
     return {"game": "rocca", "winner": summary.get("winner"), "one_penalties": penalties,
             "drawn": drawn, "complete": True}
 
+
+#: The actions after which a player may hold more cards than before: a draw (voluntary, or
+#: a J/K penalty), a play refused for a forgotten One, a stock-out's "cannot play".
+_DRAWING = ("draw", "play", "cannot_play", "bon")
 
 _READERS = {
     "rook": _rook,
