@@ -120,13 +120,16 @@ def lowest_wins(record: Mapping[str, Any]) -> bool:
 
 def section_of(record: Mapping[str, Any]) -> str:
     """The key the record's game is counted under: its slug; for the score pad,
-    ``"scorepad"``, plus ``":" + name`` when the table gave the game a name (settings
-    ``name``), plus ``":low"`` when the lowest total won (the two directions never mix)."""
+    ``"scorepad"``, plus ``":" + name`` when the table gave the game a name (the record's
+    ``name``, else its settings' ``name``), plus ``":low"`` when the lowest total won (the
+    two directions never mix)."""
     slug = record["game"]
     if slug != "scorepad":
         return slug
     settings = record.get("settings") or {}
-    name = settings.get("name") if isinstance(settings, Mapping) else None
+    name = record.get("name")
+    if not isinstance(name, str) or not name.strip():
+        name = settings.get("name") if isinstance(settings, Mapping) else None
     key = "scorepad"
     if isinstance(name, str) and name.strip():
         key += ":" + name.strip()
@@ -220,6 +223,8 @@ def _fold(stats: dict, record: Mapping[str, Any], facts: Mapping[str, Any] | Non
     section = section_of(record)
     lower = lowest_wins(record)
     when = _when(record)
+    if facts and facts.get("game") != record["game"]:
+        raise ValueError("These facts are of another game than the recorded one.")
     if facts:
         # Bad facts raise here, on a scratch total, before the real one is touched.
         try:

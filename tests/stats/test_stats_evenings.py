@@ -261,3 +261,15 @@ def test_facts_that_dont_fit_change_nothing():
     with pytest.raises(ValueError):
         add(total, RECORDS[0], {"game": "rook", "teams": {"A": ["Ann"]}, "hands": [{}]})
     assert total == before
+
+
+def test_facts_of_another_game_are_refused():
+    total = empty()
+    with pytest.raises(ValueError):
+        add(total, RECORDS[0], {"game": "zocknroll", "marks": {}, "turns": []})
+    assert total == empty()
+
+
+def test_a_score_pad_named_on_the_record():
+    record = {**RECORDS[5], "name": "Yahtzee"}
+    assert section_of(record) == "scorepad:Yahtzee"
