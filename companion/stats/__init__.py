@@ -12,10 +12,13 @@ group's figures are kept as games finish, not recomputed from every log on each 
   documents (what ``stats.json`` serves).
 
 An edited game is ``remove`` with the old record and facts, then ``add`` with the new ones.
+:func:`build` makes a total from stored records and facts; :func:`player` and
+:func:`timeline` serve a player's page and its chart of wins over time.
 """
 from __future__ import annotations
 
-from .core import add, empty, remove, section_of, view
+from .core import add, build, empty, player, remove, section_of, timeline, view
 from .facts import facts_of, facts_of_summary
 
-__all__ = ["add", "empty", "facts_of", "facts_of_summary", "remove", "section_of", "view"]
+__all__ = ["add", "build", "empty", "facts_of", "facts_of_summary", "player", "remove",
+           "section_of", "timeline", "view"]

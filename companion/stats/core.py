@@ -379,3 +379,41 @@ def view(stats: Mapping[str, Any]) -> dict:
         "head_to_head": _h2h_view(stats.get("h2h", {})),
         "games": sections,
     }
+
+
+def build(games) -> dict:
+    """A running total of ``games``: ``(record, facts)`` pairs (facts may be None), e.g. to
+    make a group's total again from its stored records and facts, without any log."""
+    total = empty()
+    for record, facts in games:
+        add(total, record, facts)
+    return total
+
+
+def player(figures_: Mapping[str, Any], name: str) -> dict | None:
+    """One player's page from :func:`view`'s figures: ``record`` (PLAYER), ``games`` (their
+    RECORD in each section they played), ``head_to_head`` (against each other player);
+    None for a name the figures don't know."""
+    record = figures_.get("players", {}).get(name)
+    if record is None:
+        return None
+    return {"record": record,
+            "games": {key: sec["players"][name] for key, sec in figures_["games"].items()
+                      if name in sec["players"]},
+            "head_to_head": figures_.get("head_to_head", {}).get(name, {})}
+
+
+def timeline(stats: Mapping[str, Any], name: str) -> list[dict]:
+    """A player's games and wins over time, for the chart: one ``{"date", "games", "wins"}``
+    per day they played (``date``: the first 10 characters of ``finished_at``, the day in
+    the time zone it was written in), the counts running totals up to that day."""
+    out: list[dict] = []
+    games = wins = 0
+    for item in stats.get("players", {}).get(name, {}).get("seq", []):
+        day = item[0][:10]
+        games, wins = games + 1, wins + item[-1]
+        if out and out[-1]["date"] == day:
+            out[-1].update(games=games, wins=wins)
+        else:
+            out.append({"date": day, "games": games, "wins": wins})
+    return out

@@ -273,3 +273,18 @@ def test_facts_of_another_game_are_refused():
 def test_a_score_pad_named_on_the_record():
     record = {**RECORDS[5], "name": "Yahtzee"}
     assert section_of(record) == "scorepad:Yahtzee"
+
+
+def test_a_players_page_and_chart():
+    from companion.stats import build, player, timeline
+    total = build((record, facts(record)) for record in RECORDS)
+    page = player(view(total), "Dee")
+    assert page["record"]["games"] == 3 and list(page["games"]) == ["rook"]
+    assert page["head_to_head"]["Ann"] == {"games": 2, "wins": 0, "losses": 2, "draws": 0,
+                                           "partner_games": 1, "partner_wins": 0}
+    assert player(view(total), "Zed") is None
+    # Ann: Nov 6 R1 W, S1 L; Nov 13 R2 L, S2 W; Nov 20 R3 W, S3 L, S4 W.
+    assert timeline(total, "Ann") == [{"date": "2026-11-06", "games": 2, "wins": 1},
+                                      {"date": "2026-11-13", "games": 4, "wins": 2},
+                                      {"date": "2026-11-20", "games": 7, "wins": 4}]
+    assert timeline(total, "Zed") == []
