@@ -14,6 +14,7 @@ from typing import Any
 
 from companion.rules import GAMES
 from companion.rules.game import places_of
+from companion.rules.text import join_names
 
 from . import figures
 
@@ -144,9 +145,11 @@ def partnership(names) -> str:
 
 
 def _team_score(scores: Mapping[str, Any], index: int, team: list[str]) -> Any:
-    """A team's final score: keyed by the rules' label ("A", "B", ...), or by its players'
-    names joined by " & " in seat order or sorted, or by one of its players."""
-    for key in (chr(ord("A") + index), " & ".join(team), partnership(team), *team):
+    """A team's final score: keyed by the rules' label ("A", "B", ...), or by the team's
+    name as the sheet shows it ("Ann & Cid", "Ann, Cid & Eve"), or by its players' names
+    joined by " & " in seat order or sorted, or by one of its players."""
+    for key in (chr(ord("A") + index), str(join_names(team, "&")), " & ".join(team),
+                partnership(team), *team):
         if key in scores:
             return scores[key]
     return None

@@ -288,3 +288,13 @@ def test_a_players_page_and_chart():
                                       {"date": "2026-11-13", "games": 4, "wins": 2},
                                       {"date": "2026-11-20", "games": 7, "wins": 4}]
     assert timeline(total, "Zed") == []
+
+
+def test_six_player_rook_scores_by_the_sheets_team_names():
+    seats = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay"]
+    record = {"id": 9, "game": "rook", "players": seats, "teams": [seats[0::2], seats[1::2]],
+              "scores": {"Ann, Cid & Eve": 620, "Bob, Dee & Fay": 300},
+              "winners": ["Ann", "Cid", "Eve"], "finished_at": "2026-11-27T21:00:00Z"}
+    teams = view(add(empty(), record))["games"]["rook"]["teams"]
+    assert teams["Ann & Cid & Eve"]["best_score"] == 620
+    assert teams["Bob & Dee & Fay"]["average_score"] == 300.0
