@@ -127,16 +127,25 @@ def section_of(record: Mapping[str, Any]) -> str:
     slug = record["game"]
     if slug != "scorepad":
         return slug
-    settings = record.get("settings") or {}
-    name = record.get("name")
-    if not isinstance(name, str) or not name.strip():
-        name = settings.get("name") if isinstance(settings, Mapping) else None
     key = "scorepad"
-    if isinstance(name, str) and name.strip():
-        key += ":" + name.strip()
+    name = _pad_name(record)
+    if name:
+        # A colon in the name is written as a full-width one in the key, so that a
+        # highest-wins "X:low" and a lowest-wins "X" stay two sections.
+        key += ":" + name.replace(":", "\uff1a")
     if lowest_wins(record):
         key += ":low"
     return key
+
+
+def _pad_name(record: Mapping[str, Any]) -> str | None:
+    """A score pad's game name: the record's ``name``, else its settings' (None: none)."""
+    settings = record.get("settings") or {}
+    for name in (record.get("name"),
+                 settings.get("name") if isinstance(settings, Mapping) else None):
+        if isinstance(name, str) and name.strip():
+            return name.strip()
+    return None
 
 
 def partnership(names) -> str:
@@ -243,6 +252,10 @@ def _fold(stats: dict, record: Mapping[str, Any], facts: Mapping[str, Any] | Non
     bump(stats, ("count",), sign)
     sec = ("sections", section)
     bump(stats, sec + ("count",), sign)
+    # What the key says, kept as counts so it is read back, never parsed from the key.
+    bump(stats, sec + ("low",), sign * int(lower))
+    if section != record["game"]:
+        bump(stats, sec + ("names", _pad_name(record) or ""), sign)
     all_sides = sides(record)
     for side in all_sides:
         won = int(side["won"])
@@ -348,25 +361,18 @@ def _h2h_view(node: Mapping[str, Any]) -> dict:
             for a, row in sorted(node.items())}
 
 
-def _section_game(section: str) -> tuple[str, str | None, bool]:
-    """(slug, score pad name or None, lowest wins) of a section key."""
-    parts = section.split(":")
-    slug = parts[0]
-    lower = slug == "scorepad" and parts[-1] == "low" and len(parts) > 1
-    if lower:
-        parts = parts[:-1]
-    name = ":".join(parts[1:]) or None
-    if slug != "scorepad":
-        game = GAMES.get(slug)
-        lower = bool(game.lowest_wins({})) if game is not None else False
-    return slug, name, lower
+def _section_game(section: str, sec: Mapping[str, Any]) -> tuple[str, str | None, bool]:
+    """(slug, score pad name or None, lowest wins) of a section."""
+    slug = section.split(":")[0]
+    names = [n for n in sec.get("names", {}) if n]
+    return slug, names[0] if names else None, bool(sec.get("low"))
 
 
 def view(stats: Mapping[str, Any]) -> dict:
     """Every figure of docs/STATS.md, by its key: what ``stats.json`` serves."""
     sections = {}
     for key, sec in sorted(stats.get("sections", {}).items()):
-        slug, name, lower = _section_game(key)
+        slug, name, lower = _section_game(key, sec)
         sections[key] = {
             "game": slug, "name": name, "lower_wins": lower, "games": sec.get("count", 0),
             "players": {p: record_view(n, lower)

@@ -298,3 +298,19 @@ def test_six_player_rook_scores_by_the_sheets_team_names():
     teams = view(add(empty(), record))["games"]["rook"]["teams"]
     assert teams["Ann & Cid & Eve"]["best_score"] == 620
     assert teams["Bob & Dee & Fay"]["average_score"] == 300.0
+
+
+def test_a_score_pad_called_low_is_not_lowest_wins():
+    record = {**RECORDS[5], "name": "low"}
+    section = view(add(empty(), record))["games"]["scorepad:low"]
+    assert (section["name"], section["lower_wins"]) == ("low", False)
+    assert section["players"]["Cid"]["best_score"] == 250
+
+
+def test_a_colon_in_a_score_pads_name():
+    high = {**RECORDS[5], "name": "Hearts:low"}
+    total = add(add(empty(), high), RECORDS[1])
+    games = view(total)["games"]
+    assert games["scorepad:Hearts\uff1alow"]["name"] == "Hearts:low"
+    assert games["scorepad:Hearts\uff1alow"]["lower_wins"] is False
+    assert games["scorepad:Hearts:low"]["games"] == 1
