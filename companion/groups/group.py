@@ -19,6 +19,7 @@ from companion.rules.game import MAX_NAME_LENGTH, clean_name, name_key
 from companion.rules.said import N_, message
 from companion.storage import transaction
 from companion.tables import places, tokens
+from companion.tables.service import seats_of
 from companion.tables.errors import Forbidden, NotFound, TableError
 
 MAX_GROUP_NAME = 60
@@ -300,3 +301,12 @@ def audit_log(db: sqlite_utils.Database, group_id: str) -> list[dict]:
              "new": json.loads(r["new"]) if r["new"] else None, "at": r["created_at"]}
             for r in db.execute("SELECT * FROM group_audit WHERE group_id = ? ORDER BY id",
                                 [group_id]).fetchall()]
+
+
+def note_table(db: sqlite_utils.Database, group_id: str, table) -> None:
+    """A table was made for the group: its players join the group (the names it doesn't
+    have yet), audited as an attached table."""
+    names = [s.name for s in seats_of(db, table.id)]
+    with transaction(db):
+        add_players(db, group_id, names)
+        audit(db, group_id, "attach", None, None, {"table": table.id, "game": table.game_slug})
