@@ -248,6 +248,8 @@ def add_players(db: sqlite_utils.Database, group_id: str, names: list[str],
 def remove_phone(db: sqlite_utils.Database, group_id: str, secret: str | None, n: int) -> None:
     """The group's creator removes phone `n` (its link no longer opens the group for it).
     `Forbidden` for any other phone; the creator can't remove itself."""
+    if not 0 < n < 2**31:
+        raise NotFound(N_("That phone isn't in the group any more."))
     with transaction(db):
         _group, me = require_phone(db, group_id, secret)
         if not me.creator:
@@ -266,6 +268,8 @@ def rename_player(db: sqlite_utils.Database, group_id: str, secret: str | None,
                   player_id: int, name: str) -> Player:
     """A phone of the group renames player `player_id` (audited; the recorded games keep
     the names they were played under). 422 for a blank or taken name."""
+    if not 0 < player_id < 2**31:
+        raise NotFound(N_("There is no such player in the group."))
     cleaned = clean_name(name or "")
     if not cleaned:
         raise TableError(N_("Give the player a name."), status=422)
