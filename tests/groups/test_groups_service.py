@@ -157,3 +157,18 @@ def test_a_table_without_a_group_records_nothing(db, made):
     phone = tables.phone_by_secret(db, table.id, _)
     _enter(db, table.id, phone, {"kind": "round", "scores": {"Ann": 40, "Eve": 60}})
     assert db.execute("SELECT COUNT(*) FROM group_games").fetchone()[0] == 0
+
+
+def test_prune_keeps_a_group_table(db, made):
+    from datetime import timedelta
+
+    from companion.tables.prune import stale_tables
+
+    group, secret = made
+    table, phone = _table(db, group, secret, "scorepad", ["Ann", "Eve"], {"target": 10})
+    _enter(db, table.id, phone, {"kind": "round", "scores": {"Ann": 40, "Eve": 60}})
+    lone, lone_secret = tables.create_table(db, "scorepad", {"target": 10}, ["Ann", "Eve"], 0)
+    _enter(db, lone.id, tables.phone_by_secret(db, lone.id, lone_secret),
+           {"kind": "round", "scores": {"Ann": 40, "Eve": 60}})
+    stale = stale_tables(db, timedelta(days=-1))
+    assert lone.id in stale and table.id not in stale
