@@ -172,3 +172,25 @@ def test_prune_keeps_a_group_table(db, made):
            {"kind": "round", "scores": {"Ann": 40, "Eve": 60}})
     stale = stale_tables(db, timedelta(days=-1))
     assert lone.id in stale and table.id not in stale
+
+
+def test_an_edited_last_hand_rewrites_the_record(db, made):
+    group, secret = made
+    table, phone = _table(db, group, secret, "scorepad", ["Ann", "Eve"], {"target": 100})
+    done = _enter(db, table.id, phone, {"kind": "round", "scores": {"Ann": 120, "Eve": 10}})
+    [first] = groups.games(db, group.id)
+    assert first["winners"] == ["Ann"]
+    version = tables.get_table(db, table.id).version
+    tables.edit(db, table.id, phone, done.action.seq,
+                {"action": {"kind": "round", "scores": {"Ann": 10, "Eve": 130}}}, version,
+                tokens.new_submission_id())
+    [game] = groups.games(db, group.id)
+    assert (game["id"], game["finished_at"]) == (first["id"], first["finished_at"])
+    assert game["scores"] == {"Ann": 10, "Eve": 130} and game["winners"] == ["Eve"]
+    # Edited so that nobody reaches the target: the game goes on, and has no record.
+    version = tables.get_table(db, table.id).version
+    tables.edit(db, table.id, phone, done.action.seq,
+                {"action": {"kind": "round", "scores": {"Ann": 10, "Eve": 30}}}, version,
+                tokens.new_submission_id())
+    assert groups.games(db, group.id) == []
+    assert db.execute("SELECT COUNT(*) FROM group_game_players").fetchone()[0] == 0

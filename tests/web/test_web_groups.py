@@ -7,12 +7,13 @@ from __future__ import annotations
 import csv
 import io
 import re
+import secrets
 from urllib.parse import urlsplit
 
 import pytest
 
 from helpers import attr, select, text_of
-from web_helpers import count, local_link, snapshot
+from web_helpers import count, db_rows, local_link, snapshot
 
 JSON_FIELDS = {"id", "game", "started_at", "finished_at", "table_id", "players", "teams",
                "scores", "winners", "settings"}
@@ -103,7 +104,8 @@ def test_a_group_table_records_its_games(group, db_path):
     assert r.status_code == 303
     table_id = urlsplit(r.headers["Location"]).path.rsplit("/", 1)[1]
     assert ann.get(f"/g/{group_id}/games.json").get_json() == []
-    assert ann.enter(table_id, {0: 60, 1: 20}).status_code == 200
+    finished = ann.enter(table_id, {0: 60, 1: 20})
+    assert finished.status_code == 200
     games = ann.get(f"/g/{group_id}/games.json").get_json()
     assert len(games) == 1 and set(games[0]) == JSON_FIELDS
     game = games[0]
@@ -117,6 +119,13 @@ def test_a_group_table_records_its_games(group, db_path):
     assert select(page, f'.group-games li[data-game="{game["id"]}"]')
     # Cy joined the group with the table.
     assert "Cy" in [text_of(s) for s in select(page, ".group-players summary")]
+    # The finishing round struck from the sheet: the game is no longer recorded.
+    sid = secrets.token_urlsafe(16)
+    last = db_rows(db_path, "SELECT MAX(seq) FROM actions WHERE table_id = ? AND kind = 'game'",
+                   [table_id])[0][0]
+    assert ann.undo(table_id, last, sid=sid).status_code == 200
+    assert ann.get(f"/g/{group_id}/games.json").get_json() == []
+    assert count(db_path, "group_games") == 0
 
 
 def test_bad_group_table_changes_nothing(group, db_path):
