@@ -3,12 +3,12 @@ pure SQL over the storage layer, no Flask). :mod:`.group` owns the group, its pl
 phones; :mod:`.records` the recorded games."""
 from __future__ import annotations
 
-from .group import (Group, GroupPhone, Player, add_players, audit_log, create_group, get_group,
-                    groups_of, join_by_token, note_table, parse_players, phone_of, phones, players,
-                    remove_phone, rename_player, require_phone)
-from .records import games, games_csv, record_table, CSV_COLUMNS
+from .group import (Group, GroupPhone, Player, add_players, audit_log, create_group,
+                    get_group, groups_of, join_by_token, note_table, parse_players, phone_of,
+                    phones, players, remove_phone, rename_player, require_phone)
+from .records import CSV_COLUMNS, games, games_csv, record_table
 
-__all__ = ["Group", "GroupPhone", "Player", "add_players", "audit_log", "note_table", "create_group", "get_group",
-           "groups_of", "join_by_token", "parse_players", "phone_of", "phones", "players",
-           "remove_phone", "rename_player", "require_phone", "games", "games_csv",
-           "record_table", "CSV_COLUMNS"]
+__all__ = ["Group", "GroupPhone", "Player", "add_players", "audit_log", "create_group",
+           "get_group", "groups_of", "join_by_token", "note_table", "parse_players", "phone_of",
+           "phones", "players", "remove_phone", "rename_player", "require_phone", "CSV_COLUMNS",
+           "games", "games_csv", "record_table"]

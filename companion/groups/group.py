@@ -30,6 +30,8 @@ MAX_PLAYERS_TEXT = 4000
 
 @dataclass(frozen=True)
 class Group:
+    """A group as stored: `token` is its link's secret (shown to its phones only)."""
+
     id: str
     name: str
     token: str
@@ -39,6 +41,8 @@ class Group:
 
 @dataclass(frozen=True)
 class Player:
+    """One of the group's players: `id` numbers them within the group."""
+
     id: int
     name: str
 

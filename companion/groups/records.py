@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from datetime import datetime
 from typing import Any
 
 import sqlite_utils
@@ -145,7 +146,6 @@ def games(db: sqlite_utils.Database, group_id: str, limit: int | None = None) ->
 
 
 def _minutes(started: str, finished: str) -> int | str:
-    from datetime import datetime
     try:
         span = datetime.fromisoformat(finished) - datetime.fromisoformat(started)
     except (TypeError, ValueError):

@@ -4,6 +4,9 @@ renaming a player (all audited), and the record of a group's table following its
 rewriting it, a rematch keeping it)."""
 from __future__ import annotations
 
+import csv
+import io
+
 import pytest
 
 from companion import groups, tables
@@ -150,6 +153,20 @@ def test_a_rook_game_records_teams_and_both_winners(db, made):
                      ).fetchall()
     assert [tuple(r) for r in won] == [("Ann", 1, "A"), ("Bob", 0, "B"), ("Cid", 1, "A"),
                                        ("Dee", 0, "B")]
+    [row] = list(csv.DictReader(io.StringIO(groups.games_csv(db, group.id))))
+    assert row["teams"] == "Ann & Cid | Bob & Dee"
+    assert sorted(row["winners"].split(" | ")) == ["Ann", "Cid"]
+    assert row["scores"].count(": ") == 2 and row["minutes"] == "0"
+
+
+def test_a_name_that_looks_like_a_formula_is_quoted_in_the_csv(db):
+    secret = tokens.new_secret()
+    group = groups.create_group(db, "Club", "", secret)
+    table, phone = _table(db, group, secret, "scorepad", ["=1+1", "Eve"], {"target": 10})
+    _enter(db, table.id, phone, {"kind": "round", "scores": {"=1+1": 40, "Eve": 0}})
+    [row] = list(csv.DictReader(io.StringIO(groups.games_csv(db, group.id))))
+    assert row["players"] == "'=1+1 | Eve" and row["winners"] == "'=1+1"
+    assert groups.games(db, group.id)[0]["winners"] == ["=1+1"]     # the JSON as it is
 
 
 def test_a_table_without_a_group_records_nothing(db, made):

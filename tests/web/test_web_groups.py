@@ -113,7 +113,8 @@ def test_a_group_table_records_its_games(group, db_path):
         ("scorepad", table_id, ["Ann", "Cy"], None)
     assert game["scores"] == {"Ann": 60, "Cy": 20} and game["winners"] == ["Ann"]
     assert game["settings"]["target"] == 50
-    rows = list(csv.DictReader(io.StringIO(ann.get(f"/g/{group_id}/games.csv").get_data(as_text=True))))
+    text = ann.get(f"/g/{group_id}/games.csv").get_data(as_text=True)
+    rows = list(csv.DictReader(io.StringIO(text)))
     assert len(rows) == 1 and rows[0]["winners"] == "Ann" and rows[0]["players"] == "Ann | Cy"
     page = ann.get(f"/g/{group_id}").get_data(as_text=True)
     assert select(page, f'.group-games li[data-game="{game["id"]}"]')
