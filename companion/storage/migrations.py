@@ -489,3 +489,108 @@ def m015_phone_places(db):
                " FROM tables HAVING MAX(rowid) IS NOT NULL")
     db.execute("INSERT INTO phone_places_older (kind, last_rowid) SELECT 'event', MAX(rowid)"
                " FROM events HAVING MAX(rowid) IS NOT NULL")
+
+
+@migrations()
+def m016_groups(db):
+    # Groups: a family or a club whose tables record every finished game. `token`: the
+    # group's secret link (like a table's join token, shown again on the group's page to
+    # its phones). `deleted_at`: a group deleted (after a confirm) answers as unknown.
+    db.execute("""
+        CREATE TABLE groups (
+            id TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            token TEXT NOT NULL UNIQUE,
+            version INTEGER NOT NULL DEFAULT 0,
+            created_at TEXT NOT NULL,
+            deleted_at TEXT
+        )""")
+    # The group's players. `key`: the name as compared (rules.game.name_key), unique among
+    # the players not merged away; `merged_into`: the player this one became (a merge
+    # keeps the row, so a record can still name who played).
+    db.execute("""
+        CREATE TABLE group_players (
+            group_id TEXT NOT NULL REFERENCES groups(id),
+            id INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            key TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            merged_into INTEGER,
+            PRIMARY KEY (group_id, id)
+        )""")
+    db.execute("CREATE UNIQUE INDEX group_players_key ON group_players (group_id, key)"
+               " WHERE merged_into IS NULL")
+    # The phones holding the group's link: a hash of the phone's identity scoped to the
+    # group (tokens.scoped_hash(secret, "group:<id>")), never the identity. `n`: the
+    # order phones came in (the group page names them "Phone 1", "Phone 2"...);
+    # `creator`: the phone that made the group (it may remove the others); `removed_at`:
+    # removed, its link no longer opens the group for it.
+    db.execute("""
+        CREATE TABLE group_phones (
+            group_id TEXT NOT NULL REFERENCES groups(id),
+            secret_hash TEXT NOT NULL,
+            n INTEGER NOT NULL,
+            creator INTEGER NOT NULL DEFAULT 0,
+            created_at TEXT NOT NULL,
+            removed_at TEXT,
+            PRIMARY KEY (group_id, secret_hash)
+        ) WITHOUT ROWID""")
+    # A table made for (or attached to) a group records its finished games there.
+    db.execute("ALTER TABLE tables ADD COLUMN group_id TEXT REFERENCES groups(id)")
+    db.execute("CREATE INDEX tables_group ON tables (group_id) WHERE group_id IS NOT NULL")
+    # One row per finished game of a group's table: `game_no` counts the table's games
+    # (1 = its first), so an undone or edited last hand rewrites or removes the same row
+    # until a rematch moves the table on. `players` (names in seat order), `teams` (lists
+    # of names, or NULL), `scores` (name or team label -> total), `winners` (names),
+    # `settings` and `summary` (the game's final summary, for figures computed later) are
+    # JSON. `deleted_at`: taken out of the record by a phone of the group (audited).
+    db.execute("""
+        CREATE TABLE group_games (
+            id INTEGER PRIMARY KEY,
+            group_id TEXT NOT NULL REFERENCES groups(id),
+            table_id TEXT NOT NULL,
+            game_no INTEGER NOT NULL,
+            game TEXT NOT NULL,
+            settings TEXT NOT NULL,
+            started_at TEXT NOT NULL,
+            finished_at TEXT NOT NULL,
+            players TEXT NOT NULL,
+            teams TEXT,
+            scores TEXT NOT NULL,
+            winners TEXT NOT NULL,
+            lower_wins INTEGER NOT NULL DEFAULT 0,
+            summary TEXT NOT NULL,
+            deleted_at TEXT,
+            UNIQUE (table_id, game_no)
+        )""")
+    db.execute("CREATE INDEX group_games_recent ON group_games (group_id, finished_at)")
+    # A recorded game per player: what the per-player figures are summed from as games
+    # finish (never recomputed from every log). `team`: "A"/"B" in team games.
+    db.execute("""
+        CREATE TABLE group_game_players (
+            game_id INTEGER NOT NULL REFERENCES group_games(id) ON DELETE CASCADE,
+            group_id TEXT NOT NULL,
+            player_id INTEGER NOT NULL,
+            seat INTEGER NOT NULL,
+            team TEXT,
+            score REAL,
+            place INTEGER,
+            won INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (game_id, seat)
+        )""")
+    db.execute("CREATE INDEX group_game_players_player ON group_game_players"
+               " (group_id, player_id)")
+    # Every change to a group by its phones: `kind` ("create", "join", "remove_phone",
+    # "rename", "add_player", "merge", "delete_game", "attach"...), `phone` (its number in
+    # group_phones), what it was and what it became (JSON).
+    db.execute("""
+        CREATE TABLE group_audit (
+            id INTEGER PRIMARY KEY,
+            group_id TEXT NOT NULL REFERENCES groups(id),
+            kind TEXT NOT NULL,
+            phone INTEGER,
+            old TEXT,
+            new TEXT,
+            created_at TEXT NOT NULL
+        )""")
+    db.execute("CREATE INDEX group_audit_group ON group_audit (group_id, id)")

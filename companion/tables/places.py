@@ -35,7 +35,9 @@ from . import fold as folds, tokens
 
 TABLE = "table"
 EVENT = "event"
-KINDS = (TABLE, EVENT)
+#: A group the phone holds the link of (companion.groups): listed apart from the tables.
+GROUP = "group"
+KINDS = (TABLE, EVENT, GROUP)
 #: Places shown on the start page (the newest); the rest are counted.
 SHOWN = 30
 #: Places kept per phone: the ones it joined longest ago go first.
@@ -109,6 +111,20 @@ def hide(db: sqlite_utils.Database, secret: str | None, kind: str, ref: str) -> 
     return cur.rowcount == 1
 
 
+def refs_of(db: sqlite_utils.Database, secret: str | None, kind: str) -> list[str]:
+    """The refs of the phone's listed places of one kind (e.g. its groups), unordered;
+    whether the phone may still open each is the caller's to check."""
+    if not secret:
+        return []
+    out = []
+    for place, sealed in db.execute("SELECT place, sealed FROM phone_places WHERE owner = ?"
+                                    " AND hidden = 0", [owner_of(secret)]).fetchall():
+        opened = _unseal(secret, place, sealed)
+        if opened is not None and opened[0] == kind:
+            out.append(opened[1])
+    return out
+
+
 @dataclass(frozen=True)
 class Place:
     """One line of the list. `role`: "host", "seat", "watch" (a table), "director" or
@@ -168,7 +184,7 @@ def listing(db: sqlite_utils.Database, secret: str | None, limit: int = SHOWN) -
     still open (its row at the table or event is there), and the count of all."""
     if not secret:
         return Places([], 0)
-    refs: dict[str, list[str]] = {TABLE: [], EVENT: []}
+    refs: dict[str, list[str]] = {TABLE: [], EVENT: [], GROUP: []}
     for place, sealed in db.execute("SELECT place, sealed FROM phone_places WHERE owner = ?"
                                     " AND hidden = 0", [owner_of(secret)]).fetchall():
         opened = _unseal(secret, place, sealed)

@@ -58,8 +58,8 @@ def _last_seen_sql() -> str:
 def _stale_sql() -> str:
     # Finished tables of no event, and an event's tables no seating holds (no round's
     # results or standings read them), untouched since the cutoff (a retired table: since
-    # it was retired too).
-    return f"""((t.status = 'over' AND t.event_id IS NULL) OR
+    # it was retired too). A group's table stays: the group's record opens its sheet.
+    return f"""t.group_id IS NULL AND ((t.status = 'over' AND t.event_id IS NULL) OR
                 (t.event_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM event_seatings s
                                                         WHERE s.table_id = t.id)))
                AND MAX({_last_seen_sql()}, COALESCE(t.retired_at, '')) < ?"""

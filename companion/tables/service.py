@@ -75,6 +75,8 @@ class Table:
     #: Set when the table no longer counts (its round was seated again): why, as stored
     #: (``{"round": N}``); it then takes no entries (see :func:`_refuse_retired`).
     retired: dict | None = None
+    #: The group whose record this table's finished games go to (companion.groups).
+    group_id: str | None = None
 
     @property
     def retired_notice(self) -> str | None:
@@ -187,7 +189,8 @@ def _table_from_row(row) -> Table:
                  created_at=row["created_at"], options=json.loads(row["options"] or "{}"),
                  event_id=row["event_id"], chrome_version=row["chrome_version"],
                  retired=(json.loads(row["retired_reason"] or "{}")
-                          if row["retired_at"] is not None else None))
+                          if row["retired_at"] is not None else None),
+                 group_id=row["group_id"])
 
 
 def _action_from_row(row) -> ActionRow:
@@ -402,15 +405,17 @@ def host_allowed(table: Table, seats: list[Seat], phone: Phone | None) -> bool:
 
 def create_table(db: sqlite_utils.Database, game_slug: str, settings: dict, names: list[str],
                  host_seat: int = 0, options: dict | None = None,
-                 event_id: str | None = None, secret: str | None = None
-                 ) -> tuple[Table, str | None]:
+                 event_id: str | None = None, secret: str | None = None,
+                 group_id: str | None = None) -> tuple[Table, str | None]:
     """Create a table; the creating phone takes seat `host_seat` and the host role.
 
     `options` are table rules that aren't the game's: `{"confirm": True}` makes the other
     team confirm every entry (team games). With `event_id` the table is an event's: no
     phone is created (every seat is left to its entrant) and the secret returned is None.
 
-    `secret` is the creating phone's own (its one cookie; a new one when None).
+    `secret` is the creating phone's own (its one cookie; a new one when None). With
+    `group_id` every game finished at the table is recorded in that group (the caller
+    checked the phone may use it).
     Returns the table and the creating phone's secret (for its cookie). Bad settings
     or names raise `TableError` with the game's own explanation.
     """
@@ -434,10 +439,10 @@ def create_table(db: sqlite_utils.Database, game_slug: str, settings: dict, name
                 created = now()
                 db.execute(
                     "INSERT INTO tables (id, token, code, game, settings, status, version, host_seat,"
-                    " created_at, options, event_id, opened_at)"
-                    " VALUES (?, ?, ?, ?, ?, 'playing', 0, ?, ?, ?, ?, ?)",
+                    " created_at, options, event_id, opened_at, group_id)"
+                    " VALUES (?, ?, ?, ?, ?, 'playing', 0, ?, ?, ?, ?, ?, ?)",
                     [table_id, token, code, game.slug, json.dumps(settings), host_seat, created,
-                     json.dumps(options or {}), event_id, created])
+                     json.dumps(options or {}), event_id, created, group_id])
                 for pos, name in enumerate(names):
                     db.execute("INSERT INTO seats (table_id, pos, name, team) VALUES (?, ?, ?, ?)",
                                [table_id, pos, name, teams[pos]])
@@ -776,6 +781,7 @@ def _store(db, table: Table, seq: int, version: int, names: list[str],
                           " = ? AND past_seq = ? AND rules = ?",
                           [seq, version, game, table_id, result.past_seq, rules])
         if done.rowcount == 1:
+            _record(db, table, names, result)
             return result, False
     db.execute("INSERT INTO table_folds (table_id, seq, version, rules, game, past_seq)"
                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (table_id) DO UPDATE SET"
@@ -785,7 +791,18 @@ def _store(db, table: Table, seq: int, version: int, names: list[str],
     db.execute("INSERT INTO table_fold_pasts (table_id, past_seq, past) VALUES (?, ?, ?)"
                " ON CONFLICT (table_id) DO UPDATE SET past_seq = excluded.past_seq,"
                " past = excluded.past", [table_id, seq, folds.dump_past(result)])
+    _record(db, table, names, result)
     return replace(result, past_seq=seq), True
+
+
+def _record(db, table: Table, names: list[str], result: FoldResult) -> None:
+    """A group's table: its record of the current game follows the sheet just stored (in
+    the same transaction, so a refused write records nothing)."""
+    if table.group_id is None:
+        return
+    from companion.groups.records import record_table   # groups build on tables
+
+    record_table(db, table, names, result)
 
 
 def _remember(table_id: str, version: int, result: FoldResult, past_written: bool) -> None:

@@ -43,6 +43,8 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(events_bp)
     from .rockit_tools import bp as rockit_tools_bp
     app.register_blueprint(rockit_tools_bp)
+    from .groups import bp as groups_bp
+    app.register_blueprint(groups_bp)
 
 
 def _refuse_unnamed_form_fields() -> None:

@@ -38,6 +38,7 @@ def start():
 
 def _start_page(code: str, error: str | None = None) -> str:
     return render_template("start.html", code=code, error=error, places=_places(),
+                           my_groups=_groups(),
                            place_url=place_url, game_name=game_name,
                            today=local_time(now(), "%Y-%m-%d"))
 
@@ -57,6 +58,18 @@ def _places() -> tables.places.Places:
         # join by code or start a table, and lists the tables again once it is back.
         current_app.logger.warning("start page without the phone's tables: %s", exc)
         return tables.places.Places([], 0)
+
+
+def _groups() -> list:
+    """The groups this phone holds the link of (none when the database is out of reach:
+    the list is a way back, not the page)."""
+    from companion import groups     # groups build on tables and this page
+    try:
+        secret = known_secret()
+        return groups.groups_of(get_db(), secret) if secret is not None else []
+    except sqlite3.Error as exc:
+        current_app.logger.warning("start page without the phone's groups: %s", exc)
+        return []
 
 
 @bp.post("/places/remove")
@@ -106,6 +119,13 @@ def new_table(slug: str):
 @quota("TABLE_CREATE_LIMIT")
 def create_table(slug: str):
     """Create the table; this phone takes the seat marked "me" and the host role."""
+    return create_from_form(slug)
+
+
+def create_from_form(slug: str, group=None):
+    """The new-table form's POST: the table, or the form again with the refusal (422).
+    With `group` (a group this phone belongs to, companion.groups) the table records its
+    finished games there, and its players join the group."""
     game = game_or_404(slug)
     ui = ui_for(game.slug)
     names = [(request.form.get(f"name_{i}") or "").strip() for i in range(_rows(game))]
@@ -135,7 +155,8 @@ def create_table(slug: str):
             rows = rows[first:] + rows[:first]
             table, _secret = tables.create_table(get_db(), game.slug, settings,
                                                 [names[i] for i in rows], rows.index(me_row),
-                                                options, secret=own_secret())
+                                                options, secret=own_secret(),
+                                                group_id=group.id if group else None)
         except ValueError as exc:       # the starter is not a row with a name
             error = said_of(exc)
         except tables.TableError as exc:
@@ -143,7 +164,10 @@ def create_table(slug: str):
     if error is not None:
         return render_template("new_table.html", game=game, names=names, me=me_row,
                                values=request.form, error=error, max_name=MAX_NAME_LENGTH,
-                               ui=ui), 422
+                               ui=ui, group=group), 422
+    if group is not None:
+        from companion import groups    # the players join the group: picked next time
+        groups.note_table(get_db(), group.id, tables.get_table(get_db(), table.id))
     rotate_secret()     # a host's rights: a cookie planted on this browser earlier shares none
     return redirect(url_for("table.show", table_id=table.id), 303)
 

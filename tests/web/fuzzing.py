@@ -56,6 +56,8 @@ from web_helpers import snapshot as _table_snapshot
 
 EVENT_DATA = ("events", "event_entrants", "event_rounds", "event_seatings", "event_results",
               "event_audit", "event_directors", "event_adjustments", "event_players")
+GROUP_DATA = ("groups", "group_players", "group_phones", "group_games", "group_game_players",
+              "group_audit")
 # The claims, without the count of second claims refused on each: the one record a refused
 # claim leaves (for the director), as a refused guess leaves a rate-limit hit.
 CLAIMS_SQL = "SELECT secret_hash, event_id, entrant, member, created_at, via FROM event_passes"
@@ -76,6 +78,8 @@ def snapshot(db_path: str) -> dict[str, list[tuple]]:
         for name in EVENT_DATA:
             rows[name] = sorted(conn.execute(f"SELECT * FROM {name}").fetchall(), key=repr)
         rows["event_passes"] = sorted(conn.execute(CLAIMS_SQL).fetchall(), key=repr)
+        for name in GROUP_DATA:
+            rows[name] = sorted(conn.execute(f"SELECT * FROM {name}").fetchall(), key=repr)
         last = conn.execute("SELECT name FROM pragma_table_info('phones') ORDER BY cid DESC"
                             " LIMIT 1").fetchone()[0]
         assert last == "rotate", "settled() drops the phones' last column, the rotate mark"
@@ -87,6 +91,7 @@ def snapshot(db_path: str) -> dict[str, list[tuple]]:
 
 TABLE = "/t/<table_id>"
 EVENT = "/e/<event_id>"
+GROUP = "/g/<group_id>"
 EVENT_FIELDS = ("event_name", "event_rounds", "entrants", "target", "rounds", "low_wins",
                 "registration", "table_size", "points_places", "points_win", "points_draw",
                 "points_loss", "points_bye", "late_points", "tiebreak_1", "tiebreak_2",
@@ -233,8 +238,21 @@ ROUTES: dict[tuple[str, str], tuple[str, ...]] = {
     (EVENT + "/swap", "POST"): ("round", "entrant_a", "entrant_b", "who"),
     (EVENT + "/unseat", "POST"): ("round", "who"),
     (EVENT + "/standings.csv", "GET"): (),
+    # Groups: Ann's group (its phones only), joining by its link, a table for it.
+    ("/g/new", "GET"): (),
+    ("/g/new", "POST"): ("name", "players"),
+    (GROUP, "GET"): (),
+    ("/g/join", "GET"): (),
+    ("/g/join", "POST"): ("token",),
+    (GROUP + "/phones/<int:n>/remove", "POST"): (),
+    (GROUP + "/players/<int:player_id>/rename", "POST"): ("name",),
+    (GROUP + "/new/<slug>", "GET"): (),
+    (GROUP + "/new/<slug>", "POST"): NEW_TABLE_FIELDS,
+    (GROUP + "/games.json", "GET"): (),
+    (GROUP + "/games.csv", "GET"): (),
 }
-PATH_PARAMETERS = ("table_id", "slug", "token", "event_id", "table_no", "seq")
+PATH_PARAMETERS = ("table_id", "slug", "token", "event_id", "table_no", "seq", "group_id",
+                   "n", "player_id")
 JOIN_ENDPOINTS = ("home.join_by_token",)
 # A table card's QR opens that table number's table of the current round: a join too.
 CARD_ENDPOINTS = ("events.table_card",)
@@ -286,6 +304,7 @@ DEVICE_LAST = Ref("DEVICE_LAST")            # the newest director device of the 
 CURRENT_ROUND, FIRST_SEATED, LAST_SEATED = (Ref("CURRENT_ROUND"), Ref("FIRST_SEATED"),
                                             Ref("LAST_SEATED"))
 CLAIM_CODE_CY = Ref("CLAIM_CODE_CY")        # Cy's claim code (the director's slip)
+GROUP_ID, GROUP_TOKEN = Ref("GROUP_ID"), Ref("GROUP_TOKEN")   # Ann's group and its link
 
 # ---------------------------------------------------------------- strategies
 
@@ -369,7 +388,7 @@ def likely(name: str, endpoint: str = ""):
     """Values a real form would send for field `name` (or close to it)."""
     if endpoint.startswith("events.") and name in EVENT_LIKELY:
         return st.sampled_from(EVENT_LIKELY[name])
-    if endpoint == "home.create_table" and name in NEW_TABLE_LIKELY:
+    if endpoint in ("home.create_table", "groups.create_table") and name in NEW_TABLE_LIKELY:
         return st.sampled_from(NEW_TABLE_LIKELY[name])
     if endpoint == "table.confirm" and name == "target":
         return st.sampled_from([SEQ_PENDING] * 4 + [SEQ_LAST, "1"])
@@ -445,6 +464,10 @@ def path_value(name: str, sane: bool):
                                + ["SCOREPAD", "scorepad "])
     elif name == "event_id":
         real = st.sampled_from([EVENT_ID] * 8 + ["nope", "AAAAAAAAAAAA"])
+    elif name == "group_id":
+        real = st.sampled_from([GROUP_ID] * 8 + ["nope", "AAAAAAAAAAAA", EVENT_ID])
+    elif name in ("n", "player_id"):     # a phone (by number) or a player of the group
+        real = st.sampled_from(["1", "2", "2", "3", "0", "99999", "18446744073709551617"])
     elif name == "table_no":
         real = st.sampled_from(["1"] * 6 + ["2", "0", "99999", "18446744073709551617"])
     elif name == "seq":     # an entry of the table's log (changed in place)
@@ -670,6 +693,10 @@ class World:
         href = attr(ann.get(f"/e/{self.event_id}").get_data(as_text=True), "a#director-url",
                     "href")
         self.director_token = re.fullmatch(r".*/director#([A-Z2-7]{32})", href).group(1)
+        # A group Ann made (her phone is its only one so far).
+        r = ann.post("/g/new", {"name": "Club", "players": "Ann\nBob"})
+        assert r.status_code == 303, r.status_code
+        self.group_id = urlsplit(r.headers["Location"]).path.rsplit("/", 1)[1]
         self.cast: dict[str, Cast] = {"nobody": Cast()}
         for name, phone in (("ann", ann), ("bob", bob), ("spectator", spectator), ("zed", zed),
                             ("yan", yan), ("stranger", stranger)):
@@ -783,6 +810,10 @@ class World:
             return self.seated(rows, value)
         if value is EVENT_ID:
             return self.event_id
+        if value is GROUP_ID:
+            return self.group_id
+        if value is GROUP_TOKEN:
+            return next((r[2] for r in rows["groups"] if r[0] == self.group_id), "A" * 32)
         if value is CLAIM_CODE_CY:
             return next((r[3] for r in rows["event_players"]
                          if r[0] == self.event_id and r[1] == "Cy"), "ZZZZZZ")
@@ -932,6 +963,8 @@ class World:
                 self._check_table_access(req, before, tid, headers)
             if req.endpoint in DIRECTOR_ROUTES and status < 300:
                 self._check_director(before, headers)
+            if req.rule.startswith(GROUP) and status < 300:
+                self._check_group(before, params)
             return
         if req.method != "POST":
             assert req.method == "OPTIONS", f"{req.method} answered {status}"
@@ -975,6 +1008,16 @@ class World:
         elif req.endpoint == "home.create_table":
             assert status == 303
             assert len(changed) == 1 and not changed & existing, f"a new table touched {changed}"
+        elif req.endpoint.startswith("groups."):
+            # A group's writes touch no table, except a new table made for the group.
+            if req.rule.startswith(GROUP):
+                self._check_group(before, params)
+            if req.endpoint == "groups.create_table":
+                assert status == 303
+                assert len(changed) == 1 and not changed & existing, \
+                    f"a new table touched {changed}"
+            else:
+                assert not changed, f"{req.endpoint} touched the tables {changed}"
         else:
             raise AssertionError(f"no oracle for POST {req.endpoint}")
 
@@ -989,6 +1032,18 @@ class World:
                    {k: v for k, v in after.items() if k != "phones"}
         else:
             assert not any(s[0] == joined and s[4] == rejoin[0][4] for s in after["seats"])
+
+    def _check_group(self, before, params):
+        """A group's page answered, or a write went through: only for a phone the group
+        lists (not removed)."""
+        from companion.groups.group import group_hash
+        secret = self.identity_sent
+        assert secret is not None, "a group's page was served without a phone cookie"
+        group_id = str(params.get("group_id"))
+        digest = group_hash(secret, group_id)
+        # group_phones: (group_id, secret_hash, n, creator, created_at, removed_at)
+        assert any(r[0] == group_id and r[1] == digest and r[5] is None
+                   for r in before["group_phones"]), "a group answered a phone not in it"
 
     def _check_director(self, before, headers):
         """A director page answered: only for a phone whose cookie the event lists as a
@@ -1201,6 +1256,24 @@ SEEDS = [  # in order: the confirmation needs B's pending hand, the rematch a fi
     seed(EVENT + "/claims", "POST", "events.claims_action", "ann",
          [("action", "codes_off")], params={"event_id": EVENT_ID}),
     seed(EVENT + "/not-me", "POST", "events.not_me", "stranger", params={"event_id": EVENT_ID}),
+    # Groups: the stranger makes one; Bob joins Ann's by its link; Ann's phone renames Bob,
+    # makes a table for the group, reads its games and removes Bob's phone.
+    seed("/g/new", "GET", "groups.new_group", "nobody"),
+    seed("/g/new", "POST", "groups.create_group", "stranger",
+         [("name", "Friday"), ("players", "Ann\nBob\nCy")]),
+    seed("/g/join", "GET", "groups.join_page", "nobody"),
+    seed("/g/join", "POST", "groups.join_by_token", "bob", [("token", GROUP_TOKEN)]),
+    seed(GROUP, "GET", "groups.show", "ann", params={"group_id": GROUP_ID}, hx=False),
+    seed(GROUP + "/players/<int:player_id>/rename", "POST", "groups.rename_player", "ann",
+         [("name", "Robert")], params={"group_id": GROUP_ID, "player_id": "2"}),
+    seed(GROUP + "/new/<slug>", "GET", "groups.new_table", "ann",
+         params={"group_id": GROUP_ID, "slug": "scorepad"}),
+    seed(GROUP + "/new/<slug>", "POST", "groups.create_table", "ann", NEW_SCOREPAD,
+         params={"group_id": GROUP_ID, "slug": "scorepad"}),
+    seed(GROUP + "/games.json", "GET", "groups.games_json", "ann", params={"group_id": GROUP_ID}),
+    seed(GROUP + "/games.csv", "GET", "groups.games_csv", "ann", params={"group_id": GROUP_ID}),
+    seed(GROUP + "/phones/<int:n>/remove", "POST", "groups.remove_phone", "ann",
+         params={"group_id": GROUP_ID, "n": "2"}),
 ]
 
 

@@ -1,0 +1,14 @@
+"""Groups: a family or a club whose tables record every finished game (services only:
+pure SQL over the storage layer, no Flask). :mod:`.group` owns the group, its players and
+phones; :mod:`.records` the recorded games."""
+from __future__ import annotations
+
+from .group import (Group, GroupPhone, Player, add_players, audit_log, create_group,
+                    get_group, groups_of, join_by_token, note_table, parse_players, phone_of,
+                    phones, players, remove_phone, rename_player, require_phone)
+from .records import CSV_COLUMNS, games, games_csv, record_table
+
+__all__ = ["Group", "GroupPhone", "Player", "add_players", "audit_log", "create_group",
+           "get_group", "groups_of", "join_by_token", "note_table", "parse_players", "phone_of",
+           "phones", "players", "remove_phone", "rename_player", "require_phone", "CSV_COLUMNS",
+           "games", "games_csv", "record_table"]

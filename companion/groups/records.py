@@ -1,0 +1,177 @@
+"""A group's recorded games: every game finished at a table of the group, written in the
+same transaction as the entry that finished it (:func:`record_table`, called by the
+table's write paths), so the record follows the sheet as an event's results do: an undone
+or edited last hand rewrites the record or removes it, until a rematch moves the table on
+(the finished game is then one of the table's past games and its record stays).
+
+What a record keeps is the game's own verdict (:meth:`Game.outcome_of
+<companion.rules.game.Game.outcome_of>` under the table's house rules): totals, places,
+winners and the direction, plus the final summary for figures computed later.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+from datetime import datetime
+from typing import Any
+
+import sqlite_utils
+
+from companion.clock import now
+from companion.rules import find_game
+
+from .group import add_players
+
+#: The columns of ``/g/<id>/games.csv``, one row per recorded game (docs in
+#: docs/GROUPS.md): lists are joined with " | ", teams as "Ann & Cid | Bob & Dee", scores
+#: as "name: total" pairs.
+CSV_COLUMNS = ("id", "game", "started_at", "finished_at", "minutes", "table_id", "players",
+               "teams", "scores", "winners", "settings")
+
+
+def _started_at(db, table_id: str, game_start: int) -> str:
+    """When the table's current game began: the rematch that began it, else the table's
+    opening."""
+    if game_start:
+        row = db.execute("SELECT created_at FROM actions WHERE table_id = ? AND seq = ?",
+                         [table_id, game_start]).fetchone()
+        if row is not None:
+            return row[0]
+    row = db.execute("SELECT COALESCE(opened_at, created_at) FROM tables WHERE id = ?",
+                     [table_id]).fetchone()
+    return row[0] if row is not None else now()
+
+
+def _teams(summary: dict, names: list[str]) -> dict[str, list[str]] | None:
+    teams = summary.get("teams")
+    if isinstance(teams, dict) and teams and all(isinstance(v, list) for v in teams.values()):
+        return {str(k): [str(n) for n in v] for k, v in teams.items()}
+    seat_teams = summary.get("seat_teams")
+    if isinstance(seat_teams, list) and len(seat_teams) == len(names) and any(seat_teams):
+        out: dict[str, list[str]] = {}
+        for name, team in zip(names, seat_teams):
+            out.setdefault(str(team), []).append(name)
+        return out
+    return None
+
+
+def record_table(db: sqlite_utils.Database, table, names: list[str], result) -> None:
+    """Inside the write transaction that stored `result` (the table's fold): bring the
+    group's record of the table's current game in line with its sheet. A finished game is
+    recorded (or its record rewritten: an edited last hand); a game not finished has no
+    record (an undone last hand takes it away). Past games keep theirs."""
+    group_id = getattr(table, "group_id", None)
+    if not group_id:
+        return
+    game_no = len(result.past_games) + 1
+    summary = result.summary or {}
+    # A game brought back by an undone rematch is this number again: later ones go.
+    db.execute("DELETE FROM group_games WHERE table_id = ? AND game_no > ?",
+               [table.id, game_no])
+    if not summary.get("over"):
+        db.execute("DELETE FROM group_games WHERE table_id = ? AND game_no = ?",
+                   [table.id, game_no])
+        return
+    game = find_game(table.game_slug)
+    outcome = game.outcome_of(summary, table.settings)
+    teams = _teams(summary, names) if getattr(game, "teams", False) else None
+    labels = summary.get("team_names") or {}
+    scores = {str(labels.get(k, k)): v for k, v in outcome.totals.items()}
+    winners: list[str] = []
+    for key in outcome.winners:
+        if teams is not None and key in teams:
+            winners += teams[key]
+        else:
+            winners.append(str(key))
+    row = db.execute("SELECT id, started_at, finished_at FROM group_games WHERE table_id = ?"
+                     " AND game_no = ?", [table.id, game_no]).fetchone()
+    started = row["started_at"] if row is not None else _started_at(db, table.id,
+                                                                     result.game_start)
+    finished = row["finished_at"] if row is not None else now()
+    values = [group_id, table.id, game_no, game.slug, json.dumps(table.settings), started,
+              finished, json.dumps(names),
+              json.dumps(list(teams.values())) if teams is not None else None,
+              json.dumps(scores), json.dumps(winners), int(outcome.lower_wins),
+              json.dumps(summary, default=str)]
+    if row is None:
+        game_id = db.execute(
+            "INSERT INTO group_games (group_id, table_id, game_no, game, settings, started_at,"
+            " finished_at, players, teams, scores, winners, lower_wins, summary)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id", values).fetchone()[0]
+    else:
+        game_id = row["id"]
+        db.execute("UPDATE group_games SET group_id = ?, table_id = ?, game_no = ?, game = ?,"
+                   " settings = ?, started_at = ?, finished_at = ?, players = ?, teams = ?,"
+                   " scores = ?, winners = ?, lower_wins = ?, summary = ? WHERE id = ?",
+                   values + [game_id])
+        db.execute("DELETE FROM group_game_players WHERE game_id = ?", [game_id])
+    ids = add_players(db, group_id, names)
+    seat_team = {}
+    if teams is not None:
+        for key, members in teams.items():
+            for name in members:
+                seat_team[name] = key
+    for seat, name in enumerate(names):
+        key = seat_team.get(name, name)
+        score = outcome.totals.get(key)
+        db.execute("INSERT INTO group_game_players (game_id, group_id, player_id, seat, team,"
+                   " score, place, won) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                   [game_id, group_id, ids[name], seat, seat_team.get(name),
+                    score if isinstance(score, (int, float)) and not isinstance(score, bool)
+                    else None, outcome.places.get(key), int(name in winners)])
+
+
+def _game(row) -> dict[str, Any]:
+    return {"id": row["id"], "game": row["game"], "started_at": row["started_at"],
+            "finished_at": row["finished_at"], "table_id": row["table_id"],
+            "players": json.loads(row["players"]),
+            "teams": json.loads(row["teams"]) if row["teams"] else None,
+            "scores": json.loads(row["scores"]), "winners": json.loads(row["winners"]),
+            "settings": json.loads(row["settings"])}
+
+
+def games(db: sqlite_utils.Database, group_id: str, limit: int | None = None) -> list[dict]:
+    """The group's recorded games, newest finished first, as ``/g/<id>/games.json`` gives
+    them: id, game (slug), started_at, finished_at (ISO 8601, UTC), table_id, players
+    (names in seat order), teams (lists of names, or None), scores (name or team label ->
+    final score), winners (names), settings."""
+    sql = ("SELECT * FROM group_games WHERE group_id = ? AND deleted_at IS NULL"
+           " ORDER BY finished_at DESC, id DESC")
+    params: list[Any] = [group_id]
+    if limit is not None:
+        sql += " LIMIT ?"
+        params.append(limit)
+    return [_game(r) for r in db.execute(sql, params).fetchall()]
+
+
+def _minutes(started: str, finished: str) -> int | str:
+    try:
+        span = datetime.fromisoformat(finished) - datetime.fromisoformat(started)
+    except (TypeError, ValueError):
+        return ""
+    return max(0, round(span.total_seconds() / 60))
+
+
+def games_csv(db: sqlite_utils.Database, group_id: str) -> str:
+    """The group's recorded games as CSV (:data:`CSV_COLUMNS`), newest first."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(CSV_COLUMNS)
+    for g in games(db, group_id):
+        writer.writerow([
+            g["id"], g["game"], g["started_at"], g["finished_at"],
+            _minutes(g["started_at"], g["finished_at"]), g["table_id"],
+            " | ".join(_cell(p) for p in g["players"]),
+            " | ".join(" & ".join(_cell(p) for p in team) for team in g["teams"] or []),
+            " | ".join(f"{_cell(k)}: {v}" for k, v in g["scores"].items()),
+            " | ".join(_cell(w) for w in g["winners"]),
+            json.dumps(g["settings"], sort_keys=True, ensure_ascii=False)])
+    return out.getvalue()
+
+
+def _cell(text: str) -> str:
+    """A name as a CSV cell shows it: a leading = + - @ would make a spreadsheet read the
+    cell as a formula, so it is quoted with an apostrophe."""
+    text = str(text)
+    return "'" + text if text[:1] in ("=", "+", "-", "@") else text

@@ -1,0 +1,174 @@
+"""Groups' pages: making a group, its page (players, phones, the link that adds a phone),
+joining by that link, a table for the group, and its recorded games as JSON and CSV.
+Every page of a group is for a phone holding its link only (403 in plain words)."""
+from __future__ import annotations
+
+from flask import (Blueprint, current_app, jsonify, make_response, redirect, render_template,
+                   request, url_for)
+from flask_babel import gettext
+
+from companion import groups
+from companion.rules.game import MAX_NAME_LENGTH
+from companion.storage import get_db
+from companion.tables import TableError
+
+from .cookies import own_secret, phone_secret
+from .errors import error_response
+from .extensions import limiter
+from .games import game_or_404, playable_games, ui_for
+from .home import MAX_PLAYERS_SHOWN, create_from_form, game_name
+from .qr import qr_svg, shown_url
+from .quotas import quota
+from .urls import qr_link
+
+bp = Blueprint("groups", __name__)
+
+
+def _join_limit() -> str:
+    return current_app.config["JOIN_RATE_LIMIT"]
+
+
+def _refused(exc: TableError):
+    return error_response(exc.message, exc.status)
+
+
+def _mine(group_id: str):
+    """The group and this phone's row, or the TableError to answer (403 for a phone
+    without the group's link)."""
+    return groups.require_phone(get_db(), group_id[:64], phone_secret())
+
+
+@bp.get("/g/new")
+def new_group():
+    """The new-group form: a name and the players, one per line."""
+    return render_template("groups/new.html", values={}, error=None,
+                           max_name=groups.group.MAX_GROUP_NAME)
+
+
+@bp.post("/g/new")
+@quota("TABLE_CREATE_LIMIT")
+def create_group():
+    """Make the group; this phone is its first phone (and may remove others)."""
+    name = (request.form.get("name") or "")[:1000]
+    players = request.form.get("players") or ""
+    try:
+        group = groups.create_group(get_db(), name, players, own_secret())
+    except TableError as exc:
+        return render_template("groups/new.html", values=request.form, error=exc.message,
+                               max_name=groups.group.MAX_GROUP_NAME), exc.status
+    return redirect(url_for(".show", group_id=group.id), 303)
+
+
+def _link(group) -> str:
+    return qr_link(url_for(".join_page") + "#" + group.token)
+
+
+@bp.get("/g/<group_id>")
+def show(group_id: str):
+    """The group's page: its name, players, recent games and the link that adds a phone."""
+    try:
+        group, me = _mine(group_id)
+    except TableError as exc:
+        return _refused(exc)
+    db = get_db()
+    link = _link(group)
+    return render_template("groups/show.html", group=group, me=me,
+                           players=groups.players(db, group.id),
+                           phones=groups.phones(db, group.id),
+                           games=groups.games(db, group.id, limit=20),
+                           link=shown_url(link),
+                           qr=qr_svg(link, gettext("QR code to add a phone to the group")),
+                           games_to_play=playable_games(), game_name=game_name,
+                           max_name=MAX_NAME_LENGTH)
+
+
+@bp.get("/g/join")
+def join_page():
+    """The group link, ``/g/join#<TOKEN>``: the token rides in the fragment (never in a
+    request line or a log); static/js/join.js POSTs it at once."""
+    return render_template("groups/join.html")
+
+
+@bp.post("/g/join")
+@limiter.limit(_join_limit)
+def join_by_token():
+    """The token the join page POSTs: this phone joins the group, then its page."""
+    try:
+        group = groups.join_by_token(get_db(), (request.form.get("token") or "")[:128],
+                                     own_secret())
+    except TableError as exc:
+        return _refused(exc)
+    return redirect(url_for(".show", group_id=group.id), 303)
+
+
+@bp.post("/g/<group_id>/phones/<int:n>/remove")
+def remove_phone(group_id: str, n: int):
+    """The group's creator removes a phone from it."""
+    try:
+        groups.remove_phone(get_db(), group_id[:64], phone_secret(), n)
+    except TableError as exc:
+        return _refused(exc)
+    return redirect(url_for(".show", group_id=group_id, _anchor="phones"), 303)
+
+
+@bp.post("/g/<group_id>/players/<int:player_id>/rename")
+def rename_player(group_id: str, player_id: int):
+    """A phone of the group renames a player (the recorded games keep the old name)."""
+    try:
+        groups.rename_player(get_db(), group_id[:64], phone_secret(), player_id,
+                             (request.form.get("name") or "")[:1000])
+    except TableError as exc:
+        return _refused(exc)
+    return redirect(url_for(".show", group_id=group_id, _anchor="players"), 303)
+
+
+@bp.get("/g/<group_id>/new/<slug>")
+def new_table(group_id: str, slug: str):
+    """The new-table form for the group: its players offered by name."""
+    try:
+        group, _me = _mine(group_id)
+    except TableError as exc:
+        return _refused(exc)
+    game = game_or_404(slug)
+    rows = min(game.max_players, MAX_PLAYERS_SHOWN)
+    return render_template("new_table.html", game=game, names=[""] * rows, me=0, values={},
+                           error=None, max_name=MAX_NAME_LENGTH, ui=ui_for(game.slug),
+                           group=group, group_players=groups.players(get_db(), group.id))
+
+
+@bp.post("/g/<group_id>/new/<slug>")
+@quota("TABLE_CREATE_LIMIT")
+def create_table(group_id: str, slug: str):
+    """The table for the group (the same fields as ``/new/<slug>``): every game finished
+    at it is recorded in the group."""
+    try:
+        group, _me = _mine(group_id)
+    except TableError as exc:
+        return _refused(exc)
+    return create_from_form(slug, group)
+
+
+@bp.get("/g/<group_id>/games.json")
+def games_json(group_id: str):
+    """The group's finished games (fields in docs/GROUPS.md), newest first."""
+    try:
+        group, _me = _mine(group_id)
+    except TableError as exc:
+        return _refused(exc)
+    response = jsonify(groups.games(get_db(), group.id))
+    response.headers["Cache-Control"] = "private, no-store"
+    return response
+
+
+@bp.get("/g/<group_id>/games.csv")
+def games_csv(group_id: str):
+    """The group's finished games as a CSV download (columns in docs/GROUPS.md)."""
+    try:
+        group, _me = _mine(group_id)
+    except TableError as exc:
+        return _refused(exc)
+    response = make_response(groups.games_csv(get_db(), group.id))
+    response.mimetype = "text/csv"
+    response.headers["Content-Disposition"] = f'attachment; filename="group-{group.id}-games.csv"'
+    response.headers["Cache-Control"] = "private, no-store"
+    return response
