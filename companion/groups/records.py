@@ -18,6 +18,7 @@ from typing import Any
 
 import sqlite_utils
 
+from companion import stats
 from companion.clock import now
 from companion.rules import find_game
 
@@ -64,14 +65,30 @@ def record_table(db: sqlite_utils.Database, table, names: list[str], result) -> 
     group_id = getattr(table, "group_id", None)
     if not group_id:
         return
+    kept = _Kept(db)
+    if db.execute("SELECT 1 FROM group_stats WHERE group_id = ?",
+                  [group_id]).fetchone() is None:
+        # Built before this write changes the records, so the fold below counts once.
+        kept.totals[group_id] = _load(db, group_id)
+    _record(db, table, names, result, group_id, kept)
+    kept.save()
+
+
+def _record(db, table, names: list[str], result, group_id: str, kept: "_Kept") -> None:
     game_no = len(result.past_games) + 1
     summary = result.summary or {}
     # A game brought back by an undone rematch is this number again: later ones go.
+    for row in db.execute("SELECT * FROM group_games WHERE table_id = ? AND game_no > ?",
+                          [table.id, game_no]).fetchall():
+        kept.fold(row, -1)
     db.execute("DELETE FROM group_games WHERE table_id = ? AND game_no > ?",
                [table.id, game_no])
     if not summary.get("over"):
-        db.execute("DELETE FROM group_games WHERE table_id = ? AND game_no = ?",
-                   [table.id, game_no])
+        row = db.execute("SELECT * FROM group_games WHERE table_id = ? AND game_no = ?",
+                         [table.id, game_no]).fetchone()
+        if row is not None:
+            kept.fold(row, -1)
+            db.execute("DELETE FROM group_games WHERE id = ?", [row["id"]])
         return
     game = find_game(table.game_slug)
     outcome = game.outcome_of(summary, table.settings)
@@ -84,8 +101,10 @@ def record_table(db: sqlite_utils.Database, table, names: list[str], result) -> 
             winners += teams[key]
         else:
             winners.append(str(key))
-    row = db.execute("SELECT id, started_at, finished_at FROM group_games WHERE table_id = ?"
-                     " AND game_no = ?", [table.id, game_no]).fetchone()
+    row = db.execute("SELECT * FROM group_games WHERE table_id = ? AND game_no = ?",
+                     [table.id, game_no]).fetchone()
+    if row is not None:
+        kept.fold(row, -1)
     started = row["started_at"] if row is not None else _started_at(db, table.id,
                                                                      result.game_start)
     finished = row["finished_at"] if row is not None else now()
@@ -93,19 +112,21 @@ def record_table(db: sqlite_utils.Database, table, names: list[str], result) -> 
               finished, json.dumps(names),
               json.dumps(list(teams.values())) if teams is not None else None,
               json.dumps(scores), json.dumps(winners), int(outcome.lower_wins),
-              json.dumps(summary, default=str)]
+              json.dumps(summary, default=str), json.dumps(_facts(game.slug, summary))]
     if row is None:
         game_id = db.execute(
             "INSERT INTO group_games (group_id, table_id, game_no, game, settings, started_at,"
-            " finished_at, players, teams, scores, winners, lower_wins, summary)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id", values).fetchone()[0]
+            " finished_at, players, teams, scores, winners, lower_wins, summary, facts)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            values).fetchone()[0]
     else:
         game_id = row["id"]
         db.execute("UPDATE group_games SET group_id = ?, table_id = ?, game_no = ?, game = ?,"
                    " settings = ?, started_at = ?, finished_at = ?, players = ?, teams = ?,"
-                   " scores = ?, winners = ?, lower_wins = ?, summary = ? WHERE id = ?",
-                   values + [game_id])
+                   " scores = ?, winners = ?, lower_wins = ?, summary = ?, facts = ?"
+                   " WHERE id = ?", values + [game_id])
         db.execute("DELETE FROM group_game_players WHERE game_id = ?", [game_id])
+    kept.fold(db.execute("SELECT * FROM group_games WHERE id = ?", [game_id]).fetchone(), 1)
     ids = add_players(db, group_id, names)
     seat_team = {}
     if teams is not None:
@@ -120,6 +141,78 @@ def record_table(db: sqlite_utils.Database, table, names: list[str], result) -> 
                    [game_id, group_id, ids[name], seat, seat_team.get(name),
                     score if isinstance(score, (int, float)) and not isinstance(score, bool)
                     else None, outcome.places.get(key), int(name in winners)])
+
+
+def _facts(slug: str, summary: dict) -> dict:
+    """The game's facts for its own figures, read once from its final summary. A summary
+    the reader can't follow still records the game: its facts then carry the slug only
+    (the common figures need no facts), rather than refusing the hand that finished it."""
+    try:
+        return stats.facts_of_summary(slug, summary)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return {"game": slug}
+
+
+def _row_facts(row) -> dict | None:
+    """The facts stored with a record; a record made before they were kept has them read
+    from its summary now (the same reading as at record time)."""
+    if row["facts"]:
+        return json.loads(row["facts"])
+    try:
+        summary = json.loads(row["summary"])
+    except (TypeError, ValueError):
+        return None
+    return _facts(row["game"], summary if isinstance(summary, dict) else {})
+
+
+def _load(db: sqlite_utils.Database, group_id: str) -> dict:
+    """The group's running total as stored; a group without one has it built from its
+    recorded games (those made before totals were kept)."""
+    row = db.execute("SELECT stats FROM group_stats WHERE group_id = ?",
+                     [group_id]).fetchone()
+    if row is not None:
+        return json.loads(row[0])
+    rows = db.execute("SELECT * FROM group_games WHERE group_id = ? AND deleted_at IS NULL"
+                      " ORDER BY id", [group_id]).fetchall()
+    return stats.build((_game(r), _row_facts(r)) for r in rows)
+
+
+class _Kept:
+    """The running totals one write changes, loaded when first touched and written back
+    once (:meth:`save`), so a hand that finishes no game reads no total."""
+
+    def __init__(self, db: sqlite_utils.Database):
+        self.db = db
+        self.totals: dict[str, dict] = {}
+
+    def fold(self, row, sign: int) -> None:
+        """Fold a stored record into (sign 1) or out of (-1) its group's total; a record
+        deleted from the group's games is in no total."""
+        if row["deleted_at"]:
+            return
+        group_id = row["group_id"]
+        if group_id not in self.totals:
+            self.totals[group_id] = _load(self.db, group_id)
+        record, facts = _game(row), _row_facts(row)
+        if sign > 0:
+            stats.add(self.totals[group_id], record, facts)
+        else:
+            stats.remove(self.totals[group_id], record, facts)
+
+    def save(self) -> None:
+        for group_id, total in self.totals.items():
+            count = self.db.execute("SELECT COUNT(*) FROM group_games WHERE group_id = ? AND"
+                                    " deleted_at IS NULL", [group_id]).fetchone()[0]
+            self.db.execute(
+                "INSERT INTO group_stats (group_id, stats, games) VALUES (?, ?, ?)"
+                " ON CONFLICT (group_id) DO UPDATE SET stats = excluded.stats,"
+                " games = excluded.games", [group_id, json.dumps(total), count])
+
+
+def kept_stats(db: sqlite_utils.Database, group_id: str) -> dict:
+    """The group's running total of statistics (companion.stats), kept as games finish;
+    ``stats.view`` of it is what ``/g/<id>/stats.json`` serves."""
+    return _load(db, group_id)
 
 
 def _game(row) -> dict[str, Any]:

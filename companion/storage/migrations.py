@@ -594,3 +594,21 @@ def m016_groups(db):
             created_at TEXT NOT NULL
         )""")
     db.execute("CREATE INDEX group_audit_group ON group_audit (group_id, id)")
+
+
+@migrations()
+def m017_group_stats(db):
+    # A group's statistics are kept as games finish, not recomputed on each view:
+    # `group_games.facts` holds what the game's own figures read from its log
+    # (companion.stats.facts_of_summary, JSON), stored with the record so that an edited or
+    # undone last hand takes out of the total exactly what was folded in;
+    # `group_stats.stats` is the running total (companion.stats add/remove, JSON) of the
+    # group's recorded games not deleted, `games` their count. A group without a row (its
+    # records made before this) has its total built from its records when first needed.
+    db.execute("ALTER TABLE group_games ADD COLUMN facts TEXT")
+    db.execute("""
+        CREATE TABLE group_stats (
+            group_id TEXT PRIMARY KEY REFERENCES groups(id),
+            stats TEXT NOT NULL,
+            games INTEGER NOT NULL DEFAULT 0
+        ) WITHOUT ROWID""")
