@@ -7,7 +7,7 @@ from flask import (Blueprint, current_app, jsonify, make_response, redirect, ren
                    request, url_for)
 from flask_babel import gettext
 
-from companion import groups
+from companion import groups, stats
 from companion.rules.game import MAX_NAME_LENGTH
 from companion.storage import get_db
 from companion.tables import TableError
@@ -72,10 +72,12 @@ def show(group_id: str):
         return _refused(exc)
     db = get_db()
     link = _link(group)
+    figures = stats.view(groups.kept_stats(db, group.id))
     return render_template("groups/show.html", group=group, me=me,
                            players=groups.players(db, group.id),
                            phones=groups.phones(db, group.id),
                            games=groups.games(db, group.id, limit=20),
+                           sections=figures["games"],
                            link=shown_url(link),
                            qr=qr_svg(link, gettext("QR code to add a phone to the group")),
                            games_to_play=playable_games(), game_name=game_name,
@@ -156,6 +158,19 @@ def games_json(group_id: str):
     except TableError as exc:
         return _refused(exc)
     response = jsonify(groups.games(get_db(), group.id))
+    response.headers["Cache-Control"] = "private, no-store"
+    return response
+
+
+@bp.get("/g/<group_id>/stats.json")
+def stats_json(group_id: str):
+    """The group's statistics, each under its key in docs/STATS.md, read from the total
+    kept as games finish (no log is read)."""
+    try:
+        group, _me = _mine(group_id)
+    except TableError as exc:
+        return _refused(exc)
+    response = jsonify(stats.view(groups.kept_stats(get_db(), group.id)))
     response.headers["Cache-Control"] = "private, no-store"
     return response
 

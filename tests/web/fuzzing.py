@@ -250,6 +250,7 @@ ROUTES: dict[tuple[str, str], tuple[str, ...]] = {
     (GROUP + "/new/<slug>", "POST"): NEW_TABLE_FIELDS,
     (GROUP + "/games.json", "GET"): (),
     (GROUP + "/games.csv", "GET"): (),
+    (GROUP + "/stats.json", "GET"): (),
 }
 PATH_PARAMETERS = ("table_id", "slug", "token", "event_id", "table_no", "seq", "group_id",
                    "n", "player_id")
@@ -1272,6 +1273,7 @@ SEEDS = [  # in order: the confirmation needs B's pending hand, the rematch a fi
          params={"group_id": GROUP_ID, "slug": "scorepad"}),
     seed(GROUP + "/games.json", "GET", "groups.games_json", "ann", params={"group_id": GROUP_ID}),
     seed(GROUP + "/games.csv", "GET", "groups.games_csv", "ann", params={"group_id": GROUP_ID}),
+    seed(GROUP + "/stats.json", "GET", "groups.stats_json", "ann", params={"group_id": GROUP_ID}),
     seed(GROUP + "/phones/<int:n>/remove", "POST", "groups.remove_phone", "ann",
          params={"group_id": GROUP_ID, "n": "2"}),
 ]
