@@ -1,0 +1,80 @@
+"""Tap-to-pick on a group's new-table form (/g/<id>/new/<slug>): the group's players as
+chips (static/js/pick.js fills the name boxes in tap order), a box for a new name, and the
+form posting exactly the fields /new/<slug> posts, so the page works without the script."""
+from __future__ import annotations
+
+import re
+from urllib.parse import urlsplit
+
+import pytest
+
+from helpers import attr, select, text_of
+
+from test_web_groups import make_group
+
+
+@pytest.fixture
+def group(new_phone):
+    ann = new_phone("Ann")
+    return make_group(ann, players="Ann\nBob\nCy\n"), ann
+
+
+def _posted_fields(html: str) -> set[str]:
+    """The names of the fields the page's new-table form posts (named controls only)."""
+    form = select(html, "form[method=post]")[0]
+    return {n.attrs["name"] for n in select(form, "input[name], select[name], textarea[name]")}
+
+
+def test_chips_are_the_groups_players(group):
+    group_id, ann = group
+    page = ann.get(f"/g/{group_id}/new/scorepad").get_data(as_text=True)
+    pick = select(page, "#group-pick[data-pick]")[0]
+    assert "hidden" in pick.attrs  # shown by the script only: without it, the boxes are the form
+    chips = select(pick, "button.chip[data-pick-name]")
+    assert [c.attrs["data-pick-name"] for c in chips] == ["Ann", "Bob", "Cy"]
+    assert [text_of(c) for c in chips] == ["Ann", "Bob", "Cy"]
+    assert all(c.attrs["type"] == "button" and c.attrs["aria-pressed"] == "false" for c in chips)
+    # The add box is never posted; the script is a file (strict CSP: no inline script).
+    new_box = select(pick, "input[data-pick-new]")[0]
+    assert "name" not in new_box.attrs
+    assert any("/js/pick.js" in s.attrs.get("src", "") for s in select(page, "script"))
+    assert not [s for s in select(page, "script") if "src" not in s.attrs]
+    # The name boxes still offer the names as you type.
+    assert attr(page, "input[name=name_0]", "list") == "group-players"
+
+
+def test_the_form_posts_the_same_fields_as_new_slug(group):
+    group_id, ann = group
+    for slug in ("scorepad", "rook"):
+        plain = ann.get(f"/new/{slug}").get_data(as_text=True)
+        picked = ann.get(f"/g/{group_id}/new/{slug}").get_data(as_text=True)
+        assert _posted_fields(picked) == _posted_fields(plain), slug
+
+
+def test_a_table_from_a_group_without_players_has_no_chips(new_phone):
+    ann = new_phone("Ann")
+    group_id = make_group(ann, players="")
+    page = ann.get(f"/g/{group_id}/new/scorepad").get_data(as_text=True)
+    assert not select(page, "[data-pick]")
+    assert not any("/js/pick.js" in s.attrs.get("src", "") for s in select(page, "script"))
+
+
+def test_picked_seats_and_a_new_name_make_the_table(group):
+    group_id, ann = group
+    # What the chips post: the boxes in tap order (Cy, then Ann, then the new Dee).
+    r = ann.post(f"/g/{group_id}/new/scorepad",
+                 {"name_0": "Cy", "name_1": "Ann", "name_2": "Dee", "me": "1"})
+    assert r.status_code == 303
+    table_id = urlsplit(r.headers["Location"]).path.rsplit("/", 1)[1]
+    assert re.fullmatch(r"[\w-]+", table_id)
+    page = ann.get(f"/g/{group_id}").get_data(as_text=True)
+    assert [text_of(s) for s in select(page, ".group-players summary")] == \
+        ["Ann", "Bob", "Cy", "Dee"]
+    form = ann.get(f"/g/{group_id}/new/scorepad").get_data(as_text=True)
+    assert "Dee" in [c.attrs["data-pick-name"] for c in select(form, "button[data-pick-name]")]
+
+
+def test_the_script_is_served(group):
+    _group_id, ann = group
+    js = ann.get("/static/js/pick.js")
+    assert js.status_code == 200 and "data-pick" in js.get_data(as_text=True)
