@@ -73,6 +73,39 @@ def record_table(db: sqlite_utils.Database, table, names: list[str], result) -> 
         db.execute("DELETE FROM group_games WHERE table_id = ? AND game_no = ?",
                    [table.id, game_no])
         return
+    row = db.execute("SELECT started_at, finished_at FROM group_games WHERE table_id = ?"
+                     " AND game_no = ?", [table.id, game_no]).fetchone()
+    started = row["started_at"] if row is not None else _started_at(db, table.id,
+                                                                     result.game_start)
+    finished = row["finished_at"] if row is not None else now()
+    _write(db, table, names, game_no, summary, started, finished)
+
+
+def record_past_games(db: sqlite_utils.Database, table, names: list[str],
+                      past_games: list[dict]) -> int:
+    """Inside the caller's write transaction: record the finished ones among `past_games`
+    (a table's fold's earlier games, oldest first) as games 1, 2, ... of the table, for a
+    table that joins a group after they were played. Each began when the one before it
+    ended (the first, when the table opened) and ended at its rematch (``ended_at``). A
+    game already recorded is rewritten in place. Returns how many were recorded."""
+    if not getattr(table, "group_id", None):
+        return 0
+    opened = _started_at(db, table.id, 0)
+    started, recorded = opened, 0
+    for game_no, summary in enumerate(past_games, start=1):
+        finished = (summary or {}).get("ended_at") or now()
+        if (summary or {}).get("over"):
+            _write(db, table, names, game_no, summary, started, finished)
+            recorded += 1
+        started = finished
+    return recorded
+
+
+def _write(db, table, names: list[str], game_no: int, summary: dict, started: str,
+           finished: str) -> None:
+    """Insert or rewrite the record of game `game_no` of the group's `table`."""
+    group_id = table.group_id
+    summary = {k: v for k, v in summary.items() if k != "ended_at"}
     game = find_game(table.game_slug)
     outcome = game.outcome_of(summary, table.settings)
     teams = _teams(summary, names) if getattr(game, "teams", False) else None
@@ -84,11 +117,8 @@ def record_table(db: sqlite_utils.Database, table, names: list[str], result) -> 
             winners += teams[key]
         else:
             winners.append(str(key))
-    row = db.execute("SELECT id, started_at, finished_at FROM group_games WHERE table_id = ?"
-                     " AND game_no = ?", [table.id, game_no]).fetchone()
-    started = row["started_at"] if row is not None else _started_at(db, table.id,
-                                                                     result.game_start)
-    finished = row["finished_at"] if row is not None else now()
+    row = db.execute("SELECT id FROM group_games WHERE table_id = ? AND game_no = ?",
+                     [table.id, game_no]).fetchone()
     values = [group_id, table.id, game_no, game.slug, json.dumps(table.settings), started,
               finished, json.dumps(names),
               json.dumps(list(teams.values())) if teams is not None else None,
