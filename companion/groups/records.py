@@ -101,6 +101,22 @@ def record_past_games(db: sqlite_utils.Database, table, names: list[str],
     return recorded
 
 
+def record_sheet(db: sqlite_utils.Database, table, names: list[str], sheet) -> int:
+    """Inside the caller's write transaction, for a table that has just joined a group:
+    record its finished games as they stand on `sheet` (:class:`companion.tables.Sheet`),
+    the earlier ones (:func:`record_past_games`) and the current one if it is over (begun
+    when the last earlier game ended; finished now). From then on the table's writes keep
+    the current game's record in step (:func:`record_table`). Returns how many."""
+    recorded = record_past_games(db, table, names, sheet.past_games)
+    summary = sheet.summary or {}
+    if getattr(table, "group_id", None) and summary.get("over"):
+        past = sheet.past_games
+        started = (past[-1].get("ended_at") if past else None) or _started_at(db, table.id, 0)
+        _write(db, table, names, len(past) + 1, summary, started, now())
+        recorded += 1
+    return recorded
+
+
 def _write(db, table, names: list[str], game_no: int, summary: dict, started: str,
            finished: str) -> None:
     """Insert or rewrite the record of game `game_no` of the group's `table`."""

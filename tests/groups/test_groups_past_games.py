@@ -71,3 +71,38 @@ def test_a_table_without_a_group_records_no_past_games(db):
     with transaction(db):
         assert groups.record_past_games(db, table, ["Ann", "Eve"], sheet.past_games) == 0
     assert db.execute("SELECT COUNT(*) FROM group_games").fetchone()[0] == 0
+
+
+def test_keep_these_players_makes_a_group_of_the_table(db):
+    from companion.groups.group import audit_log
+    from companion.tables.errors import Forbidden, TableError
+    secret, other = tokens.new_secret(), tokens.new_secret()
+    table, _ = tables.create_table(db, "scorepad", SETTINGS, ["Ann", "Eve"], 0, secret=secret)
+    phone = tables.phone_by_secret(db, table.id, secret)
+    _enter(db, table.id, phone, {"Ann": 20, "Eve": 30})
+    with pytest.raises(TableError, match="Finish a game first"):
+        groups.keep_table(db, table.id, secret, "Friday")
+    _enter(db, table.id, phone, {"Ann": 100, "Eve": 30})
+    _rematch(db, table.id, phone)
+    _enter(db, table.id, phone, {"Ann": 20, "Eve": 110})   # the second game, over
+    with pytest.raises(Forbidden):
+        groups.keep_table(db, table.id, other, "Friday")
+    with pytest.raises(TableError):
+        groups.keep_table(db, table.id, secret, "   ")
+    assert db.execute("SELECT COUNT(*) FROM groups").fetchone()[0] == 0
+    assert groups.keepable(db, table.id, secret) == ["Ann", "Eve"]
+    group, recorded = groups.keep_table(db, table.id, secret, " Friday ")
+    assert (group.name, recorded) == ("Friday", 2)
+    assert tables.get_table(db, table.id).group_id == group.id
+    assert [p.name for p in groups.players(db, group.id)] == ["Ann", "Eve"]
+    games = sorted(groups.games(db, group.id), key=lambda g: g["finished_at"])
+    assert [g["winners"] for g in games] == [["Ann"], ["Eve"]]
+    assert [e["kind"] for e in audit_log(db, group.id)] == ["create", "attach"]
+    assert groups.require_phone(db, group.id, secret)   # the keeping phone is the group's
+    with pytest.raises(TableError, match="already records"):
+        groups.keep_table(db, table.id, secret, "Again")
+    # Later writes follow the sheet: the last hand undone takes game 2's record away.
+    last = db.execute("SELECT MAX(seq) FROM actions WHERE table_id = ? AND kind = 'game'",
+                      [table.id]).fetchone()[0]
+    tables.undo(db, table.id, phone, last, tokens.new_submission_id())
+    assert [g["winners"] for g in groups.games(db, group.id)] == [["Ann"]]

@@ -1,0 +1,61 @@
+"""A table that becomes a group's: "keep these players" makes a group of a table's seats,
+and the table becomes its table; its finished games (the earlier ones and the current one,
+if over) are recorded at once, and the games it finishes later as they finish."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import sqlite_utils
+
+from companion.rules.said import N_
+from companion.storage import transaction
+from companion.tables import get_table, phone_by_secret, sheet as sheet_of
+from companion.tables.errors import Conflict, Forbidden, TableError
+
+from .group import Group, audit, clean_group_name, get_group, insert_group, parse_players
+from .records import record_sheet
+
+
+def _keepable(db: sqlite_utils.Database, table_id: str, secret: str | None):
+    """The table, its sheet and its seat names, if the phone holding `secret` is seated at
+    it and it may join a group; `TableError` (a plain 4xx) otherwise."""
+    table = get_table(db, table_id)   # NotFound (404) for no such table
+    phone = phone_by_secret(db, table.id, secret)
+    if phone is None or not phone.seated:
+        raise Forbidden(N_("Only a phone seated at this table can keep its players."))
+    if table.event_id is not None:
+        raise TableError(N_("A tournament's table can't become a group's."), status=409)
+    if table.group_id is not None:
+        raise TableError(N_("This table already records its games in a group."), status=409)
+    sheet = sheet_of(db, table)
+    if not (sheet.summary or {}).get("over") and not any(
+            (p or {}).get("over") for p in sheet.past_games):
+        raise TableError(N_("Finish a game first: a group keeps finished games."), status=409)
+    return table, sheet, [s.name for s in sheet.seats]
+
+
+def keepable(db: sqlite_utils.Database, table_id: str, secret: str | None) -> list[str]:
+    """The seat names a group made from this table would start with (the form's list);
+    `TableError` when this phone can't make one."""
+    return _keepable(db, table_id, secret)[2]
+
+
+def keep_table(db: sqlite_utils.Database, table_id: str, secret: str | None,
+               name: str) -> tuple[Group, int]:
+    """Make a group named `name` of the table's seats, the phone holding `secret` (seated
+    at the table) its creator; the table becomes the group's and its finished games are
+    recorded. Returns the group and how many games were recorded. Bad input or a table
+    that changed meanwhile raises `TableError` and writes nothing."""
+    table, sheet, names = _keepable(db, table_id, secret)
+    name = clean_group_name(name)
+    names = parse_players("\n".join(names))
+    with transaction(db):
+        row = db.execute("SELECT version, group_id FROM tables WHERE id = ?",
+                         [table.id]).fetchone()
+        if row is None or row[0] != table.version or row[1] is not None:
+            raise Conflict(N_("The table changed meanwhile. Try again."))
+        group_id = insert_group(db, name, names, secret)
+        db.execute("UPDATE tables SET group_id = ? WHERE id = ?", [group_id, table.id])
+        audit(db, group_id, "attach", 1, None, {"table": table.id, "game": table.game_slug})
+        recorded = record_sheet(db, replace(table, group_id=group_id), names, sheet)
+    return get_group(db, group_id), recorded
