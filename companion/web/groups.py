@@ -172,3 +172,35 @@ def games_csv(group_id: str):
     response.headers["Content-Disposition"] = f'attachment; filename="group-{group.id}-games.csv"'
     response.headers["Cache-Control"] = "private, no-store"
     return response
+
+
+@bp.get("/g/keep/<table_id>")
+def keep_page(table_id: str):
+    """"Keep these players": the form that makes a group of a finished table's seats (for a
+    phone seated at it)."""
+    try:
+        names = groups.keepable(get_db(), table_id[:64], phone_secret())
+    except TableError as exc:
+        return _refused(exc)
+    return render_template("groups/keep.html", table_id=table_id, names=names, values={},
+                           error=None, max_name=groups.group.MAX_GROUP_NAME)
+
+
+@bp.post("/g/keep/<table_id>")
+@quota("TABLE_CREATE_LIMIT")
+def keep_table(table_id: str):
+    """Make the group of the table's seats; the table records into it from now on, and its
+    finished games are recorded at once. Then the group's page."""
+    db = get_db()
+    try:
+        names = groups.keepable(db, table_id[:64], phone_secret())
+    except TableError as exc:
+        return _refused(exc)
+    try:
+        group, _recorded = groups.keep_table(db, table_id[:64], own_secret(),
+                                             (request.form.get("name") or "")[:1000])
+    except TableError as exc:
+        return render_template("groups/keep.html", table_id=table_id, names=names,
+                               values=request.form, error=exc.message,
+                               max_name=groups.group.MAX_GROUP_NAME), exc.status
+    return redirect(url_for(".show", group_id=group.id), 303)

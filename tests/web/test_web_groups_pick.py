@@ -9,6 +9,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from helpers import attr, select, text_of
+from web_helpers import count, snapshot
 
 from test_web_groups import make_group
 
@@ -78,3 +79,39 @@ def test_the_script_is_served(group):
     _group_id, ann = group
     js = ann.get("/static/js/pick.js")
     assert js.status_code == 200 and "data-pick" in js.get_data(as_text=True)
+
+
+# ---------------------------------------------------------------- keep these players
+
+def test_keep_these_players_from_a_finished_table(table, new_phone, db_path):
+    ann, bob = table.host, table.bob
+    assert not select(ann.page(table.id), "#keep-players")   # not before the game is over
+    assert ann.get(f"/g/keep/{table.id}").status_code == 409
+    ann.enter(table.id, {0: 60, 1: 20, 2: 10})
+    page = ann.page(table.id)
+    assert attr(page, "a#keep-players", "href") == f"/g/keep/{table.id}"
+    # A phone not seated at the table can't; a seated guest can.
+    eve = new_phone("Eve")
+    assert eve.get(f"/g/keep/{table.id}").status_code == 403
+    before = snapshot(db_path)
+    assert eve.post(f"/g/keep/{table.id}", {"name": "Mine"}).status_code == 403
+    assert bob.post(f"/g/keep/{table.id}", {"name": "  "}).status_code == 422
+    assert snapshot(db_path) == before
+    form = bob.get(f"/g/keep/{table.id}").get_data(as_text=True)
+    assert [text_of(li) for li in select(form, "#keep-players li")] == ["Ann", "Bob", "Cy"]
+    r = bob.post(f"/g/keep/{table.id}", {"name": "Friday"})
+    assert r.status_code == 303
+    group_id = re.fullmatch(r"/g/([\w-]+)", urlsplit(r.headers["Location"]).path).group(1)
+    [game] = bob.get(f"/g/{group_id}/games.json").get_json()
+    assert game["table_id"] == table.id and game["winners"] == ["Ann"]
+    assert game["players"] == ["Ann", "Bob", "Cy"]
+    # Bob's phone is the group's; Ann's joins by the group's link as any phone does.
+    assert ann.get(f"/g/{group_id}").status_code == 403
+    # Once kept, the table offers it no more and a second try is refused.
+    assert not select(bob.page(table.id), "#keep-players")
+    assert ann.post(f"/g/keep/{table.id}", {"name": "Again"}).status_code == 409
+    assert count(db_path, "groups") == 1
+
+
+def test_keep_an_unknown_table(new_phone):
+    assert new_phone("Eve").get("/g/keep/nosuchtable").status_code == 404
