@@ -1,6 +1,7 @@
 """A table that becomes a group's: "keep these players" makes a group of a table's seats,
 and the table becomes its table; its finished games (the earlier ones and the current one,
-if over) are recorded at once, and the games it finishes later as they finish."""
+if over) are recorded at once, and the games it finishes later as they finish. The table's
+page offers it once a game is over; any table a phone is seated at may join."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -27,10 +28,9 @@ def _keepable(db: sqlite_utils.Database, table_id: str, secret: str | None):
         raise TableError(N_("A tournament's table can't become a group's."), status=409)
     if table.group_id is not None:
         raise TableError(N_("This table already records its games in a group."), status=409)
+    # The page offers this once a game is over, but a table mid-game may join too: its
+    # games are recorded as they finish.
     sheet = sheet_of(db, table)
-    if not (sheet.summary or {}).get("over") and not any(
-            (p or {}).get("over") for p in sheet.past_games):
-        raise TableError(N_("Finish a game first: a group keeps finished games."), status=409)
     return table, sheet, [s.name for s in sheet.seats]
 
 
