@@ -6,7 +6,7 @@ from __future__ import annotations
 from .group import (Group, GroupPhone, Player, add_players, audit_log, create_group,
                     get_group, groups_of, join_by_token, note_table, parse_players, phone_of,
                     phones, players, remove_phone, rename_player, require_phone)
-from .keep import keep_table, keepable
+from .keep import attach_table, attachable, keep_table, keepable
 from .records import (CSV_COLUMNS, games, games_csv, record_past_games, record_sheet,
                       record_table)
 
@@ -14,4 +14,4 @@ __all__ = ["Group", "GroupPhone", "Player", "add_players", "audit_log", "create_
            "get_group", "groups_of", "join_by_token", "note_table", "parse_players", "phone_of",
            "phones", "players", "remove_phone", "rename_player", "require_phone", "CSV_COLUMNS",
            "games", "games_csv", "record_past_games", "record_sheet", "record_table", "keep_table",
-           "keepable"]
+           "keepable", "attach_table", "attachable"]

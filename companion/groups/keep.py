@@ -10,20 +10,26 @@ import sqlite_utils
 
 from companion.rules.said import N_
 from companion.storage import transaction
-from companion.tables import get_table, phone_by_secret, sheet as sheet_of
+from companion.tables import (get_table, host_allowed, phone_by_secret, seats_of,
+                              sheet as sheet_of)
 from companion.tables.errors import Conflict, Forbidden, TableError
 
-from .group import Group, audit, clean_group_name, get_group, insert_group, parse_players
+from .group import (Group, add_players, audit, clean_group_name, get_group, groups_of,
+                    insert_group, parse_players, require_phone)
 from .records import record_sheet
 
 
-def _keepable(db: sqlite_utils.Database, table_id: str, secret: str | None):
+def _keepable(db: sqlite_utils.Database, table_id: str, secret: str | None,
+              host: bool = False):
     """The table, its sheet and its seat names, if the phone holding `secret` is seated at
-    it and it may join a group; `TableError` (a plain 4xx) otherwise."""
+    it (with `host`, is its host) and it may join a group; `TableError` (a plain 4xx)
+    otherwise."""
     table = get_table(db, table_id)   # NotFound (404) for no such table
     phone = phone_by_secret(db, table.id, secret)
     if phone is None or not phone.seated:
         raise Forbidden(N_("Only a phone seated at this table can keep its players."))
+    if host and not host_allowed(table, seats_of(db, table.id), phone):
+        raise Forbidden(N_("Only the table's host can record its games in a group."))
     if table.event_id is not None:
         raise TableError(N_("A tournament's table can't become a group's."), status=409)
     if table.group_id is not None:
@@ -59,3 +65,30 @@ def keep_table(db: sqlite_utils.Database, table_id: str, secret: str | None,
         audit(db, group_id, "attach", 1, None, {"table": table.id, "game": table.game_slug})
         recorded = record_sheet(db, replace(table, group_id=group_id), names, sheet)
     return get_group(db, group_id), recorded
+
+
+def attachable(db: sqlite_utils.Database, table_id: str, secret: str | None) -> list[Group]:
+    """The groups the host's phone (holding `secret`) may attach this table to: its own;
+    `TableError` when this phone can't attach the table."""
+    _keepable(db, table_id, secret, host=True)
+    return groups_of(db, secret)
+
+
+def attach_table(db: sqlite_utils.Database, table_id: str, secret: str | None,
+                 group_id: str) -> tuple[Group, int]:
+    """The table's host attaches it to one of that phone's groups (audited): its players
+    join the group by name and its finished games are recorded, later ones as they finish.
+    Returns the group and how many games were recorded; `TableError` and nothing written
+    otherwise (403 for a group that isn't this phone's)."""
+    table, sheet, names = _keepable(db, table_id, secret, host=True)
+    group, me = require_phone(db, group_id, secret)
+    with transaction(db):
+        row = db.execute("SELECT version, group_id FROM tables WHERE id = ?",
+                         [table.id]).fetchone()
+        if row is None or row[0] != table.version or row[1] is not None:
+            raise Conflict(N_("The table changed meanwhile. Try again."))
+        db.execute("UPDATE tables SET group_id = ? WHERE id = ?", [group.id, table.id])
+        add_players(db, group.id, names, me.n)
+        audit(db, group.id, "attach", me.n, None, {"table": table.id, "game": table.game_slug})
+        recorded = record_sheet(db, replace(table, group_id=group.id), names, sheet)
+    return get_group(db, group.id), recorded

@@ -204,3 +204,26 @@ def keep_table(table_id: str):
                                values=request.form, error=exc.message,
                                max_name=groups.group.MAX_GROUP_NAME), exc.status
     return redirect(url_for(".show", group_id=group.id), 303)
+
+
+@bp.get("/g/attach/<table_id>")
+def attach_page(table_id: str):
+    """The table's host picks one of this phone's groups to record the table's games in."""
+    try:
+        mine = groups.attachable(get_db(), table_id[:64], phone_secret())
+    except TableError as exc:
+        return _refused(exc)
+    return render_template("groups/attach.html", table_id=table_id, groups=mine, error=None)
+
+
+@bp.post("/g/attach/<table_id>")
+def attach_table(table_id: str):
+    """Attach the table to the group picked (field ``group``); then the group's page."""
+    db = get_db()
+    try:
+        groups.attachable(db, table_id[:64], phone_secret())
+        group, _recorded = groups.attach_table(db, table_id[:64], phone_secret(),
+                                               (request.form.get("group") or "")[:64])
+    except TableError as exc:
+        return _refused(exc)
+    return redirect(url_for(".show", group_id=group.id), 303)

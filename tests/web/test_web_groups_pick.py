@@ -114,3 +114,40 @@ def test_keep_these_players_from_a_finished_table(table, new_phone, db_path):
 
 def test_keep_an_unknown_table(new_phone):
     assert new_phone("Eve").get("/g/keep/nosuchtable").status_code == 404
+
+
+# ---------------------------------------------------------------- attaching a table
+
+def test_the_host_attaches_a_table_to_one_of_its_groups(table, new_phone, db_path):
+    from companion.groups.group import audit_log
+    from companion.storage import connect
+    ann, bob = table.host, table.bob
+    ann.enter(table.id, {0: 60, 1: 20, 2: 10})
+    # Ann has no group yet: the page offers to keep the players instead.
+    assert attr(ann.page(table.id), "a#attach-group", "href") == f"/g/attach/{table.id}"
+    assert select(ann.get(f"/g/attach/{table.id}").get_data(as_text=True), "#no-groups")
+    group_id = make_group(ann, name="Club", players="Ann\nDee")
+    other = make_group(new_phone("Eve"), name="Other")
+    before = snapshot(db_path)
+    # Only the host; only into one of the host's own groups.
+    assert bob.get(f"/g/attach/{table.id}").status_code == 403
+    assert bob.post(f"/g/attach/{table.id}", {"group": group_id}).status_code == 403
+    assert new_phone("Zed").get(f"/g/attach/{table.id}").status_code == 403
+    assert ann.post(f"/g/attach/{table.id}", {"group": other}).status_code == 403
+    assert ann.post(f"/g/attach/{table.id}", {"group": ""}).status_code == 403
+    assert snapshot(db_path) == before
+    page = ann.get(f"/g/attach/{table.id}").get_data(as_text=True)
+    assert [(b.attrs["value"], text_of(b)) for b in select(page, "#attach-form button")] == \
+        [(group_id, "Club")]
+    r = ann.post(f"/g/attach/{table.id}", {"group": group_id})
+    assert r.status_code == 303 and r.headers["Location"].endswith(f"/g/{group_id}")
+    [game] = ann.get(f"/g/{group_id}/games.json").get_json()
+    assert game["table_id"] == table.id and game["winners"] == ["Ann"]
+    page = ann.get(f"/g/{group_id}").get_data(as_text=True)
+    assert [text_of(s) for s in select(page, ".group-players summary")] == \
+        ["Ann", "Dee", "Bob", "Cy"]
+    assert audit_log(connect(db_path), group_id)[-1]["new"] == {"table": table.id,
+                                                                 "game": "scorepad"}
+    # Attached: the host tools offer it no more; a second attach is refused.
+    assert not select(ann.page(table.id), "a#attach-group")
+    assert ann.post(f"/g/attach/{table.id}", {"group": group_id}).status_code == 409
