@@ -126,7 +126,7 @@ def parse_players(text: str) -> list[str]:
     return names
 
 
-def _clean_group_name(raw: str) -> str:
+def clean_group_name(raw: str) -> str:
     name = clean_name(raw or "")
     if not name:
         raise TableError(N_("Give the group a name."), status=422)
@@ -151,21 +151,28 @@ def create_group(db: sqlite_utils.Database, name: str, players_text: str,
     """A new group named `name` with the players of `players_text` (one per line); the
     phone holding `secret` is its first phone and its creator. Bad input raises
     `TableError` (422) and writes nothing."""
-    name = _clean_group_name(name)
+    name = clean_group_name(name)
     names = parse_players(players_text)
+    with transaction(db):
+        group_id = insert_group(db, name, names, secret)
+    return get_group(db, group_id)
+
+
+def insert_group(db: sqlite_utils.Database, name: str, names: list[str], secret: str) -> str:
+    """Inside the caller's write transaction: the rows of a new group (`name` and `names`
+    already cleaned), the phone holding `secret` its creator; returns the group's id."""
     group_id, token = tokens.new_table_id(), tokens.new_token()
     stamp = now()
-    with transaction(db):
-        db.execute("INSERT INTO groups (id, name, token, created_at) VALUES (?, ?, ?, ?)",
-                   [group_id, name, token, stamp])
-        for pid, player in enumerate(names, start=1):
-            db.execute("INSERT INTO group_players (group_id, id, name, key, created_at)"
-                       " VALUES (?, ?, ?, ?, ?)", [group_id, pid, player, name_key(player), stamp])
-        db.execute("INSERT INTO group_phones (group_id, secret_hash, n, creator, created_at)"
-                   " VALUES (?, ?, 1, 1, ?)", [group_id, group_hash(secret, group_id), stamp])
-        places.note(db, secret, places.GROUP, group_id)
-        audit(db, group_id, "create", 1, None, {"name": name, "players": names})
-    return get_group(db, group_id)
+    db.execute("INSERT INTO groups (id, name, token, created_at) VALUES (?, ?, ?, ?)",
+               [group_id, name, token, stamp])
+    for pid, player in enumerate(names, start=1):
+        db.execute("INSERT INTO group_players (group_id, id, name, key, created_at)"
+                   " VALUES (?, ?, ?, ?, ?)", [group_id, pid, player, name_key(player), stamp])
+    db.execute("INSERT INTO group_phones (group_id, secret_hash, n, creator, created_at)"
+               " VALUES (?, ?, 1, 1, ?)", [group_id, group_hash(secret, group_id), stamp])
+    places.note(db, secret, places.GROUP, group_id)
+    audit(db, group_id, "create", 1, None, {"name": name, "players": names})
+    return group_id
 
 
 def join_by_token(db: sqlite_utils.Database, token: str, secret: str) -> Group:

@@ -65,13 +65,19 @@ def record_table(db: sqlite_utils.Database, table, names: list[str], result) -> 
     group_id = getattr(table, "group_id", None)
     if not group_id:
         return
+    kept = _kept(db, group_id)
+    _record(db, table, names, result, group_id, kept)
+    kept.save()
+
+
+def _kept(db, group_id: str) -> "_Kept":
+    """The running totals a write is about to change. A group with no stored total yet has
+    it built now, before the write changes its records, so the write's fold counts once."""
     kept = _Kept(db)
     if db.execute("SELECT 1 FROM group_stats WHERE group_id = ?",
                   [group_id]).fetchone() is None:
-        # Built before this write changes the records, so the fold below counts once.
         kept.totals[group_id] = _load(db, group_id)
-    _record(db, table, names, result, group_id, kept)
-    kept.save()
+    return kept
 
 
 def _record(db, table, names: list[str], result, group_id: str, kept: "_Kept") -> None:
@@ -90,6 +96,64 @@ def _record(db, table, names: list[str], result, group_id: str, kept: "_Kept") -
             kept.fold(row, -1)
             db.execute("DELETE FROM group_games WHERE id = ?", [row["id"]])
         return
+    row = db.execute("SELECT started_at, finished_at FROM group_games WHERE table_id = ?"
+                     " AND game_no = ?", [table.id, game_no]).fetchone()
+    started = row["started_at"] if row is not None else _started_at(db, table.id,
+                                                                     result.game_start)
+    finished = row["finished_at"] if row is not None else now()
+    _write(db, table, names, game_no, summary, started, finished, kept)
+
+
+def record_past_games(db: sqlite_utils.Database, table, names: list[str],
+                      past_games: list[dict], kept: "_Kept | None" = None) -> int:
+    """Inside the caller's write transaction: record the finished ones among `past_games`
+    (a table's fold's earlier games, oldest first) as games 1, 2, ... of the table, for a
+    table that joins a group after they were played. Each began when the one before it
+    ended (the first, when the table opened) and ended at its rematch (``ended_at``). A
+    game already recorded is rewritten in place. Returns how many were recorded."""
+    if not getattr(table, "group_id", None):
+        return 0
+    own = kept is None
+    kept = _kept(db, table.group_id) if own else kept
+    opened = _started_at(db, table.id, 0)
+    started, recorded = opened, 0
+    for game_no, summary in enumerate(past_games, start=1):
+        finished = (summary or {}).get("ended_at") or now()
+        if (summary or {}).get("over"):
+            _write(db, table, names, game_no, summary, started, finished, kept)
+            recorded += 1
+        started = finished
+    if own:
+        kept.save()
+    return recorded
+
+
+def record_sheet(db: sqlite_utils.Database, table, names: list[str], sheet) -> int:
+    """Inside the caller's write transaction, for a table that has just joined a group:
+    record its finished games as they stand on `sheet` (:class:`companion.tables.Sheet`),
+    the earlier ones (:func:`record_past_games`) and the current one if it is over (begun
+    when the last earlier game ended; finished now). From then on the table's writes keep
+    the current game's record in step (:func:`record_table`). Returns how many."""
+    if not getattr(table, "group_id", None):
+        return 0
+    kept = _kept(db, table.group_id)
+    recorded = record_past_games(db, table, names, sheet.past_games, kept)
+    summary = sheet.summary or {}
+    if summary.get("over"):
+        past = sheet.past_games
+        started = (past[-1].get("ended_at") if past else None) or _started_at(db, table.id, 0)
+        _write(db, table, names, len(past) + 1, summary, started, now(), kept)
+        recorded += 1
+    kept.save()
+    return recorded
+
+
+def _write(db, table, names: list[str], game_no: int, summary: dict, started: str,
+           finished: str, kept: "_Kept") -> None:
+    """Insert or rewrite the record of game `game_no` of the group's `table`, its group's
+    running total following (`kept`)."""
+    group_id = table.group_id
+    summary = {k: v for k, v in summary.items() if k != "ended_at"}
     game = find_game(table.game_slug)
     outcome = game.outcome_of(summary, table.settings)
     teams = _teams(summary, names) if getattr(game, "teams", False) else None
@@ -105,9 +169,6 @@ def _record(db, table, names: list[str], result, group_id: str, kept: "_Kept") -
                      [table.id, game_no]).fetchone()
     if row is not None:
         kept.fold(row, -1)
-    started = row["started_at"] if row is not None else _started_at(db, table.id,
-                                                                     result.game_start)
-    finished = row["finished_at"] if row is not None else now()
     values = [group_id, table.id, game_no, game.slug, json.dumps(table.settings), started,
               finished, json.dumps(names),
               json.dumps(list(teams.values())) if teams is not None else None,

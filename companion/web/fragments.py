@@ -164,6 +164,7 @@ class Chrome:
     join_url: str
     loopback: bool
     other_base: str | None
+    group_id: str | None = None   # the group the table records into (host tools: attach)
 
     @classmethod
     def of(cls, view: View) -> Chrome:
@@ -171,7 +172,7 @@ class Chrome:
         table = view.table
         return cls(table.id, table.code, table.host_seat, table.event_id, tuple(view.seats),
                    view.phone.seat, view.is_host, join_url(table.token), base_is_loopback(),
-                   base_mismatch())
+                   base_mismatch(), table.group_id)
 
     @property
     def me(self) -> tables.Seat | None:

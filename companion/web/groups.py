@@ -187,3 +187,58 @@ def games_csv(group_id: str):
     response.headers["Content-Disposition"] = f'attachment; filename="group-{group.id}-games.csv"'
     response.headers["Cache-Control"] = "private, no-store"
     return response
+
+
+@bp.get("/g/keep/<table_id>")
+def keep_page(table_id: str):
+    """"Keep these players": the form that makes a group of a finished table's seats (for a
+    phone seated at it)."""
+    try:
+        names = groups.keepable(get_db(), table_id[:64], phone_secret())
+    except TableError as exc:
+        return _refused(exc)
+    return render_template("groups/keep.html", table_id=table_id, names=names, values={},
+                           error=None, max_name=groups.group.MAX_GROUP_NAME)
+
+
+@bp.post("/g/keep/<table_id>")
+@quota("TABLE_CREATE_LIMIT")
+def keep_table(table_id: str):
+    """Make the group of the table's seats; the table records into it from now on, and its
+    finished games are recorded at once. Then the group's page."""
+    db = get_db()
+    try:
+        names = groups.keepable(db, table_id[:64], phone_secret())
+    except TableError as exc:
+        return _refused(exc)
+    try:
+        group, _recorded = groups.keep_table(db, table_id[:64], own_secret(),
+                                             (request.form.get("name") or "")[:1000])
+    except TableError as exc:
+        return render_template("groups/keep.html", table_id=table_id, names=names,
+                               values=request.form, error=exc.message,
+                               max_name=groups.group.MAX_GROUP_NAME), exc.status
+    return redirect(url_for(".show", group_id=group.id), 303)
+
+
+@bp.get("/g/attach/<table_id>")
+def attach_page(table_id: str):
+    """The table's host picks one of this phone's groups to record the table's games in."""
+    try:
+        mine = groups.attachable(get_db(), table_id[:64], phone_secret())
+    except TableError as exc:
+        return _refused(exc)
+    return render_template("groups/attach.html", table_id=table_id, groups=mine, error=None)
+
+
+@bp.post("/g/attach/<table_id>")
+def attach_table(table_id: str):
+    """Attach the table to the group picked (field ``group``); then the group's page."""
+    db = get_db()
+    try:
+        groups.attachable(db, table_id[:64], phone_secret())
+        group, _recorded = groups.attach_table(db, table_id[:64], phone_secret(),
+                                               (request.form.get("group") or "")[:64])
+    except TableError as exc:
+        return _refused(exc)
+    return redirect(url_for(".show", group_id=group.id), 303)

@@ -248,6 +248,12 @@ ROUTES: dict[tuple[str, str], tuple[str, ...]] = {
     (GROUP + "/players/<int:player_id>/rename", "POST"): ("name",),
     (GROUP + "/new/<slug>", "GET"): (),
     (GROUP + "/new/<slug>", "POST"): NEW_TABLE_FIELDS,
+    # "Keep these players": a group made of a finished table's seats (a seated phone).
+    ("/g/keep/<table_id>", "GET"): (),
+    ("/g/keep/<table_id>", "POST"): ("name",),
+    # The table's host records its games in one of that phone's groups.
+    ("/g/attach/<table_id>", "GET"): (),
+    ("/g/attach/<table_id>", "POST"): ("group",),
     (GROUP + "/games.json", "GET"): (),
     (GROUP + "/games.csv", "GET"): (),
     (GROUP + "/stats.json", "GET"): (),
@@ -1013,7 +1019,11 @@ class World:
             # A group's writes touch no table, except a new table made for the group.
             if req.rule.startswith(GROUP):
                 self._check_group(before, params)
-            if req.endpoint == "groups.create_table":
+            if req.endpoint in ("groups.keep_table", "groups.attach_table"):
+                # The kept table joins the new group: its row changes, no other table's.
+                assert changed <= {tid}, f"keeping a table's players touched {changed}"
+                assert status == 303 or not changed
+            elif req.endpoint == "groups.create_table":
                 assert status == 303
                 assert len(changed) == 1 and not changed & existing, \
                     f"a new table touched {changed}"
@@ -1180,6 +1190,14 @@ SEEDS = [  # in order: the confirmation needs B's pending hand, the rematch a fi
          [("sid", SID_NEW), ("version", VERSION), ("kind", "finish")]),
     seed(TABLE + "/rematch", "POST", "table.rematch", "bob",
          [("sid", SID_NEW), ("version", VERSION)]),
+    # Bob, seated at A, may keep its players; Yan, seated at B, does.
+    seed("/g/keep/<table_id>", "GET", "groups.keep_page", "bob", hx=False),
+    seed("/g/keep/<table_id>", "POST", "groups.keep_table", "yan", [("name", "Kept")],
+         table=TABLE_B),
+    # Ann, A's host, records A's games in her group.
+    seed("/g/attach/<table_id>", "GET", "groups.attach_page", "ann", hx=False),
+    seed("/g/attach/<table_id>", "POST", "groups.attach_table", "ann",
+         [("group", GROUP_ID)]),
     seed("/places/remove", "POST", "home.remove_place", "bob", [("kind", "table"),
                                                                  ("ref", TABLE_A)]),
     # The event: Ann directs it; its round 1 is seated on one table.
