@@ -124,7 +124,10 @@ def test_the_host_attaches_a_table_to_one_of_its_groups(table, new_phone, db_pat
     ann, bob = table.host, table.bob
     ann.enter(table.id, {0: 60, 1: 20, 2: 10})
     # Ann has no group yet: the page offers to keep the players instead.
-    assert attr(ann.page(table.id), "a#attach-group", "href") == f"/g/attach/{table.id}"
+    history = ann.get(f"/t/{table.id}/history").get_data(as_text=True)
+    assert attr(history, "a#attach-group", "href") == f"/g/attach/{table.id}"
+    assert not select(bob.get(f"/t/{table.id}/history").get_data(as_text=True),
+                      "a#attach-group")             # the host's, not every phone's
     assert select(ann.get(f"/g/attach/{table.id}").get_data(as_text=True), "#no-groups")
     group_id = make_group(ann, name="Club", players="Ann\nDee")
     other = make_group(new_phone("Eve"), name="Other")
@@ -148,6 +151,7 @@ def test_the_host_attaches_a_table_to_one_of_its_groups(table, new_phone, db_pat
         ["Ann", "Dee", "Bob", "Cy"]
     assert audit_log(connect(db_path), group_id)[-1]["new"] == {"table": table.id,
                                                                  "game": "scorepad"}
-    # Attached: the host tools offer it no more; a second attach is refused.
-    assert not select(ann.page(table.id), "a#attach-group")
+    # Attached: the history offers it no more; a second attach is refused.
+    assert not select(ann.get(f"/t/{table.id}/history").get_data(as_text=True),
+                      "a#attach-group")
     assert ann.post(f"/g/attach/{table.id}", {"group": group_id}).status_code == 409
