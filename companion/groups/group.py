@@ -111,9 +111,7 @@ def parse_players(text: str) -> list[str]:
         name = clean_name(line)
         if not name:
             continue
-        if len(name) > MAX_NAME_LENGTH:
-            raise TableError(message("groups", "Keep each player's name to {n} characters.",
-                                     n=MAX_NAME_LENGTH), status=422)
+        _check_length(name)
         key = name_key(name)
         if key in seen:
             raise TableError(message("groups", "Each player's name may appear only once: {name} is "
@@ -124,6 +122,13 @@ def parse_players(text: str) -> list[str]:
         raise TableError(message("groups", "A group has at most {n} players.", n=MAX_PLAYERS),
                          status=422)
     return names
+
+
+def _check_length(name: str) -> None:
+    """422 for a player's name longer than a table's seat takes (MAX_NAME_LENGTH)."""
+    if len(name) > MAX_NAME_LENGTH:
+        raise TableError(message("groups", "Keep each player's name to {n} characters.",
+                                 n=MAX_NAME_LENGTH), status=422)
 
 
 def clean_group_name(raw: str) -> str:
@@ -284,9 +289,7 @@ def rename_player(db: sqlite_utils.Database, group_id: str, secret: str | None,
     cleaned = clean_name(name or "")
     if not cleaned:
         raise TableError(N_("Give the player a name."), status=422)
-    if len(cleaned) > MAX_NAME_LENGTH:
-        raise TableError(message("groups", "Keep each player's name to {n} characters.",
-                                 n=MAX_NAME_LENGTH), status=422)
+    _check_length(cleaned)
     with transaction(db):
         _group, me = require_phone(db, group_id, secret)
         row = db.execute("SELECT name FROM group_players WHERE group_id = ? AND id = ? AND"
