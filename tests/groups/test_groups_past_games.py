@@ -47,7 +47,9 @@ def test_past_games_are_recorded_when_a_table_joins_a_group(db):
     names = [s.name for s in sheet.seats]
     with transaction(db):
         assert groups.record_past_games(db, table, names, sheet.past_games) == 2
-    games = sorted(groups.games(db, group.id), key=lambda g: g["finished_at"])
+    # Newest first, as the group's pages list them; two games ended in the same second
+    # keep the order they were played in.
+    games = groups.games(db, group.id)[::-1]
     assert [g["winners"] for g in games] == [["Ann"], ["Eve"]]
     assert [g["scores"] for g in games] == [{"Ann": 120, "Eve": 30}, {"Ann": 20, "Eve": 110}]
     assert games[0]["started_at"] <= games[0]["finished_at"] <= games[1]["started_at"]
@@ -96,7 +98,9 @@ def test_keep_these_players_makes_a_group_of_the_table(db):
     assert (group.name, recorded) == ("Friday", 2)
     assert tables.get_table(db, table.id).group_id == group.id
     assert [p.name for p in groups.players(db, group.id)] == ["Ann", "Eve"]
-    games = sorted(groups.games(db, group.id), key=lambda g: g["finished_at"])
+    # Newest first, as the group's pages list them; two games ended in the same second
+    # keep the order they were played in.
+    games = groups.games(db, group.id)[::-1]
     assert [g["winners"] for g in games] == [["Ann"], ["Eve"]]
     assert [e["kind"] for e in audit_log(db, group.id)] == ["create", "attach"]
     assert groups.require_phone(db, group.id, secret)   # the keeping phone is the group's
