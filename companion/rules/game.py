@@ -17,10 +17,12 @@ from typing import Any
 
 from .said import N_, Said, listing, message
 from .text import number
+from .verdict import RuleError
 
 __all__ = [
     "Game",
     "Outcome",
+    "PAPER",
     "Setting",
     "MAX_NAME_LENGTH",
     "clean_name",
@@ -28,6 +30,8 @@ __all__ = [
     "check_seats",
     "check_settings",
     "describe_settings",
+    "paper_action",
+    "paper_totals",
     "parse_form_settings",
 ]
 
@@ -292,6 +296,65 @@ def check_seats(seats: Sequence[str], min_players: int, max_players: int,
     return names
 
 
+#: The game action that starts a game from the totals written on a paper sheet:
+#: ``{"kind": PAPER, "paper": {...}}`` (see :meth:`Game.start_from_paper`).
+PAPER = "paper"
+
+#: The largest total a paper sheet may carry, either way: beyond any real game.
+MAX_PAPER_TOTAL = 1_000_000_000
+
+
+def paper_action(paper: Mapping[str, Any]) -> dict:
+    """The log's action for a game started from a paper sheet: a game's ``apply`` takes
+    it as the game's first action and gives the state ``from_paper`` gives."""
+    return {"kind": PAPER, "paper": dict(paper) if isinstance(paper, Mapping) else paper}
+
+
+def paper_totals(paper: Any, keys: Sequence[str], *, rule: str,
+                 names: Mapping[str, str] | None = None, low: int | None = None,
+                 below: int | None = None, step: int = 1) -> dict[str, int]:
+    """The ``"totals"`` of a paper sheet, checked: a whole number for every key (players,
+    or teams, as the game's summary keys its totals), at least ``low`` (None: negatives
+    allowed), a multiple of ``step``, and short of ``below`` (a target reached would have
+    ended that game). ``names`` are what the sentences call each key ("Ann & Cid").
+    RuleError citing ``rule`` otherwise."""
+    if not isinstance(paper, Mapping) or not isinstance(paper.get("totals"), Mapping):
+        raise RuleError(N_("Write down the totals from the paper sheet."), rule=rule)
+    given = paper["totals"]
+    unknown = [key for key in given if key not in keys]
+    if unknown:
+        raise RuleError(message("rules", "'{key}' is not playing at this table.",
+                                key=str(unknown[0])), rule=rule)
+    names = names or {}
+    totals: dict[str, int] = {}
+    for key in keys:
+        who = names.get(key, key)
+        value = given.get(key)
+        if value is None:
+            raise RuleError(message("rules", "Enter the total of {who} from the paper sheet.",
+                                    who=who), rule=rule)
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise RuleError(message("rules", "The total of {who} must be a whole number.",
+                                    who=who), rule=rule)
+        if abs(value) > MAX_PAPER_TOTAL:
+            raise RuleError(message("rules", "The total of {who} is too large for a paper "
+                                    "sheet.", who=who), rule=rule)
+        if low is not None and value < low:
+            raise RuleError(message("rules", "The total of {who} can't be below {low} in this "
+                                    "game.", who=who, low=number(low)), rule=rule)
+        if step > 1 and value % step:
+            raise RuleError(message("rules", "The total of {who} must be a multiple of "
+                                    "{step}: {total} is not.", who=who, step=number(step),
+                                    total=number(value)), rule=rule)
+        if below is not None and value >= below:
+            raise RuleError(message("rules", "The total of {who}, {total}, already reaches the "
+                                    "target of {target}: that game is over, so start a new "
+                                    "one.", who=who, total=number(value),
+                                    target=number(below)), rule=rule)
+        totals[key] = value
+    return totals
+
+
 def _no_rules() -> Mapping[str, str]:
     return MappingProxyType({})
 
@@ -367,6 +430,31 @@ class Game:
     #: passes the deal on (RULES.md §RK-3). None: every game starts as ``new`` does.
     next_game: Callable[[dict, list[str], Mapping[str, Any]], dict] | None = field(
         default=None, repr=False, compare=False)
+    #: ``from_paper(settings, seats, paper) -> state``: a game that starts from the totals
+    #: (and, where the game has them, checks) written on a paper sheet, or ValueError /
+    #: RuleError in plain words. ``paper`` holds the fields named in ``paper_fields``:
+    #: ``"totals"`` is keyed as the summary's totals are (players, or teams "A" and "B").
+    #: The game's ``apply`` takes ``paper_action(paper)`` as a game's first action and
+    #: gives the same state (so a table keeps it in its log, entered by someone), and its
+    #: summary shows it as ``summary["paper"]``. None: the game is not offered from paper.
+    from_paper: Callable[[dict, list[str], Mapping[str, Any]], dict] | None = field(
+        default=None, repr=False, compare=False)
+    #: The paper sheet's fields ``from_paper`` takes, e.g. ``("totals",)``; empty when
+    #: ``from_paper`` is None.
+    paper_fields: tuple[str, ...] = ()
+
+    def start_from_paper(self, settings: dict, seats: list[str],
+                         paper: Mapping[str, Any]) -> dict:
+        """The state a game starts from when it goes on from a paper sheet (``from_paper``);
+        ValueError when the game can't (its state can't be written on paper)."""
+        if self.from_paper is None:
+            raise ValueError(message("rules", "{game} can't start from a paper sheet.",
+                                     game=self.name))
+        return self.from_paper(settings, seats, paper)
+
+    def paper_keys(self, seats: Sequence[str]) -> list[str]:
+        """Whose totals a paper sheet holds: the teams ("A", "B") or the players."""
+        return ["A", "B"] if self.teams else list(seats)
 
     def start_after(self, settings: dict, seats: list[str],
                     previous: Mapping[str, Any] | None) -> dict:

@@ -19,6 +19,8 @@ actions:
   (whole numbers, 0–70 and 0–40). The player who went out may leave ``"hand"`` out.
 - ``{"kind": "cut", "cards": {player: card}}`` (all four cut cards; RR-2 names the dealer)
   or ``{"kind": "cut", "dealer": player}`` — who deals the first hand; only before it.
+- ``{"kind": "paper", "paper": {"totals": {"A": int, "B": int}}}`` — the game goes on from
+  a paper sheet (:func:`from_paper`); only before the first hand.
 
 functions: :func:`card_points`, :func:`can_build`, :func:`can_play_on_bar` (the contract's),
 and the table checks :func:`can_move` (RR-5), :func:`can_slip` (RR-7), :func:`check_turn`
@@ -51,12 +53,14 @@ from types import MappingProxyType
 from typing import Any
 
 from .cards import all_cards, parse_card, parse_cards, rank_value
-from .game import Game, Setting, check_seats, check_settings, describe_settings
+from .game import (PAPER, Game, Setting, check_seats, check_settings, describe_settings,
+                   paper_totals)
 from .said import N_, listing, message, said_of
 from .text import join_names, number
 from .verdict import RuleError, Verdict
 
 __all__ = [
+    "from_paper",
     "DECK_POINTS",
     "GAME",
     "RULES",
@@ -989,6 +993,31 @@ def _cut_entry(state: dict, action: Mapping[str, Any]) -> dict:
             "dealer": verdict.details["dealer"]}
 
 
+def _paper_entry(state: dict, paper: Any) -> dict:
+    """A paper sheet's team totals, checked: never below zero (only the lower team scores a
+    hand, and it scores a difference) and short of the target, which ends the game (RR-11)."""
+    names = {team: _team_name(players) for team, players in _team_players(state["seats"]).items()}
+    return {"totals": paper_totals(paper, TEAMS, rule="RR-11", names=names, low=0,
+                                   below=state["settings"]["target"])}
+
+
+def from_paper(settings: dict | None, seats: list[str], paper: Any) -> dict:
+    """A game that goes on from a paper sheet: ``paper`` is ``{"totals": {"A": int, "B":
+    int}}``, the teams' totals so far (RuleError when they can't be)."""
+    state = new(settings, seats)
+    state["paper"] = _paper_entry(state, paper)
+    return state
+
+
+def _set_paper(state: dict, fresh: dict, action: Mapping) -> None:
+    """The paper sheet's totals, before the first hand (RR-11: they count toward the
+    target)."""
+    if state["hands"] or state.get("paper"):
+        raise RuleError(N_("A paper sheet's totals can only start a game, before its "
+                           "first hand."), rule="RR-11")
+    fresh["paper"] = _paper_entry(state, action.get("paper"))
+
+
 def _first_dealer(state: dict) -> int:
     cut = state["cut"]
     return 0 if cut is None else state["seats"].index(cut["dealer"])
@@ -1000,7 +1029,8 @@ def _fold(state: dict) -> dict:
     players = _team_players(seats)
     names = {team: _team_name(players[team]) for team in TEAMS}
     first = _first_dealer(state)
-    totals = dict.fromkeys(TEAMS, 0)
+    paper = state.get("paper")
+    totals = dict(paper["totals"]) if paper else dict.fromkeys(TEAMS, 0)
     rows, winner = [], None
     for number_, entry in enumerate(state["hands"], start=1):
         result = _breakdown(s, seats, entry)
@@ -1044,6 +1074,7 @@ def _set_cut(state: dict, fresh: dict, action: Mapping) -> None:
 _MOVES = {
     "hand": _add_hand,
     "cut": _set_cut,
+    PAPER: _set_paper,
 }
 
 
@@ -1077,7 +1108,8 @@ def summary(state: dict) -> dict:
     Keys: game, seats, settings, house_rules, target, teams (players of each team),
     team_names ("Ann & Cid"), seat_teams, totals, over, winners, leaders, cut (None or
     ``{"cards", "dealer"}``), hands, hand_count, dealer / cutter / first_player (for the
-    next hand; None once over), end_rule, over_reason, result, deck_points, rules.
+    next hand; None once over), paper (``{"totals"}`` the game went on from, else None),
+    end_rule, over_reason, result, deck_points, rules.
 
     Each ``hands`` row: hand (1, 2, …), dealer, went_out, blocked, players (seat order:
     player, seat, team, went_out, hand, down, hand_points, doubled, down_points,
@@ -1091,7 +1123,8 @@ def summary(state: dict) -> dict:
     sheet = _fold(state)
     totals = sheet["totals"]
     best = max(totals.values())
-    leaders = [team for team in TEAMS if totals[team] == best] if sheet["rows"] else []
+    paper = state.get("paper")
+    leaders = [team for team in TEAMS if totals[team] == best] if sheet["rows"] or paper else []
     dealer = sheet["dealer"]
     return {
         "game": SLUG,
@@ -1109,6 +1142,7 @@ def summary(state: dict) -> dict:
         "cut": copy.deepcopy(state["cut"]),
         "hands": sheet["rows"],
         "hand_count": len(sheet["rows"]),
+        "paper": {"totals": dict(paper["totals"])} if paper else None,
         "dealer": None if dealer is None else seats[dealer],
         "cutter": None if dealer is None else seats[(dealer - 1) % PLAYERS],
         "first_player": None if dealer is None else seats[(dealer + 1) % PLAYERS],
@@ -1133,4 +1167,6 @@ GAME = Game(
     summary=summary,
     settings_fields=SETTINGS,
     rules=MappingProxyType(RULES),
+    from_paper=from_paper,
+    paper_fields=("totals",),
 )

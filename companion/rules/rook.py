@@ -18,6 +18,8 @@ actions:
   set for a bad discard (R-A2); add ``"played": False`` when it was caught before play (the
   points may then be left out: bidders lose the bid, the others score 0).
 - ``{"kind": "redeal"}`` — everyone passed and the next dealer deals (R-A7).
+- ``{"kind": "paper", "paper": {"totals": {"A": int, "B": int}}}`` — the game goes on from
+  a paper sheet (:func:`from_paper`); only as a game's first action.
 
 The rule functions take ``variant``: a preset name (``"kentucky"``), or a settings dict as
 ``new`` takes it (``{"variant": "family", "min_bid": 160}``), or a game state. They are
@@ -40,7 +42,8 @@ from types import MappingProxyType
 from typing import Any
 
 from .cards import ROOK_COLOURS, parse_card, parse_cards, split_card
-from .game import Game, Setting, check_seats, check_settings, describe_settings
+from .game import (PAPER, Game, Setting, check_seats, check_settings, describe_settings,
+                   paper_totals)
 from .said import N_, Said, joined, listing, message
 from .text import join_names, number
 from .verdict import RuleError, Verdict
@@ -60,6 +63,7 @@ __all__ = [
     "check_discard_counts",
     "check_follow",
     "count_points",
+    "from_paper",
     "hand_size",
     "hand_total",
     "new",
@@ -1144,6 +1148,29 @@ def next_game(settings: dict | None, seats: list[str], previous: Mapping[str, An
     return state
 
 
+def _paper_entry(state: dict, paper: Any) -> dict:
+    """A paper sheet's team totals, checked: on the points grid every hand keeps (RK-7b;
+    a set loses its bid, which lies on the bid grid: RK-4, RK-8), below zero allowed
+    (R-A8), and short of the target, which would have ended that game (RK-9), unless only a
+    made bid wins (then a total over the target is still a game in play)."""
+    s = state["settings"]
+    step = math.gcd(_points_grid(s), s["bid_step"], s["min_bid"])
+    names = {team: _team_name(players) for team, players in _team_players(state["seats"]).items()}
+    below = None if s["both_over"] == "made_bid" else s["target"]
+    paper_totals(paper, TEAMS, rule="RK-9", names=names, below=below)
+    totals = paper_totals(paper, TEAMS, rule="RK-7", names=names, step=step)
+    return {"totals": totals}
+
+
+def from_paper(settings: dict | None, seats: list[str], paper: Mapping[str, Any]) -> dict:
+    """A game that goes on from a paper sheet: ``paper`` is ``{"totals": {"A": int, "B":
+    int}}``, the teams' totals so far (RuleError when they can't be: see _paper_entry).
+    The first deal is seat 0's, as in a new game."""
+    state = new(settings, seats)
+    state["paper"] = _paper_entry(state, paper)
+    return state
+
+
 def _hand_entry(state: dict, sheet: dict, action: dict) -> dict:
     """Validate a hand action and return what the state keeps (RuleError if illegal); the
     hand stands on its own, so ``sheet`` (the game so far) is not needed."""
@@ -1215,6 +1242,13 @@ def apply(state: dict, action: dict) -> dict:
                                         "again.", result=sheet["result"]["text"]),
                         rule=sheet["over_reason"]["rule"])
     kind = action.get("kind") if isinstance(action, dict) else None
+    if kind == PAPER:
+        if state["deals"] or state.get("paper"):
+            raise RuleError(N_("A paper sheet's totals can only start a game, before its "
+                               "first hand."), rule="RK-9")
+        fresh = copy.deepcopy(state)
+        fresh["paper"] = _paper_entry(state, action.get("paper"))
+        return fresh
     move = _MOVES.get(kind) if isinstance(kind, str) else None
     if move is None:
         if isinstance(kind, str) and kind:
@@ -1284,7 +1318,8 @@ def _fold(state: dict) -> dict:
     first = _first_dealer(state)
     players = _team_players(seats)
     names = {team: _team_name(players[team]) for team in TEAMS}
-    totals = {team: 0 for team in TEAMS}
+    paper = state.get("paper")
+    totals = {team: paper["totals"][team] if paper else 0 for team in TEAMS}
     rows, outcome, hand_no = [], None, 0
     for deal_no, entry in enumerate(state["deals"], start=1):
         dealer = seats[(first + deal_no - 1) % len(seats)]
@@ -1375,7 +1410,8 @@ def summary(state: dict) -> dict:
     teams (players of each team), team_names ("Ann & Cid"), seat_teams, totals, over,
     winners, leaders, hands (one row per deal: kind, deal, hand (the hand's number, None for
     a redeal), dealer (who dealt it), next_dealer (who deals the deal after it), bidder,
-    team, bid, trump, points, made, changes, rules, running, text, rule), hand_count, dealer
+    team, bid, trump, points, made, changes, rules, running, text, rule), hand_count, paper
+    (``{"totals"}`` the game went on from, None for a game begun here), dealer
     (the next dealer, None once over), end_rule, over_reason, result, rules.
     """
     _check_state(state)
@@ -1384,7 +1420,8 @@ def summary(state: dict) -> dict:
     totals = sheet["totals"]
     hands = [row for row in sheet["rows"] if row["kind"] == "hand"]
     best = max(totals.values())
-    leaders = [team for team in TEAMS if totals[team] == best] if hands else []
+    paper = state.get("paper")
+    leaders = [team for team in TEAMS if totals[team] == best] if hands or paper else []
     return {
         "game": SLUG,
         "variant": s["variant"],
@@ -1402,6 +1439,7 @@ def summary(state: dict) -> dict:
         "leaders": leaders,
         "hands": sheet["rows"],
         "hand_count": len(hands),
+        "paper": {"totals": dict(paper["totals"])} if paper else None,
         "dealer": sheet["dealer"],
         "end_rule": _end_rule(s),
         "over_reason": sheet["over_reason"],
@@ -1422,4 +1460,6 @@ GAME = RookGame(
     settings_fields=SETTINGS,
     rules=MappingProxyType(RULES),
     next_game=next_game,
+    from_paper=from_paper,
+    paper_fields=("totals",),
 )

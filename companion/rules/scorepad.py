@@ -2,7 +2,8 @@
 
 settings: ``target`` (int, optional), ``rounds`` (int, optional), ``low_wins`` (bool).
 actions: ``{"kind": "round", "scores": {player: int}}`` (players not named score 0) and
-``{"kind": "finish"}`` (end the game now). Rule IDs are in :data:`RULES`; the chosen
+``{"kind": "finish"}`` (end the game now); ``{"kind": "paper", "paper": {"totals": {player:
+int}}}`` as a game's first action goes on from a paper sheet (:func:`from_paper`). Rule IDs are in :data:`RULES`; the chosen
 interpretations are written up in docs/RULES-NOTES.md.
 """
 
@@ -11,12 +12,13 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any
 
-from .game import Game, Setting, check_seats, check_settings
+from .game import PAPER, Game, Setting, check_seats, check_settings, paper_totals
 from .said import N_, Said, message
 from .text import join_names, number
 from .verdict import RuleError
 
-__all__ = ["GAME", "RULES", "SETTINGS", "MAX_ROUND_SCORE", "new", "apply", "summary"]
+__all__ = ["GAME", "RULES", "SETTINGS", "MAX_ROUND_SCORE", "new", "apply", "summary",
+           "from_paper"]
 
 SLUG = "scorepad"
 NAME = N_("Score pad")     # the only game name that is translated (the game chooser)
@@ -64,6 +66,22 @@ def new(settings: dict | None, seats: list[str]) -> dict:
     }
 
 
+def _paper_entry(state: dict, paper: Any) -> dict:
+    """A paper sheet's totals, one per player: whole numbers, negatives allowed (SP-6),
+    none at or over the target, which would have ended that game (SP-2)."""
+    return {"totals": paper_totals(paper, state["seats"], rule="SP-2",
+                                   below=state["settings"]["target"])}
+
+
+def from_paper(settings: dict | None, seats: list[str], paper: Any) -> dict:
+    """A score pad that goes on from a paper sheet: ``paper`` is ``{"totals": {player:
+    int}}``, every player's total so far (RuleError when one can't be). The paper's totals
+    count toward the target; they are not a round (the number of rounds counts from here)."""
+    state = new(settings, seats)
+    state["paper"] = _paper_entry(state, paper)
+    return state
+
+
 def _play_round(state: dict, action: dict) -> dict:
     """A round's scores join the sheet (players not named score 0)."""
     fresh = _copy(state)
@@ -101,6 +119,13 @@ def apply(state: dict, action: dict) -> dict:
                                             "to play again.", winners=winners),
                         outcome["rule"])
     kind = action.get("kind") if isinstance(action, dict) else None
+    if kind == PAPER:
+        if state["rounds"] or state.get("paper"):
+            raise RuleError(N_("A paper sheet's totals can only start a game, before its "
+                               "first round."), rule="SP-1")
+        fresh = _copy(state)
+        fresh["paper"] = _paper_entry(state, action.get("paper"))
+        return fresh
     move = _MOVES.get(kind) if isinstance(kind, str) else None
     if move is not None:
         return move(state, action)
@@ -115,17 +140,19 @@ def summary(state: dict) -> dict:
     """The score sheet: totals, over, winners and everything the page shows.
 
     Keys: game, seats, settings, totals, over, winners, leaders, rounds, running,
-    round_count, rounds_left, end_rule, over_reason, result, rules.
+    round_count, rounds_left, paper (``{"totals"}`` the game went on from, else None),
+    end_rule, over_reason, result, rules.
     """
     _check_state(state)
     settings = state["settings"]
     totals = _totals(state)
-    running, sums = [], dict.fromkeys(state["seats"], 0)
+    paper = state.get("paper")
+    running, sums = [], dict(paper["totals"]) if paper else dict.fromkeys(state["seats"], 0)
     for scores in state["rounds"]:
         sums = {player: sums[player] + scores[player] for player in sums}
         running.append(sums)
     outcome = _outcome(state)
-    leaders = _best(state, totals) if state["rounds"] else []
+    leaders = _best(state, totals) if state["rounds"] or paper else []
     winners = leaders if outcome else []
     limit = settings["rounds"]
     shown = [rule for rule in RULES
@@ -143,6 +170,7 @@ def summary(state: dict) -> dict:
         "running": running,
         "round_count": len(state["rounds"]),
         "rounds_left": None if limit is None or outcome else limit - len(state["rounds"]),
+        "paper": {"totals": dict(paper["totals"])} if paper else None,
         "end_rule": _end_rule(settings),
         "over_reason": outcome,
         "result": _result(winners, totals),
@@ -157,13 +185,16 @@ def _check_state(state: Any) -> None:
 
 def _copy(state: dict) -> dict:
     """A fresh state sharing no mutable object with ``state``."""
-    return {
+    fresh = {
         "game": SLUG,
         "settings": dict(state["settings"]),
         "seats": list(state["seats"]),
         "rounds": [dict(scores) for scores in state["rounds"]],
         "finished": state["finished"],
     }
+    if state.get("paper"):
+        fresh["paper"] = {"totals": dict(state["paper"]["totals"])}
+    return fresh
 
 
 def _round(state: dict, scores: Any) -> dict[str, int]:
@@ -188,8 +219,10 @@ def _round(state: dict, scores: Any) -> dict[str, int]:
 
 
 def _totals(state: dict) -> dict[str, int]:
-    """Each player's total over all rounds, in seat order (SP-1)."""
-    return {player: sum(scores[player] for scores in state["rounds"])
+    """Each player's total over all rounds (and the paper sheet's, where the game went on
+    from one), in seat order (SP-1)."""
+    paper = (state.get("paper") or {}).get("totals") or {}
+    return {player: paper.get(player, 0) + sum(scores[player] for scores in state["rounds"])
             for player in state["seats"]}
 
 
@@ -297,4 +330,6 @@ GAME = Game(
     settings_fields=SETTINGS,
     rules=MappingProxyType(RULES),
     lower_wins=lambda settings: settings["low_wins"],
+    from_paper=from_paper,
+    paper_fields=("totals",),
 )

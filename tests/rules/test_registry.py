@@ -10,6 +10,7 @@ import pytest
 import companion.rules as rules
 from companion.rules import GAMES, Game, RuleError, Setting, Verdict, find_game
 from companion.rules import verdict as verdict_module
+from companion.rules.game import paper_action
 
 
 def test_find_scorepad():
@@ -96,3 +97,30 @@ def test_rules_package_imports_nothing_from_the_web_layer():
     done = subprocess.run([sys.executable, "-c", _IMPORT_CHECK, str(package_dir)],
                           capture_output=True, text=True, check=True)
     assert done.stdout.strip() == ""
+
+
+@pytest.mark.parametrize("game", list(GAMES.values()), ids=list(GAMES))
+def test_game_paper_contract(game):
+    """The optional paper hook: a game that offers it starts from zeros written on paper,
+    the same state through ``apply`` of the paper action, shown in the summary; one that
+    doesn't refuses in plain words."""
+    seats = [f"P{i}" for i in range(max(game.min_players, 4 if game.teams else 2))]
+    settings = game.parse_settings({})
+    if game.from_paper is None:
+        assert game.paper_fields == ()
+        with pytest.raises(ValueError, match="paper sheet"):
+            game.start_from_paper(settings, seats, {"totals": {}})
+        return
+    assert "totals" in game.paper_fields
+    keys = game.paper_keys(seats)
+    paper = {"totals": dict.fromkeys(keys, 0)}
+    state = game.start_from_paper(settings, seats, paper)
+    assert game.apply(game.new(settings, seats), paper_action(paper)) == state
+    result = game.summary(state)
+    assert result["paper"] == paper and result["totals"] == paper["totals"]
+    assert result["over"] is False and result["winners"] == []
+    assert game.summary(game.new(settings, seats))["paper"] is None
+    with pytest.raises(RuleError):                 # only a game's first action
+        game.apply(state, paper_action(paper))
+    with pytest.raises(RuleError):
+        game.start_from_paper(settings, seats, {"totals": {keys[0]: 0}})
