@@ -22,7 +22,7 @@ import sqlite_utils
 
 from companion.clock import now
 from companion.rules import Game, RuleError, find_game
-from companion.rules.game import clean_name, name_key
+from companion.rules.game import clean_name, name_key, paper_action
 from companion.rules.said import N_, message, said_of
 from companion.storage import transaction
 
@@ -406,7 +406,8 @@ def host_allowed(table: Table, seats: list[Seat], phone: Phone | None) -> bool:
 def create_table(db: sqlite_utils.Database, game_slug: str, settings: dict, names: list[str],
                  host_seat: int = 0, options: dict | None = None,
                  event_id: str | None = None, secret: str | None = None,
-                 group_id: str | None = None) -> tuple[Table, str | None]:
+                 group_id: str | None = None,
+                 paper: dict | None = None) -> tuple[Table, str | None]:
     """Create a table; the creating phone takes seat `host_seat` and the host role.
 
     `options` are table rules that aren't the game's: `{"confirm": True}` makes the other
@@ -415,7 +416,9 @@ def create_table(db: sqlite_utils.Database, game_slug: str, settings: dict, name
 
     `secret` is the creating phone's own (its one cookie; a new one when None). With
     `group_id` every game finished at the table is recorded in that group (the caller
-    checked the phone may use it).
+    checked the phone may use it). With `paper` (the fields of `Game.paper_fields`) the game
+    goes on from a paper sheet: the paper's line is the log's first action, entered by the
+    creating phone's seat, so History shows who wrote it down.
     Returns the table and the creating phone's secret (for its cookie). Bad settings
     or names raise `TableError` with the game's own explanation.
     """
@@ -426,6 +429,8 @@ def create_table(db: sqlite_utils.Database, game_slug: str, settings: dict, name
     try:
         names = game.check_seats(names)   # cleaned: what the seats are called from now on
         game.new(settings, names)
+        if paper is not None:
+            game.start_from_paper(settings, names, paper)
     except ValueError as exc:  # RuleError is a ValueError too
         raise TableError(said_of(exc), rule=getattr(exc, "rule", None), status=422) from None
     if not 0 <= host_seat < len(names):
@@ -452,7 +457,10 @@ def create_table(db: sqlite_utils.Database, game_slug: str, settings: dict, name
                                [table_id, tokens.phone_hash(secret, table_id), host_seat, created,
                                 created])
                     places.note(db, secret, places.TABLE, table_id)
-                _bump(db, table_id)
+                version = _bump(db, table_id)
+                if paper is not None:
+                    _append(db, table_id, version, host_seat if secret is not None else None,
+                            GAME, paper_action(paper), None)
         except sqlite3.IntegrityError:
             continue  # a code collision: draw again
         live.publish(table_id, 1)

@@ -1,6 +1,7 @@
 """Start page, new-table form, and joining by QR token or typed code."""
 from __future__ import annotations
 
+import re
 import sqlite3
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
@@ -9,7 +10,7 @@ from flask_babel import gettext
 from companion import tables
 from companion.clock import now
 from companion.rules import find_game
-from companion.rules.game import MAX_NAME_LENGTH
+from companion.rules.game import MAX_NAME_LENGTH, clean_name
 from companion.storage import get_db
 
 from .cookies import known_secret, own_secret, phone_secret, rotate_secret
@@ -135,7 +136,7 @@ def create_from_form(slug: str, group=None):
         me_row = -1  # refused below with a plain message
     # Skip blank rows but keep seating order; "me" points at a row, so map it.
     filled = [(i, n) for i, n in enumerate(names) if n]
-    error = None
+    error = error_rule = None
     try:
         settings = game.parse_settings(request.form)
     except ValueError as exc:
@@ -153,18 +154,20 @@ def create_from_form(slug: str, group=None):
             # seat, so the rows turn round to put that player first, in the same order.
             first = ui.first_seat(request.form, rows)
             rows = rows[first:] + rows[:first]
+            paper = paper_from_form(game, request.form, names)
             table, _secret = tables.create_table(get_db(), game.slug, settings,
                                                 [names[i] for i in rows], rows.index(me_row),
                                                 options, secret=own_secret(),
-                                                group_id=group.id if group else None)
+                                                group_id=group.id if group else None,
+                                                paper=paper)
         except ValueError as exc:       # the starter is not a row with a name
             error = said_of(exc)
         except tables.TableError as exc:
-            error = exc.message
+            error, error_rule = exc.message, exc.rule
     if error is not None:
         return render_template("new_table.html", game=game, names=names, me=me_row,
-                               values=request.form, error=error, max_name=MAX_NAME_LENGTH,
-                               ui=ui, group=group), 422
+                               values=request.form, error=error, error_rule=error_rule,
+                               max_name=MAX_NAME_LENGTH, ui=ui, group=group), 422
     if group is not None:
         from companion import groups    # the players join the group: picked next time
         groups.note_table(get_db(), group.id, tables.get_table(get_db(), table.id))
@@ -243,6 +246,36 @@ def service_worker():
     response.mimetype = "text/javascript"
     response.headers["Cache-Control"] = "no-cache"
     return response
+
+
+_PAPER_NUMBER = re.compile(r"[+-]?[0-9]{1,12}")
+_PAPER_TEXT = 20     # what is kept of a paper box's text for the rules' refusal
+
+
+def paper_from_form(game, form, names: list[str]) -> dict | None:
+    """The new-table form's "Start from a paper sheet" boxes as the game's ``paper``
+    (``Game.from_paper``), or None when they are all blank. A team game's boxes are
+    ``paper_A``/``paper_B``; otherwise ``paper_<row>`` beside each player's row (keyed by
+    the player's name). A box that holds no whole number is passed on as typed, so the
+    rules refuse it in their words (and the rule ID); ValueError for a total on a row
+    without a player."""
+    keys = ["A", "B"] if game.teams else [str(i) for i in range(len(names))]
+    raw = {key: (form.get(f"paper_{key}") or "").strip()[:_PAPER_TEXT] for key in keys}
+    if not any(raw.values()):
+        return None
+    totals: dict = {}
+    for key, text in raw.items():
+        if not game.teams:
+            name = clean_name(names[int(key)])
+            if not name:
+                if text:
+                    raise ValueError(gettext("Row %(row)s has a total from the paper sheet "
+                                             "but no player's name.", row=int(key) + 1))
+                continue
+            key = name
+        if text:
+            totals[key] = int(text) if _PAPER_NUMBER.fullmatch(text) else text
+    return {"totals": totals}
 
 
 def _rows(game) -> int:

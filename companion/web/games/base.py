@@ -38,14 +38,28 @@ from flask_babel import gettext
 from jinja2 import TemplateNotFound
 
 from companion.rules import RuleError
-from companion.rules.said import N_, message
+from companion.rules.game import PAPER
+from companion.rules.said import N_, joined, message
 
-__all__ = ["EntryError", "GameUI", "Parsed"]
+__all__ = ["EntryError", "GameUI", "Parsed", "paper_words"]
 
 #: One switch offered on the new-table form: (form field name, label, hint).
 Switch = tuple[str, str, str]
 
 _UNSET: Any = object()
+
+
+def paper_words(payload: Mapping, names: list[str]) -> Any:
+    """The history line of a game started from a paper sheet (``companion.rules.game.PAPER``):
+    "From the paper sheet: Ann & Cid 340, Bob & Dee 285" (teams are "A": seats 1, 3, 5 and
+    "B": the others), or each player's total. Never raises for an odd payload."""
+    paper = payload.get("paper") if isinstance(payload, Mapping) else None
+    totals = paper.get("totals") if isinstance(paper, Mapping) else None
+    totals = totals if isinstance(totals, Mapping) else {}
+    teams = {"A": " & ".join(names[0::2]), "B": " & ".join(names[1::2])}
+    parts = [f"{teams.get(key, key) if set(totals) <= set(teams) else key} {value}"
+             for key, value in totals.items()]
+    return message("entry", "From the paper sheet: {totals}", totals=joined(parts, ", "))
 
 
 class EntryError(ValueError):
@@ -248,7 +262,9 @@ class GameUI:
         """One line for the history page (and the "waiting to confirm" notice) saying what a
         stored action did; shown through ``say()``. Called with the stored payload (never
         re-judged: it must not raise for an old or odd payload) and the seat names.
-        Default: the action's kind."""
+        Default: the action's kind (a paper sheet's line: :func:`paper_words`)."""
+        if payload.get("kind") == PAPER:
+            return paper_words(payload, names)
         return str(payload.get("kind"))
 
     # ------------------------------------------------------------ changing an entry in place

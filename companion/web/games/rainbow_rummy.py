@@ -16,10 +16,11 @@ from collections.abc import Mapping
 from companion.rules import rainbow_rummy as rules
 from companion.rules.cards import parse_cards
 from companion.rules.cards import picker_deck as card_deck
+from companion.rules.game import PAPER
 from companion.rules.said import N_, joined, listing, message
 from companion.web.i18n import said_of
 
-from .base import EntryError, GameUI
+from .base import EntryError, GameUI, paper_words
 
 PARTS = ("hand", "down")
 #: What each part is called on the form, and its quick-points box's upper bound (RR-3).
@@ -270,6 +271,8 @@ class RainbowRummyUI(GameUI):
 
     def describe(self, payload: dict, names: list[str]) -> str:
         """One line for the history page."""
+        if payload.get("kind") == PAPER:
+            return paper_words(payload, names)
         if payload.get("kind") == "cut":
             if payload.get("dealer") is not None:
                 return message("entry", "First dealer: {dealer}", dealer=payload.get("dealer"))

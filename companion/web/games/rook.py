@@ -13,11 +13,12 @@ from flask_babel import gettext
 from markupsafe import Markup, escape
 
 from companion.rules import RuleError
+from companion.rules.game import PAPER
 from companion.rules.rook import COLOUR_NAMES, TEAMS, team_of
 from companion.rules.said import N_, message
 from companion.rules.text import join_names
 
-from .base import EntryError, GameUI
+from .base import EntryError, GameUI, paper_words
 
 #: (letter, colour) of the Rook deck, for the trump buttons (deck data: rules/cards.py); the
 #: colour is a Said the templates show with ``say()``.
@@ -170,6 +171,8 @@ class RookUI(GameUI):
 
     def describe(self, payload: dict, names: list[str]) -> str:
         """One line for the history page, the teams by their players' names."""
+        if payload.get("kind") == PAPER:
+            return paper_words(payload, names)
         if payload.get("kind") == "redeal":
             return N_("Everyone passed: redeal")
         values = hand_values(payload, names)

@@ -17,10 +17,11 @@ from __future__ import annotations
 import re
 from collections.abc import Hashable, Mapping
 
+from companion.rules.game import PAPER
 from companion.rules.said import N_, joined, listing, message
 from companion.rules.scorepad import MAX_ROUND_SCORE
 
-from .base import EntryError, GameUI, Parsed
+from .base import EntryError, GameUI, Parsed, paper_words
 
 MAX_SCORE_CHARS = 9
 _SCORE = re.compile(r"[+-]?[0-9]+", re.ASCII)
@@ -149,6 +150,8 @@ class ScorepadUI(GameUI):
 
     def describe(self, payload: dict, names: list[str]) -> str:
         """One line for the history page, e.g. "Round: Ann +12, Bob -5"."""
+        if payload.get("kind") == PAPER:
+            return paper_words(payload, names)
         if payload.get("kind") == "finish":
             return N_("Finished the game by hand")
         return message("entry", "Round: {scores}", scores=self._scores(payload, names))

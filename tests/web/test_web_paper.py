@@ -1,0 +1,133 @@
+"""Going on from a paper sheet (Game.from_paper) through the new-table form: the totals
+written on paper start the table, show as the sheet's first line and in History (who
+entered them), count toward the target, and bad totals are refused in plain words with
+the rule, creating nothing."""
+from __future__ import annotations
+
+import re
+from urllib.parse import urlsplit
+
+import pytest
+
+from helpers import select, text_of
+from web_helpers import count, snapshot
+
+from test_web_groups import make_group
+from test_web_rook import hand
+
+NAMES = ["Ann", "Bob", "Cid", "Dee"]
+
+
+def _form(names, **fields) -> dict:
+    data = {f"name_{i}": n for i, n in enumerate(names)}
+    data.update({"me": "0", **{k: str(v) for k, v in fields.items()}})
+    return data
+
+
+def _table_id(response) -> str:
+    assert response.status_code == 303, text_of(response.get_data(as_text=True))[:500]
+    return re.fullmatch(r"/t/([\w-]+)", urlsplit(response.headers["Location"]).path).group(1)
+
+
+@pytest.fixture
+def ann(new_phone):
+    return new_phone("Ann")
+
+
+def test_the_form_offers_a_paper_sheet_where_the_game_has_one(ann):
+    rook = ann.get("/new/rook").get_data(as_text=True)
+    paper = select(rook, "details#paper")[0]
+    assert "open" not in paper.attrs
+    assert text_of(paper, "summary") == "Start from a paper sheet"
+    assert [n.attrs["name"] for n in select(paper, "input")] == ["paper_A", "paper_B"]
+    assert "Team of players 1, 3, 5" in text_of(paper)       # 4 or 6 seats
+    pad = ann.get("/new/scorepad").get_data(as_text=True)
+    assert [n.attrs["name"] for n in select(pad, "details#paper input")] == [
+        f"paper_{i}" for i in range(12)]
+    for slug in ("zocknroll", "rockit", "rocca"):      # their state isn't on a paper sheet
+        assert not select(ann.get(f"/new/{slug}").get_data(as_text=True), "details#paper")
+
+
+def test_rook_resumes_at_340_285_and_plays_on_to_600(ann):
+    table_id = _table_id(ann.post("/new/rook", _form(NAMES, paper_A=340, paper_B=285)))
+    page = ann.page(table_id)
+    assert text_of(page, '[data-team="A"]') == "340" and text_of(page, '[data-team="B"]') == "285"
+    line = select(page, "#paper-line")[0]
+    assert "From the paper sheet" in text_of(line) and "RK-9" in text_of(line)
+    assert [text_of(b) for b in select(line, "b")] == ["340", "285"]
+    history = text_of(ann.get(f"/t/{table_id}/history").get_data(as_text=True))
+    assert "From the paper sheet: Ann & Cid 340, Bob & Dee 285" in history
+    assert re.search(r"#1 · .* · Ann", history)           # who entered it, and when
+    # Bob bids 150 and makes it (B 465, A 410); Ann bids 190 and takes 200: A 610 (RK-9).
+    assert hand(ann, table_id, bidder="Bob", bid=150, points_A=70, points_B=180).status_code == 200
+    assert hand(ann, table_id, bidder="Ann", bid=190, points_A=200, points_B=50).status_code == 200
+    page = ann.page(table_id)
+    assert text_of(page, '[data-team="A"]') == "610" and text_of(page, '[data-team="B"]') == "515"
+    assert "Game over — winner: Ann & Cid" in text_of(page, "#game-over")
+
+
+REFUSED = [
+    # (slug, names, fields, words, rule)
+    ("rook", NAMES, {"paper_A": 343, "paper_B": 285}, "must be a multiple of 5", "RK-7"),
+    ("rook", NAMES, {"paper_A": 600, "paper_B": 285}, "already reaches the target of 600",
+     "RK-9"),
+    ("rook", NAMES, {"paper_A": 340}, "Enter the total of Bob & Dee", "RK-9"),
+    ("rook", NAMES, {"paper_A": "three forty", "paper_B": 285}, "must be a whole number",
+     "RK-9"),
+    ("rainbow_rummy", NAMES, {"paper_A": -5, "paper_B": 20}, "can't be below 0", "RR-11"),
+    ("scorepad", ["Ann", "Bob"], {"target": 100, "paper_0": 100, "paper_1": 3},
+     "already reaches the target of 100", "SP-2"),
+    ("scorepad", ["Ann", "Bob"], {"paper_0": 5, "paper_1": 3, "paper_2": 9},
+     "Row 3 has a total from the paper sheet but no player's name.", None),
+    ("zocknroll", ["Ann", "Bob", "Cy"], {"paper_0": 5}, "can't start from a paper sheet", None),
+]
+
+
+@pytest.mark.parametrize("slug, names, fields, words, rule", REFUSED,
+                         ids=[f"{r[0]}-{r[3][:20]}" for r in REFUSED])
+def test_bad_paper_totals_are_refused_and_create_nothing(ann, db_path, slug, names, fields,
+                                                         words, rule):
+    ann.get("/")
+    before = snapshot(db_path)
+    r = ann.post(f"/new/{slug}", _form(names, **fields))
+    assert r.status_code == 422
+    html = r.get_data(as_text=True)
+    notice = text_of(html, "[role=alert]")
+    assert words in notice
+    if rule is not None:
+        assert rule in notice
+    assert snapshot(db_path) == before
+    if select(html, "details#paper"):            # the form again, the fold open, the totals kept
+        assert "open" in select(html, "details#paper")[0].attrs
+        for key, value in fields.items():
+            if key.startswith("paper_") and select(html, f"input[name={key}]"):
+                assert select(html, f"input[name={key}]")[0].attrs["value"] == str(value)
+
+
+def test_blank_paper_boxes_start_an_ordinary_game(ann, db_path):
+    table_id = _table_id(ann.post("/new/rook", _form(NAMES, paper_A="", paper_B=" ")))
+    assert count(db_path, "actions", "table_id = ?", [table_id]) == 0
+    assert not select(ann.page(table_id), "#paper-line")
+
+
+def test_score_pad_totals_by_player_count_toward_the_target(ann):
+    # The starter's row goes first: the totals follow the names, not the rows.
+    table_id = _table_id(ann.post("/new/scorepad", _form(
+        ["Ann", "Bob", "Cy"], target=100, paper_0=90, paper_1=-20, paper_2=40)))
+    page = ann.page(table_id)
+    line = select(page, "#paper-line")[0]
+    assert [text_of(td) for td in select(line, "td")] == ["90", "-20", "40"]
+    assert text_of(page, '[data-player="Ann"]') == "90"
+    assert ann.enter(table_id, {0: 10, 1: 0, 2: 0}).status_code == 200
+    page = ann.page(table_id)
+    assert text_of(page, '[data-player="Ann"]') == "100" and "Game over — winner: Ann" in text_of(page, "#game-over")
+
+
+def test_a_groups_table_goes_on_from_paper_too(new_phone):
+    ann = new_phone("Ann")
+    group_id = make_group(ann, players="Ann\nBob\nCid\nDee\n")
+    table_id = _table_id(ann.post(f"/g/{group_id}/new/rainbow_rummy",
+                                  _form(NAMES, paper_A=95, paper_B=60)))
+    page = ann.page(table_id)
+    assert text_of(page, '[data-team-total="A"]') == "95"
+    assert "From the paper sheet" in text_of(page, "#paper-line")
