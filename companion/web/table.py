@@ -31,6 +31,7 @@ from . import fragments
 from .fragments import page_context, play_response, since_of
 from .htmx import is_fragment_request, render
 from .qr import qr_svg
+from .sheet_image import image_data
 from .urls import join_url
 
 bp = Blueprint("table", __name__, url_prefix="/t/<table_id>")
@@ -616,8 +617,21 @@ def history():
     view = _view()
     if request.args.get("since") == str(view.table.version):
         return Response(status=204)
+    context = _history_context(view, _history_before(request.args.get("before")))
     return render("tables/history.html", "tables/_history.html",
-                  **_history_context(view, _history_before(request.args.get("before"))))
+                  sheet_image=None if is_fragment_request() else
+                  _sheet_image(view, context["actions"]), **context)
+
+
+def _sheet_image(view: View, actions) -> dict | None:
+    """The finished game's sheet as data for its picture (companion/web/sheet_image.py),
+    dated by the newest entry on this page of the history; None while the game goes on."""
+    summary = view.sheet.summary
+    if not summary.get("over"):
+        return None
+    when = next((a.created_at for a in actions if a.row_kind in ("game", "edit", "undo")),
+                view.table.created_at)
+    return image_data(view.table.game, summary, view.sheet.names, when, view.table.code)
 
 
 # ---------------------------------------------------------------- host tools

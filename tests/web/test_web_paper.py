@@ -131,3 +131,53 @@ def test_a_groups_table_goes_on_from_paper_too(new_phone):
     page = ann.page(table_id)
     assert text_of(page, '[data-team-total="A"]') == "95"
     assert "From the paper sheet" in text_of(page, "#paper-line")
+
+
+# ---------------------------------------------------------------- the sheet as a picture
+
+def _image_data(html: str) -> dict:
+    import json
+    return json.loads(select(html, "script#sheet-image-data")[0].text)
+
+
+def test_a_finished_sheet_offers_its_picture_on_history_only(ann):
+    table_id = _table_id(ann.post("/new/rook", _form(NAMES, paper_A=340, paper_B=285)))
+    history = ann.get(f"/t/{table_id}/history").get_data(as_text=True)
+    assert not select(history, "#share-sheet")                 # not while the game goes on
+    assert "sheet-image.js" not in history
+    hand(ann, table_id, bidder="Bob", bid=150, points_A=70, points_B=180)
+    hand(ann, table_id, bidder="Ann", bid=190, points_A=200, points_B=50)
+    page = ann.page(table_id)
+    assert "sheet-image.js" not in page                         # the table page stays light
+    link = select(page, "#share-sheet-link")[0]
+    assert link.attrs["href"] == f"/t/{table_id}/history#share-sheet"
+    history = ann.get(f"/t/{table_id}/history").get_data(as_text=True)
+    assert any("/js/sheet-image.js" in s.attrs.get("src", "") for s in select(history, "script"))
+    box = select(history, "#share-sheet")[0]
+    assert "hidden" in box.attrs                                # shown by the script
+    button = select(box, "button[data-sheet-image]")[0]
+    assert button.attrs["data-sheet-image"] == "sheet-image-data"
+    data = _image_data(history)
+    assert data["title"] == "Rook" and re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", data["date"])
+    assert data["columns"] == ["Ann & Cid", "Bob & Dee"] and data["players"] == NAMES
+    assert [(r["label"], r["note"], r["changes"], r["running"]) for r in data["rows"]] == [
+        ("From the paper sheet", "", [None, None], [340, 285]),
+        ("Hand 1", "Bob bid 150", [70, 180], [410, 465]),
+        ("Hand 2", "Ann bid 190", [200, 50], [610, 515]),
+    ]
+    assert data["totals"] == [610, 515] and data["winners"] == ["Ann & Cid"]
+    assert data["result"] == "Game over — winner: Ann & Cid"
+    assert re.fullmatch(r"rook-\d{4}-\d\d-\d\d\.png", data["filename"])
+    js = ann.get("/static/js/sheet-image.js")
+    assert js.status_code == 200 and b"toBlob" in js.get_data()
+
+
+def test_the_picture_of_a_score_pad_in_japanese_keeps_the_names(ann):
+    table_id = _table_id(ann.post("/new/scorepad", _form(["花子", "太郎"], target=50)))
+    ann.enter(table_id, {0: 30, 1: 10})
+    ann.enter(table_id, {0: 25, 1: 5})
+    ann.get("/language?to=ja&next=/")
+    data = _image_data(ann.get(f"/t/{table_id}/history").get_data(as_text=True))
+    assert data["columns"] == ["花子", "太郎"] and data["players"] == []
+    assert [r["running"] for r in data["rows"]] == [[30, 10], [55, 15]]
+    assert data["totals"] == [55, 15] and data["winners"] == ["花子"]
