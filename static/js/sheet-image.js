@@ -21,7 +21,11 @@
 
   function draw(data) {
     var cols = data.columns || [], rows = data.rows || [];
-    var labelW = 150, colW = Math.max(96, Math.min(160, Math.floor(640 / Math.max(cols.length, 1))));
+    var measure = document.createElement("canvas").getContext("2d");
+    measure.font = font(15, "600");
+    var labelW = rows.reduce(function (most, row) { return Math.max(most, measure.measureText(row.label || "").width + 16); }, 120);
+    labelW = Math.min(Math.ceil(labelW), 260);
+    var colW = Math.max(96, Math.min(160, Math.floor(640 / Math.max(cols.length, 1))));
     var width = Math.max(520, PAD * 2 + labelW + cols.length * colW);
     var players = (data.players || []).join(", ");
     var top = PAD + 34 + 24 + (players ? 24 : 0) + (data.result ? 34 : 0) + 12;

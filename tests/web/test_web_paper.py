@@ -40,7 +40,7 @@ def test_the_form_offers_a_paper_sheet_where_the_game_has_one(ann):
     assert "open" not in paper.attrs
     assert text_of(paper, "summary") == "Start from a paper sheet"
     assert [n.attrs["name"] for n in select(paper, "input")] == ["paper_A", "paper_B"]
-    assert "Team of players 1, 3, 5" in text_of(paper)       # 4 or 6 seats
+    assert "Players 1, 3, 5" in text_of(paper)       # 4 or 6 seats
     pad = ann.get("/new/scorepad").get_data(as_text=True)
     assert [n.attrs["name"] for n in select(pad, "details#paper input")] == [
         f"paper_{i}" for i in range(12)]
