@@ -52,14 +52,14 @@ def _rounds(summary: Mapping[str, Any], keys: list) -> list[dict]:
                                        for h in hands):
         for hand in hands:
             if hand.get("kind") == "redeal":
-                label, note = gettext("Redeal"), ""
+                label, note = gettext("Redeal: everyone passed"), ""
             else:
                 label = gettext("Hand %(n)s", n=hand.get("hand"))
                 note = ""
                 if hand.get("bidder") is not None and hand.get("bid") is not None:
                     note = gettext("%(name)s bid %(bid)s", name=hand["bidder"], bid=hand["bid"])
                 elif hand.get("went_out"):
-                    note = gettext("%(name)s out", name=hand["went_out"])
+                    note = gettext("Out: %(name)s", name=hand["went_out"])
             rows.append({"label": label, "note": note,
                          "changes": _ints(hand.get("changes"), keys),
                          "running": _ints(hand.get("running"), keys)})
