@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.rules import GAMES, RuleError, rainbow_rummy, rook, scorepad
+from companion.rules import GAMES, RuleError, rainbow_rummy, rook, scorepad, zocknroll
 from companion.rules.game import paper_action
 
 FOUR = ["Ann", "Bob", "Cid", "Dee"]
@@ -137,7 +137,51 @@ def test_rainbow_rummy_paper_counts_toward_the_target():
     assert sheet["over"] and sheet["winners"] == ["A"] and sheet["over_reason"]["rule"] == "RR-11"
 
 
-@pytest.mark.parametrize("slug", ["zocknroll", "rockit", "rocca"])
+def test_zocknroll_goes_on_from_the_paper_boards_checks():
+    """A paper board holds each player's checked circles per row; they count in the final
+    score (ZNR-9) and toward the end (ZNR-8): Ann's 6th Pair check ends the game."""
+    boards = {"Ann": {"winner": 2, "pair": 5}, "Bob": {"yahtzee": 1}}
+    state = zocknroll.GAME.start_from_paper({}, ["Ann", "Bob", "Cy"], {"checks": boards})
+    sheet = zocknroll.summary(state)
+    assert sheet["marks"]["Ann"]["pair"] == 5 and sheet["marks"]["Cy"]["pair"] == 0
+    assert sheet["totals"] == {"Ann": 2 * 3 + 5 * 2, "Bob": 12, "Cy": 0}
+    assert sheet["paper"]["checks"]["Bob"]["yahtzee"] == 1
+    state = zocknroll.apply(state, {"kind": "mark", "player": "Ann", "row": "pair", "round": 2})
+    assert zocknroll.summary(state)["last_turn"]
+    state = zocknroll.apply(state, {"kind": "end_turn"})
+    sheet = zocknroll.summary(state)
+    assert sheet["over"] and sheet["winners"] == ["Ann"] and sheet["totals"]["Ann"] == 18
+    assert sheet["over_reason"]["rule"] == "ZNR-8"
+
+
+ZNR_REFUSED = [
+    # (settings, boards, rule, words)
+    ({}, {"Ann": {"pair": 6}}, "ZNR-8", "check 6 in one row ends the game"),
+    ({"end_at": 7}, {"Ann": {"pair": 7}}, "ZNR-8", "check 7 in one row"),
+    ({}, {"Jörg": {}}, "ZNR-1", "'Jörg' has no board"),
+    ({}, {"Ann": {"royal_pairs": 1}}, "ZNR-9", "not a row of the beginner board"),
+    ({}, {"Ann": {"pair": -1}}, "ZNR-9", "whole number of 0 or more"),
+    ({}, {"Ann": {"pair": "2"}}, "ZNR-9", "whole number of 0 or more"),
+    ({}, {"Ann": [1, 2]}, "ZNR-9", "must list rows"),
+    ({}, None, "ZNR-9", "Write down each player's checks"),
+]
+
+
+@pytest.mark.parametrize("settings, boards, rule, words", ZNR_REFUSED)
+def test_a_paper_board_that_cannot_be_is_refused_citing_the_rule(settings, boards, rule,
+                                                                  words):
+    with pytest.raises(RuleError) as caught:
+        zocknroll.GAME.start_from_paper(settings, ["Ann", "Bob", "Cy"], {"checks": boards})
+    assert caught.value.rule == rule and words in str(caught.value)
+
+
+def test_seven_checks_to_end_allow_six_on_paper():
+    state = zocknroll.GAME.start_from_paper({"end_at": 7}, ["Ann", "Bob", "Cy"],
+                                            {"checks": {"Ann": {"pair": 6}}})
+    assert not zocknroll.summary(state)["over"]
+
+
+@pytest.mark.parametrize("slug", ["rockit", "rocca"])
 def test_games_whose_state_paper_does_not_hold_are_not_offered(slug):
     game = GAMES[slug]
     assert game.from_paper is None

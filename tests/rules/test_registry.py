@@ -111,16 +111,22 @@ def test_game_paper_contract(game):
         with pytest.raises(ValueError, match="paper sheet"):
             game.start_from_paper(settings, seats, {"totals": {}})
         return
-    assert "totals" in game.paper_fields
+    assert set(game.paper_fields) <= {"totals", "checks"} and game.paper_fields
     keys = game.paper_keys(seats)
-    paper = {"totals": dict.fromkeys(keys, 0)}
+    # Totals keyed as the summary's (players or teams); checks as a board's rows per player.
+    paper = ({"totals": dict.fromkeys(keys, 0)} if "totals" in game.paper_fields
+             else {"checks": {seat: {} for seat in seats}})
     state = game.start_from_paper(settings, seats, paper)
     assert game.apply(game.new(settings, seats), paper_action(paper)) == state
     result = game.summary(state)
-    assert result["paper"] == paper and result["totals"] == paper["totals"]
+    assert result["paper"] is not None
+    assert result["totals"] == dict.fromkeys(keys, 0)
+    if "totals" in game.paper_fields:
+        assert result["paper"] == paper
     assert result["over"] is False and result["winners"] == []
     assert game.summary(game.new(settings, seats))["paper"] is None
     with pytest.raises(RuleError):                 # only a game's first action
         game.apply(state, paper_action(paper))
-    with pytest.raises(RuleError):
-        game.start_from_paper(settings, seats, {"totals": {keys[0]: 0}})
+    with pytest.raises(RuleError):                 # not a paper sheet of this game
+        game.start_from_paper(settings, seats, {"totals": {keys[0]: 0}} if "totals" in
+                              game.paper_fields else {"checks": {"Nobody here": {}}})

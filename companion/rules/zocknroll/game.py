@@ -12,18 +12,19 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from ..game import Game, Setting, check_seats, check_settings
+from ..game import PAPER, Game, Setting, check_seats, check_settings
 from ..said import N_, Said, joined, message
 from ..text import join_names, number
 from ..verdict import RuleError
-from .board import (_BOARD_ROWS, _LABELS, _ROWS, DROPPED, JORG, MAX_PLAYERS, MIN_PLAYERS, NAME,
-                    OWN_DICE, SLUG, WINNER, _NOBODY, _final, _jorg_key, _ordinal)
+from .board import (_BOARD_ROWS, _BOARD_WORDS, _LABELS, _ROWS, DROPPED, JORG, MAX_PLAYERS,
+                    MIN_PLAYERS, NAME, OWN_DICE, SLUG, WINNER, _NOBODY, _final, _jorg_key, _ordinal)
 from .hands import _best
 from .turn import (_drop_entry, _end_turn_entry, _guided_round, _mark_entry, _new_turn,
                    _order, _reveal_entry, _reveal_rule, _revealed_text, _roll_entry,
                    _showdown_entry, _stay_entry, _to_reveal, _undecided)
 
-__all__ = ["GAME", "RULES", "SETTINGS", "apply", "new", "reveal_default", "summary"]
+__all__ = ["GAME", "RULES", "SETTINGS", "apply", "from_paper", "new", "reveal_default",
+           "summary"]
 
 RULES: dict[str, str] = {
     "ZNR-1": "3 to 6 players each use a board and dice of their colour: 2 on the beginner "
@@ -102,6 +103,60 @@ def new(settings: dict | None, seats: list[str]) -> dict:
     return {"game": SLUG, "settings": settings, "seats": names, "log": []}
 
 
+def _paper_entry(state: dict, paper: Any) -> dict:
+    """A paper board's checks, checked: ``{player: {row: checks}}`` for players of this
+    table (Jörg keeps no board), rows of this board, whole numbers from 0 (ZNR-9) and
+    fewer than the check that ends the game (ZNR-8, Z-A1: that game would be over). A row
+    or a player left out has no checks. Every player and row comes back, in board order."""
+    s, seats = state["settings"], state["seats"]
+    board, end_at = s["board"], s["end_at"]
+    given = paper.get("checks") if isinstance(paper, Mapping) else None
+    if not isinstance(given, Mapping):
+        raise RuleError(N_("Write down each player's checks from the paper boards."),
+                        rule="ZNR-9")
+    for player in given:
+        if player not in seats:
+            raise RuleError(message("zocknroll", "'{player}' has no board at this table.",
+                                    player=str(player)), rule="ZNR-1")
+    checks: dict[str, dict[str, int]] = {}
+    for player in seats:
+        rows = given.get(player) or {}
+        if not isinstance(rows, Mapping):
+            raise RuleError(message("zocknroll", "{player}'s board must list rows and their "
+                                    "checks.", player=player), rule="ZNR-9")
+        for row in rows:
+            if row not in _ROWS[board]:
+                raise RuleError(message("zocknroll", "'{row}' is not a row of the {board} "
+                                        "board.", row=str(row), board=_BOARD_WORDS[board]),
+                                rule="ZNR-9")
+        checks[player] = {}
+        for row in _ROWS[board]:
+            count = rows.get(row, 0)
+            label = _LABELS[board][row]
+            if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+                raise RuleError(message("zocknroll", "{player}'s checks in {row} must be a "
+                                        "whole number of 0 or more.", player=player, row=label),
+                                rule="ZNR-9")
+            if count >= end_at:
+                raise RuleError(message("zocknroll", "{player} has {count} checks in {row}: "
+                                        "check {end} in one row ends the game, so that game "
+                                        "is over.", player=player, count=count, row=label,
+                                        end=end_at),
+                                rule="ZNR-8")
+            checks[player][row] = count
+    return {"checks": checks}
+
+
+def from_paper(settings: dict | None, seats: list[str], paper: Mapping[str, Any]) -> dict:
+    """A game that goes on from the players' paper boards: ``paper`` is ``{"checks":
+    {player: {row: checks}}}`` (RuleError when a board can't be: see _paper_entry). The
+    checks count in the final score and toward the end (ZNR-8, ZNR-9); the turns count
+    from 1 again, dealt by the first seat."""
+    state = new(settings, seats)
+    state["paper"] = _paper_entry(state, paper)
+    return state
+
+
 def _check_state(state: Any) -> None:
     if not isinstance(state, dict) or state.get("game") != SLUG:
         raise ValueError(N_("This is not a Zock'n'Roll game."))
@@ -116,7 +171,8 @@ def _fold(state: dict) -> dict:
     """Replay the log: marks, the turns played, the turn in progress and the end."""
     s, seats = state["settings"], state["seats"]
     board = s["board"]
-    marks = {p: dict.fromkeys(_ROWS[board], 0) for p in seats}
+    paper = (state.get("paper") or {}).get("checks") or {}
+    marks = {p: {row: (paper.get(p) or {}).get(row, 0) for row in _ROWS[board]} for p in seats}
     turns: list[dict] = []
     cur = _new_turn(1, seats)
     triggers: list[dict] = []
@@ -206,6 +262,14 @@ def apply(state: dict, action: dict) -> dict:
                                 "rematch to play again.",
                                 players=join_names(winners, nobody=_NOBODY)), rule="ZNR-8")
     kind = action.get("kind") if isinstance(action, dict) else None
+    if kind == PAPER:
+        if state["log"] or state.get("paper"):
+            raise RuleError(N_("The paper boards can only start a game, before its first "
+                               "move."), rule="ZNR-9")
+        fresh = json.loads(json.dumps(state))
+        _keep_texts(state["log"], fresh["log"])
+        fresh["paper"] = _paper_entry(state, action.get("paper"))
+        return fresh
     move = _MOVES.get(kind) if isinstance(kind, str) else None
     if move is None:
         if isinstance(kind, str) and kind:
@@ -375,7 +439,8 @@ def summary(state: dict) -> dict:
     "turn", "checks", "text", "rule", "triggers"}`` or None), turns (every turn: number,
     dealer, dropped, showdown, ended_by, lines), turn_result (the last finished turn's
     outcome from its end until the next turn's first move, else None: see
-    :func:`_turn_result`), end_rule, over_reason, result, rules.
+    :func:`_turn_result`), paper (``{"checks"}``: the paper boards the game went on
+    from, else None), end_rule, over_reason, result, rules.
     """
     _check_state(state)
     s, seats = state["settings"], state["seats"]
@@ -469,6 +534,8 @@ def summary(state: dict) -> dict:
         "turn_result": _keep_said(_turn_result(
             sheet["turns"][-1] if sheet["turns"] and (cur is None or not cur["lines"])
             else None, board)),
+        "paper": ({"checks": {p: dict(rows) for p, rows in state["paper"]["checks"].items()}}
+                  if state.get("paper") else None),
         "end_rule": _end_rule(s, multiplier),
         "over_reason": over_reason,
         "result": result,
@@ -487,4 +554,6 @@ GAME = Game(
     summary=summary,
     settings_fields=SETTINGS,
     rules=MappingProxyType(RULES),
+    from_paper=from_paper,
+    paper_fields=("checks",),
 )
