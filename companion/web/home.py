@@ -154,7 +154,7 @@ def create_from_form(slug: str, group=None):
             # seat, so the rows turn round to put that player first, in the same order.
             first = ui.first_seat(request.form, rows)
             rows = rows[first:] + rows[:first]
-            paper = paper_from_form(game, request.form, names)
+            paper = paper_from_form(game, ui, request.form, names)
             table, _secret = tables.create_table(get_db(), game.slug, settings,
                                                 [names[i] for i in rows], rows.index(me_row),
                                                 options, secret=own_secret(),
@@ -252,29 +252,47 @@ _PAPER_NUMBER = re.compile(r"[+-]?[0-9]{1,12}")
 _PAPER_TEXT = 20     # what is kept of a paper box's text for the rules' refusal
 
 
-def paper_from_form(game, form, names: list[str]) -> dict | None:
+def paper_from_form(game, ui, form, names: list[str]) -> dict | None:
     """The new-table form's "Start from a paper sheet" boxes as the game's ``paper``
-    (``Game.from_paper``), or None when they are all blank. A team game's boxes are
-    ``paper_A``/``paper_B``; otherwise ``paper_<row>`` beside each player's row (keyed by
-    the player's name). A box that holds no whole number is passed on as typed, so the
-    rules refuse it in their words (and the rule ID); ValueError for a total on a row
-    without a player."""
+    (``Game.from_paper``), or None when they are all blank. A team game's totals are
+    ``paper_A``/``paper_B``, a player's ``paper_<row>`` (keyed by the player's name); a
+    paper board's checks (``ui.paper_rows``) ``paper_<row>_<board row>``. A box that holds
+    no whole number is passed on as typed, so the rules refuse it in their words (with
+    the rule ID); ValueError for a box filled on a row without a player."""
+    def value(text: str):
+        return int(text) if _PAPER_NUMBER.fullmatch(text) else text
+
+    def box(key: str) -> str:
+        return (form.get(f"paper_{key}") or "").strip()[:_PAPER_TEXT]
+
+    def player(row: int, filled: bool) -> str | None:
+        name = clean_name(names[row])
+        if not name and filled:
+            raise ValueError(gettext("Row %(row)s has a total from the paper sheet but no "
+                                     "player's name.", row=row + 1))
+        return name or None
+
+    if "checks" in game.paper_fields and ui.paper_rows:
+        checks: dict = {}
+        for row in range(len(names)):
+            typed = {key: box(f"{row}_{key}") for key, _label, _only in ui.paper_rows}
+            typed = {key: value(text) for key, text in typed.items() if text}
+            name = player(row, bool(typed))
+            if name and typed:
+                checks[name] = typed
+        return {"checks": checks} if checks else None
     keys = ["A", "B"] if game.teams else [str(i) for i in range(len(names))]
-    raw = {key: (form.get(f"paper_{key}") or "").strip()[:_PAPER_TEXT] for key in keys}
+    raw = {key: box(key) for key in keys}
     if not any(raw.values()):
         return None
     totals: dict = {}
     for key, text in raw.items():
         if not game.teams:
-            name = clean_name(names[int(key)])
-            if not name:
-                if text:
-                    raise ValueError(gettext("Row %(row)s has a total from the paper sheet "
-                                             "but no player's name.", row=int(key) + 1))
+            key = player(int(key), bool(text))
+            if key is None:
                 continue
-            key = name
         if text:
-            totals[key] = int(text) if _PAPER_NUMBER.fullmatch(text) else text
+            totals[key] = value(text)
     return {"totals": totals}
 
 

@@ -146,6 +146,7 @@ def test_zocknroll_goes_on_from_the_paper_boards_checks():
     assert sheet["marks"]["Ann"]["pair"] == 5 and sheet["marks"]["Cy"]["pair"] == 0
     assert sheet["totals"] == {"Ann": 2 * 3 + 5 * 2, "Bob": 12, "Cy": 0}
     assert sheet["paper"]["checks"]["Bob"]["yahtzee"] == 1
+    assert sheet["paper"]["totals"] == {"Ann": 16, "Bob": 12, "Cy": 0}
     state = zocknroll.apply(state, {"kind": "mark", "player": "Ann", "row": "pair", "round": 2})
     assert zocknroll.summary(state)["last_turn"]
     state = zocknroll.apply(state, {"kind": "end_turn"})
@@ -159,7 +160,8 @@ ZNR_REFUSED = [
     ({}, {"Ann": {"pair": 6}}, "ZNR-8", "check 6 in one row ends the game"),
     ({"end_at": 7}, {"Ann": {"pair": 7}}, "ZNR-8", "check 7 in one row"),
     ({}, {"Jörg": {}}, "ZNR-1", "'Jörg' has no board"),
-    ({}, {"Ann": {"royal_pairs": 1}}, "ZNR-9", "not a row of the beginner board"),
+    ({}, {"Ann": {"royal_pairs": 1}}, "ZNR-9", "Royal Pairs is not a row of the beginner board"),
+    ({}, {"Ann": {"nine": 1}}, "ZNR-9", "nine is not a row"),
     ({}, {"Ann": {"pair": -1}}, "ZNR-9", "whole number of 0 or more"),
     ({}, {"Ann": {"pair": "2"}}, "ZNR-9", "whole number of 0 or more"),
     ({}, {"Ann": [1, 2]}, "ZNR-9", "must list rows"),

@@ -44,7 +44,7 @@ def test_the_form_offers_a_paper_sheet_where_the_game_has_one(ann):
     pad = ann.get("/new/scorepad").get_data(as_text=True)
     assert [n.attrs["name"] for n in select(pad, "details#paper input")] == [
         f"paper_{i}" for i in range(12)]
-    for slug in ("zocknroll", "rockit", "rocca"):      # their state isn't on a paper sheet
+    for slug in ("rockit", "rocca"):      # where they stand is the cards, not on paper
         assert not select(ann.get(f"/new/{slug}").get_data(as_text=True), "details#paper")
 
 
@@ -79,7 +79,15 @@ REFUSED = [
      "already reaches the target of 100", "SP-2"),
     ("scorepad", ["Ann", "Bob"], {"paper_0": 5, "paper_1": 3, "paper_2": 9},
      "Row 3 has a total from the paper sheet but no player's name.", None),
-    ("zocknroll", ["Ann", "Bob", "Cy"], {"paper_0": 5}, "can't start from a paper sheet", None),
+    ("rockit", ["Ann", "Bob"], {"paper_0": 5}, "can't start from a paper sheet", None),
+    ("zocknroll", ["Ann", "Bob", "Cy"], {"paper_0_pair": 6}, "check 6 in one row ends the game",
+     "ZNR-8"),
+    ("zocknroll", ["Ann", "Bob", "Cy"], {"board": "advanced", "paper_1_pair": 2},
+     "Bob's board: Pair is not a row of the advanced board", "ZNR-9"),
+    ("zocknroll", ["Ann", "Bob", "Cy"], {"paper_2_yahtzee": "x"}, "must be a whole number",
+     "ZNR-9"),
+    ("zocknroll", ["Ann", "Bob", "Cy"], {"paper_4_pair": 1},
+     "Row 5 has a total from the paper sheet but no player's name.", None),
 ]
 
 
@@ -102,6 +110,23 @@ def test_bad_paper_totals_are_refused_and_create_nothing(ann, db_path, slug, nam
         for key, value in fields.items():
             if key.startswith("paper_") and select(html, f"input[name={key}]"):
                 assert select(html, f"input[name={key}]")[0].attrs["value"] == str(value)
+
+
+def test_zocknroll_goes_on_from_the_paper_boards(ann):
+    form = ann.get("/new/zocknroll").get_data(as_text=True)
+    boards = select(form, "details#paper details.paper-board")
+    assert len(boards) == 6 and text_of(boards[0], "summary") == "Board of player 1"
+    labels = [text_of(n) for n in select(boards[0], "label")]
+    assert labels[0] == "Winner of Third Round" and "Pair" in labels and "Royal Pairs" in labels
+    assert select(boards[0], "li.only-board-advanced") and select(boards[0], "li.only-board-beginner")
+    table_id = _table_id(ann.post("/new/zocknroll", _form(
+        ["Ann", "Bob", "Cy"], paper_0_winner=2, paper_0_pair=5, paper_1_yahtzee=1)))
+    page = ann.page(table_id)
+    assert text_of(page, '[data-total-for="Ann"]') == "16"        # 2 x 3 + 5 x 2 (ZNR-9)
+    assert text_of(page, '[data-total-for="Bob"]') == "12"
+    assert "From the paper sheet: Ann 16 · Bob 12 · Cy 0" in text_of(page, "#paper-line")
+    history = text_of(ann.get(f"/t/{table_id}/history").get_data(as_text=True))
+    assert "From the paper sheet: Ann ✓7, Bob ✓1" in history
 
 
 def test_blank_paper_boxes_start_an_ordinary_game(ann, db_path):

@@ -126,9 +126,11 @@ def _paper_entry(state: dict, paper: Any) -> dict:
                                     "checks.", player=player), rule="ZNR-9")
         for row in rows:
             if row not in _ROWS[board]:
-                raise RuleError(message("zocknroll", "'{row}' is not a row of the {board} "
-                                        "board.", row=str(row), board=_BOARD_WORDS[board]),
-                                rule="ZNR-9")
+                label = next((_LABELS[b][row] for b in _LABELS if row in _LABELS[b]),
+                             str(row))     # the other board's row, by its printed name
+                raise RuleError(message("zocknroll", "{player}'s board: {row} is not a row "
+                                        "of the {board} board.", player=player, row=label,
+                                        board=_BOARD_WORDS[board]), rule="ZNR-9")
         checks[player] = {}
         for row in _ROWS[board]:
             count = rows.get(row, 0)
@@ -439,8 +441,8 @@ def summary(state: dict) -> dict:
     "turn", "checks", "text", "rule", "triggers"}`` or None), turns (every turn: number,
     dealer, dropped, showdown, ended_by, lines), turn_result (the last finished turn's
     outcome from its end until the next turn's first move, else None: see
-    :func:`_turn_result`), paper (``{"checks"}``: the paper boards the game went on
-    from, else None), end_rule, over_reason, result, rules.
+    :func:`_turn_result`), paper (``{"checks", "totals"}``: the paper boards the game
+    went on from and what they score, else None), end_rule, over_reason, result, rules.
     """
     _check_state(state)
     s, seats = state["settings"], state["seats"]
@@ -534,7 +536,8 @@ def summary(state: dict) -> dict:
         "turn_result": _keep_said(_turn_result(
             sheet["turns"][-1] if sheet["turns"] and (cur is None or not cur["lines"])
             else None, board)),
-        "paper": ({"checks": {p: dict(rows) for p, rows in state["paper"]["checks"].items()}}
+        "paper": ({"checks": {p: dict(rows) for p, rows in state["paper"]["checks"].items()},
+                   "totals": _final(state["paper"]["checks"], board, multiplier)["scores"]}
                   if state.get("paper") else None),
         "end_rule": _end_rule(s, multiplier),
         "over_reason": over_reason,

@@ -52,8 +52,14 @@ _UNSET: Any = object()
 def paper_words(payload: Mapping, names: list[str]) -> Any:
     """The history line of a game started from a paper sheet (``companion.rules.game.PAPER``):
     "From the paper sheet: Ann & Cid 340, Bob & Dee 285" (teams are "A": seats 1, 3, 5 and
-    "B": the others), or each player's total. Never raises for an odd payload."""
+    "B": the others), each player's total, or each player's checks on a paper board ("Ann
+    ✓7"). Never raises for an odd payload."""
     paper = payload.get("paper") if isinstance(payload, Mapping) else None
+    checks = paper.get("checks") if isinstance(paper, Mapping) else None
+    if isinstance(checks, Mapping):     # paper boards: each player's checks, counted
+        parts = [f"{name} ✓{sum(v for v in rows.values() if isinstance(v, int))}"
+                 for name, rows in checks.items() if isinstance(rows, Mapping)]
+        return message("entry", "From the paper sheet: {totals}", totals=joined(parts, ", "))
     totals = paper.get("totals") if isinstance(paper, Mapping) else None
     totals = totals if isinstance(totals, Mapping) else {}
     teams = {"A": " & ".join(names[0::2]), "B": " & ".join(names[1::2])}
@@ -128,6 +134,11 @@ class GameUI:
     ``scripts``
         Scripts under ``static/`` its pages add after ``bundle/site.js``
         (``js/pickers.js``: the card picker and the dice pad).
+    ``paper_rows``
+        For a game whose paper sheet holds checks (``Game.paper_fields`` has ``"checks"``):
+        the rows of a paper board the new-table form offers, each ``(key, label, only)``:
+        the row's key in the rules, its label (shown through ``say()``) and, for a row of
+        one board only, ``(setting, value)``: the row shows while that house rule is chosen.
     """
 
     slug: str = ""
@@ -138,6 +149,7 @@ class GameUI:
     entry_when_over: ClassVar[bool] = False
     styles: ClassVar[tuple[str, ...]] = ()
     scripts: ClassVar[tuple[str, ...]] = ()
+    paper_rows: ClassVar[tuple[tuple[str, Any, tuple[str, str] | None], ...]] = ()
     #: The form field a rules refusal is about, by its rule ID: see invalid_fields().
     rule_fields: ClassVar[Mapping[str, str]] = {}
     #: The field any other refusal is about when it names none and the field holds text.

@@ -13,10 +13,11 @@ from collections.abc import Mapping
 from markupsafe import Markup
 
 from companion.rules import zocknroll as rules
+from companion.rules.game import PAPER
 from companion.rules.said import N_, message
 from companion.rules.zocknroll import JORG
 
-from .base import EntryError, GameUI
+from .base import EntryError, GameUI, paper_words
 
 _DICE_TEXT = re.compile(r"[1-6](?:[\s,;/+-]*[1-6])*", re.ASCII)
 MAX_DICE_TEXT = 40
@@ -79,6 +80,23 @@ _ROW_KEYS = {
 }
 
 
+def _paper_rows() -> tuple:
+    """Every row of either board once, as ``(key, label, only)`` (see GameUI.paper_rows):
+    the advanced board's order, the beginner board's own rows (Pair) where it has them."""
+    keys = {board: rules.rows(board) for board in rules.BOARDS}
+    order = list(keys["advanced"])
+    for at, key in enumerate(keys["beginner"]):
+        if key not in order:                  # just above the beginner row that follows it
+            after = keys["beginner"][at + 1]
+            order.insert(order.index(after), key)
+    out = []
+    for key in order:
+        boards = [board for board in rules.BOARDS if key in keys[board]]
+        only = ("board", boards[0]) if len(boards) == 1 else None
+        out.append((key, rules.row_label(boards[0], key), only))
+    return tuple(out)
+
+
 class ZocknrollUI(GameUI):
     """Zock'n'Roll: a guided turn on a dice pad, or paper mode (a table switch)."""
     styles = ("css/games/wide-sheet.css",)
@@ -137,6 +155,8 @@ class ZocknrollUI(GameUI):
 
     def describe(self, payload: dict, names: list[str]) -> str:
         """One line for the history page."""
+        if payload.get("kind") == PAPER:
+            return paper_words(payload, names)
         kind = payload.get("kind")
         dice = payload.get("dice")
         if kind in _LINES:
@@ -156,6 +176,10 @@ class ZocknrollUI(GameUI):
 
     #: Whose dice this phone is asked for in round 3 (the rules decide: ``reveal_default``).
     reveal_default = staticmethod(rules.reveal_default)
+
+    #: A paper board's rows: both boards' rows, each board's own shown only while it is
+    #: chosen (css/new-table.css), top to bottom as on the advanced board.
+    paper_rows = _paper_rows()
 
     #: A board row's circles (rules.CIRCLES, 7) with the first n filled, n = 0..7
     #: (templates/games/zocknroll/_sheet.html): the same eight strings on every board, so
