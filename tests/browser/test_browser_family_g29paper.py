@@ -88,3 +88,21 @@ def test_a_paper_game_resumes_at_340_285_plays_to_600_and_its_sheet_downloads(
     assert 10_000 < len(data) < 3_000_000, len(data)
     (artifacts_dir / "paper-sheet-image.png").write_bytes(data)
     expect(page.locator("#share-sheet-status")).to_have_text("The picture is ready.")
+
+
+def test_zocknroll_paper_boards_show_the_chosen_boards_rows(phones, artifacts_dir: Path):
+    page = phones("Ann", viewport=SMALL).page
+    page.goto("/new/zocknroll")
+    page.locator("#paper > summary").click()
+    page.locator("#paper-board-0 > summary").click()
+    board = page.locator("#paper-board-0")
+    expect(board.get_by_label("Pair", exact=True)).to_be_visible()          # beginner board
+    expect(board.get_by_label("Royal Pairs", exact=True)).to_be_hidden()
+    for row in ("winner", "pair", "dropped_out"):
+        box = page.locator(f"#paper_0_{row}").bounding_box()
+        assert box and box["height"] >= 44 and box["x"] + box["width"] <= SMALL["width"], (row, box)
+    page.locator("#paper-board-0").evaluate("e => e.scrollIntoView({block: 'start'})")
+    page.screenshot(path=artifacts_dir / "paper-boards-375-light.png", caret="initial")
+    page.select_option("#f-board", "advanced")
+    expect(board.get_by_label("Royal Pairs", exact=True)).to_be_visible()
+    expect(board.get_by_label("Pair", exact=True)).to_be_hidden()
