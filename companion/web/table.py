@@ -624,13 +624,19 @@ def history():
 
 
 def _sheet_image(view: View, actions) -> dict | None:
-    """The finished game's sheet as data for its picture (companion/web/sheet_image.py),
-    dated by the newest entry on this page of the history; None while the game goes on."""
+    """The newest finished game's sheet as data for its picture (companion/web/
+    sheet_image.py): the current game once over, dated by the newest entry on this page
+    of the history; else, after a rematch, the game before it (dated by the rematch).
+    None while the table's first game goes on."""
     summary = view.sheet.summary
-    if not summary.get("over"):
+    if summary.get("over"):
+        when = next((a.created_at for a in actions if a.row_kind in ("game", "edit", "undo")),
+                    view.table.created_at)
+    elif view.sheet.past_games:
+        summary = view.sheet.past_games[-1]
+        when = summary.get("ended_at") or view.table.created_at
+    else:
         return None
-    when = next((a.created_at for a in actions if a.row_kind in ("game", "edit", "undo")),
-                view.table.created_at)
     return image_data(view.table.game, summary, view.sheet.names, when, view.table.code)
 
 

@@ -206,3 +206,30 @@ def test_the_picture_of_a_score_pad_in_japanese_keeps_the_names(ann):
     assert data["columns"] == ["花子", "太郎"] and data["players"] == []
     assert [r["running"] for r in data["rows"]] == [[30, 10], [55, 15]]
     assert data["totals"] == [55, 15] and data["winners"] == ["花子"]
+
+
+def test_after_a_rematch_history_offers_the_game_before(ann):
+    table_id = _table_id(ann.post("/new/rook", _form(NAMES, paper_A=340, paper_B=285)))
+    hand(ann, table_id, bidder="Ann", bid=250, points_A=250, points_B=0)    # 590: not yet
+    hand(ann, table_id, bidder="Bob", bid=150, points_A=70, points_B=180)   # A 660: over
+    page = ann.page(table_id)
+    rematch = select(page, "form[action$='/rematch']")[0]
+    fields = {n.attrs["name"]: n.attrs.get("value", "") for n in select(rematch, "input[name]")}
+    assert ann.post(f"/t/{table_id}/rematch", fields, hx=True).status_code == 200
+    data = _image_data(ann.get(f"/t/{table_id}/history").get_data(as_text=True))
+    assert data["totals"] == [660, 465] and data["winners"] == ["Ann & Cid"]
+    assert data["rows"][0]["label"] == "From the paper sheet" and len(data["rows"]) == 3
+    assert data["date"]
+
+
+def test_striking_the_paper_line_starts_the_game_from_nothing(ann):
+    """The paper line is an entry like any other: struck (audited), the sheet starts at 0."""
+    table_id = _table_id(ann.post("/new/rook", _form(NAMES, paper_A=340, paper_B=285)))
+    page = ann.page(table_id)
+    undo = select(page, "form[action$='/undo']")[0]
+    fields = {n.attrs["name"]: n.attrs.get("value", "") for n in select(undo, "input[name]")}
+    assert ann.post(f"/t/{table_id}/undo", fields, hx=True).status_code == 200
+    page = ann.page(table_id)
+    assert text_of(page, '[data-team="A"]') == "0" and not select(page, "#paper-line")
+    history = text_of(ann.get(f"/t/{table_id}/history").get_data(as_text=True))
+    assert "From the paper sheet: Ann & Cid 340, Bob & Dee 285" in history
