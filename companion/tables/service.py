@@ -15,7 +15,7 @@ import json
 import sqlite3
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from typing import Any, Iterator
 
 import sqlite_utils
@@ -651,7 +651,8 @@ def pass_host(db: sqlite_utils.Database, table_id: str, phone: Phone, pos: int) 
     live.publish(table_id, version)
 
 
-def rename_seat(db: sqlite_utils.Database, table_id: str, pos: int, name: str) -> int:
+def rename_seat(db: sqlite_utils.Database, table_id: str, pos: int, name: str,
+                final: Sequence[str] | None = None) -> int:
     """Give seat `pos` another player's name: an event's director swapped two entrants
     between tables before their games started. Returns the table's new version.
 
@@ -661,11 +662,13 @@ def rename_seat(db: sqlite_utils.Database, table_id: str, pos: int, name: str) -
     once the game has started here: the sheet's entries were made under the old names.
     Inside the caller's transaction (a swap renames seats at two tables and records the
     swap in one) the caller publishes the version (`live.publish`) after its commit;
-    without one this runs and publishes on its own.
+    without one this runs and publishes on its own. `final`, the table's seat names once
+    the caller has renamed every seat it means to, is what a name may not repeat (two
+    entrants trading seats at one table pass each other on the way).
     """
     if not db.conn.in_transaction:
         with transaction(db):
-            version = rename_seat(db, table_id, pos, name)
+            version = rename_seat(db, table_id, pos, name, final)
         live.publish(table_id, version)
         return version
     seat = _one(db, "SELECT name FROM seats WHERE table_id = ? AND pos = ?", [table_id, pos])
@@ -674,9 +677,12 @@ def rename_seat(db: sqlite_utils.Database, table_id: str, pos: int, name: str) -
     name = clean_name(name or "")
     if not name:
         raise TableError(N_("A seat needs a name."))
-    others = db.execute("SELECT name FROM seats WHERE table_id = ? AND pos != ?",
-                        [table_id, pos]).fetchall()
-    if any(name_key(row[0]) == name_key(name) for row in others):
+    if final is None:
+        others = [row[0] for row in db.execute("SELECT name FROM seats WHERE table_id = ? AND"
+                                               " pos != ?", [table_id, pos]).fetchall()]
+    else:
+        others = [other for at, other in enumerate(final) if at != pos]
+    if any(name_key(other) == name_key(name) for other in others):
         raise TableError(message("table", "{name} already has a seat at this table.", name=name))
     started = _one(db, "SELECT 1 FROM actions WHERE table_id = ? AND kind != ? LIMIT 1",
                    [table_id, SEAT])
