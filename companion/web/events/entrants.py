@@ -13,7 +13,7 @@ from flask_limiter.util import get_remote_address
 from markupsafe import Markup
 
 from companion import tables
-from companion.events import claims, entrants, results, round_clock, rounds
+from companion.events import claims, devices, entrants, results, round_clock, rounds
 from companion.events.event import Event, get_event
 from companion.rules.said import message, said_of
 from companion.storage import get_db, rates
@@ -276,7 +276,9 @@ def _open_table(event: Event, table_id: str):
                                           claims.seat_note(db, table, phone_secret()))
             except tables.TableError:
                 pass   # taken a moment ago: the seats page says by whom
-    target = "table.show" if phone.seated else "table.seats"
+    # The director watches (with the host tools): no "Who are you?" at every table.
+    seated = phone.seated or devices.directs_table(db, table, phone_secret())
+    target = "table.show" if seated else "table.seats"
     return redirect(url_for(target, table_id=table.id), 303)
 
 
