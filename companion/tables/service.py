@@ -244,10 +244,12 @@ def seat_activity(db: sqlite_utils.Database, table_id: str) -> dict[int, str]:
     """When each held seat's phone was last heard of (seat -> ISO time): it sat down, or
     it made an entry there, whichever is later. A phone holding a seat may have died long
     ago; the host tools say how long (nothing tracks a phone's connection as such)."""
-    rows = db.execute("SELECT p.seat, MAX(MAX(p.seen_at), COALESCE((SELECT MAX(a.created_at)"
-                      " FROM actions a WHERE a.table_id = p.table_id AND a.seat = p.seat),"
-                      " '')) FROM phones p WHERE p.table_id = ? AND p.seat IS NOT NULL"
-                      " GROUP BY p.seat", [table_id]).fetchall()
+    # The seat's newest entry: walked back from the log's end (a long evening's log isn't
+    # read whole on every page of the host).
+    rows = db.execute("SELECT p.seat, MAX(MAX(p.seen_at), COALESCE((SELECT a.created_at FROM"
+                      " actions a WHERE a.table_id = p.table_id AND a.seat = p.seat ORDER BY"
+                      " a.seq DESC LIMIT 1), '')) FROM phones p WHERE p.table_id = ? AND"
+                      " p.seat IS NOT NULL GROUP BY p.seat", [table_id]).fetchall()
     return {row[0]: row[1] for row in rows}
 
 
