@@ -40,7 +40,7 @@ def test_a_removed_seat_says_so_and_the_host_tools_say_when_a_phone_was_heard_of
     event_id = create_event(director, players=["Ann", "Bob", "Cy", "Dee"])
     seat_round(director, event_id)
     (_n, table_id, ids), = seatings(db_path, event_id, 1)
-    seat_player(app, db_path, table_id, 0)
+    player = seat_player(app, db_path, table_id, 0)
     director.get(f"/e/{event_id}/t/1")
     tools = text_of(select(director.get(f"/t/{table_id}").get_data(as_text=True), "#host")[0])
     assert "phone connected" not in tools
@@ -53,6 +53,11 @@ def test_a_removed_seat_says_so_and_the_host_tools_say_when_a_phone_was_heard_of
     removed = [b for b in select(page, "button.seat") if ids[0] in text_of(b)]
     assert removed and removed[0].has_attr("disabled")
     assert "phone removed: opens with the director’s rejoin QR" in text_of(removed[0])
+    # The removed phone itself is told so, and no seat offers it a tap that would fail.
+    page = player.get(f"/t/{table_id}/seats").get_data(as_text=True)
+    assert select(page, "#phone-removed")
+    assert all(b.has_attr("disabled") for b in select(page, "button.seat")
+               if "watch" not in b.get("class", []))
 
 
 def test_a_dropped_players_page_and_the_standings_during_a_round(director, new_phone, db_path):
