@@ -355,7 +355,8 @@ def largest_round(db: sqlite_utils.Database, event: Event) -> int:
     """The most tables a round of this event may need: every entrant on the list (dropped
     ones too, who may be taken back) seated at once, the entrants per table rounded up (two
     teams or players to a table; a table game's preferred size, or its seating's split where
-    that makes more tables), and never fewer than the biggest round so far. The table cards printed by default."""
+    that makes more tables), and never fewer than the biggest round so far. The table
+    cards printed by default."""
     count = len(entrants(db, event))
     fmt = event.format
     if fmt["kind"] == "tables":

@@ -7,7 +7,6 @@ tables 2 and 3 swap, a table-1 entrant can't move, and the open tables are paire
 Screenshots go to test-artifacts/ (e30cards-*.png)."""
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from urllib.parse import urlsplit
 

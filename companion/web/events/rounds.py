@@ -20,7 +20,6 @@ from .common import director_event, int_field, table_card_url
 from .pages import refused
 from .. import quotas
 from ..htmx import render
-from ..i18n import N_
 from ..qr import qr_svg
 
 
