@@ -172,9 +172,11 @@ def started_tables(db: sqlite_utils.Database, event: Event, number: int) -> set[
     entrants stay where they are; the other tables' may still be swapped or paired again."""
     stored = db.execute("SELECT table_no FROM event_results WHERE event_id = ? AND round = ?",
                         [event.id, number]).fetchall()
-    played = db.execute("SELECT DISTINCT s.table_no FROM event_seatings s JOIN actions a"
-                        " ON a.table_id = s.table_id WHERE s.event_id = ? AND s.round = ?"
-                        " AND a.kind != ?", [event.id, number, tables.SEAT]).fetchall()
+    # One look per table (the first entry that isn't a seat change), not its whole log.
+    played = db.execute("SELECT s.table_no FROM event_seatings s WHERE s.event_id = ? AND"
+                        " s.round = ? AND EXISTS (SELECT 1 FROM actions a WHERE a.table_id ="
+                        " s.table_id AND a.kind != ?)",
+                        [event.id, number, tables.SEAT]).fetchall()
     return {row[0] for row in stored} | {row[0] for row in played}
 
 
