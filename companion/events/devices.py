@@ -43,6 +43,18 @@ def is_director(db: sqlite_utils.Database, event: Event, secret: str | None) -> 
     return device is not None and device["revoked_at"] is None
 
 
+def directs_table(db: sqlite_utils.Database, table: tables.Table, secret: str | None) -> bool:
+    """Whether `secret` directs the event `table` belongs to (False for a table of no
+    event): the director opening one of the event's tables watches it (with the host
+    tools), never asked "Who are you?"."""
+    if table.event_id is None or not secret:
+        return False
+    row = db.execute("SELECT 1 FROM event_directors WHERE secret_hash = ? AND event_id = ?"
+                     " AND revoked_at IS NULL",
+                     [director_hash(secret, table.event_id), table.event_id]).fetchone()
+    return row is not None
+
+
 def _later(minutes: int) -> str:
     return (datetime.now(timezone.utc) + timedelta(minutes=minutes)).isoformat(
         timespec="milliseconds")

@@ -121,11 +121,12 @@ def _refuse_locked_round(db, event: Event, number: int | None) -> None:
 
 
 def edit_refusal(db: sqlite_utils.Database, event: Event) -> str | None:
-    """Why the current round's seating can't change any more (None: it still can).
+    """Why the current round can't be unseated any more (None: it still can).
 
-    A round may be changed until it is locked, any of its tables has a result (the
+    A round may be unseated until it is locked, any of its tables has a result (the
     director's, or a finished sheet) or anybody made an entry at any of its tables: after
-    that the tables' sheets hold the names they were played under.
+    that the tables' sheets hold the names they were played under. Swaps and pairing
+    again go on among the tables that haven't started (:func:`started_tables`).
     """
     done = rounds(db, event)
     if not done:
@@ -144,8 +145,9 @@ def edit_refusal(db: sqlite_utils.Database, event: Event) -> str | None:
                         [event.id, current.number, tables.SEAT]).fetchone()
     if stored is not None or played is not None:
         table_no = (stored or played)[0]
-        return message("tournament", "Play has begun in round {round} (table {table}), so its "
-                       "seating can't change any more. Correct results instead.",
+        return message("tournament", "Play has begun in round {round} (table {table}), so the "
+                       "round can't be unseated any more. Swap or pair again among the "
+                       "tables that haven't started, or correct results.",
                        round=current.number, table=table_no)
     return None
 
@@ -164,17 +166,68 @@ def _editable_round(db, event: Event, number: int) -> Round:
     return current
 
 
+def started_tables(db: sqlite_utils.Database, event: Event, number: int) -> set[int]:
+    """The table numbers of round `number` where play has begun: a result is stored (the
+    director's, or the lock's) or anybody made an entry (seat changes don't count). Their
+    entrants stay where they are; the other tables' may still be swapped or paired again."""
+    stored = db.execute("SELECT table_no FROM event_results WHERE event_id = ? AND round = ?",
+                        [event.id, number]).fetchall()
+    # One look per table (the first entry that isn't a seat change), not its whole log.
+    played = db.execute("SELECT s.table_no FROM event_seatings s WHERE s.event_id = ? AND"
+                        " s.round = ? AND EXISTS (SELECT 1 FROM actions a WHERE a.table_id ="
+                        " s.table_id AND a.kind != ?)",
+                        [event.id, number, tables.SEAT]).fetchall()
+    return {row[0] for row in stored} | {row[0] for row in played}
+
+
+def changeable_round(db, event: Event, number: int) -> Round:
+    """The current round, which must be round `number` (the form the director saw) and not
+    locked; raises ValueError otherwise. Its tables that haven't started may still change
+    (:func:`started_tables`). Call it under the write lock."""
+    done = rounds(db, event)
+    if not done:
+        raise ValueError(N_("No round has been seated yet."))
+    current = done[-1]
+    if current.number != number:
+        raise ValueError(message("tournament", "Round {round} isn't the current round any "
+                                 "more (round {current} is). Reload the dashboard.",
+                                 round=number, current=current.number))
+    if current.locked:
+        raise ValueError(message("tournament", "Round {round} is locked; its seating can't "
+                                 "change any more.", round=number))
+    return current
+
+
+def reseat_table(db, event: Event, number: int, table_no: int, table_id: str, ids: list,
+                 members: dict, published: list) -> None:
+    """Give table `table_no` of round `number` the entrants `ids` (in seat order): its
+    seating row and its companion table's seat names (a phone in a seat whose name changes
+    goes back to watching, see :func:`tables.rename_seat`). Inside the caller's write
+    transaction; (table id, version) pairs to publish after its commit go to `published`."""
+    db.execute("UPDATE event_seatings SET entrants = ? WHERE event_id = ? AND round = ?"
+               " AND table_no = ?", [json.dumps(ids), event.id, number, table_no])
+    names = seat_names(event, ids, members)
+    for seat, name in zip(tables.seats_of(db, table_id), names):
+        if seat.name != name:
+            try:
+                version = tables.rename_seat(db, table_id, seat.pos, name, final=names)
+            except TableError as exc:
+                raise ValueError(exc.message) from None
+            published.append((table_id, version))
+
+
 def swap_entrants(db: sqlite_utils.Database, event: Event, number: int, first: str,
                   second: str, who: str = "Director") -> None:
-    """Swap two entrants between tables of round `number` before play begins there (in
-    a team game whole teams); either may be sitting out (a bye), not both. The seats of
+    """Swap two entrants between tables of round `number` (in a team game whole teams)
+    while neither of their tables has started (:func:`started_tables`), whatever the
+    round's other tables do; either may be sitting out (a bye), not both. The seats of
     the companion tables take the new names (a phone already in a moved entrant's seat
     goes back to watching, see :func:`tables.rename_seat`). Audited (kind "swap")."""
     if first == second:
         raise ValueError(N_("Pick two different entrants to swap."))
     published = []
     with transaction(db):
-        current = _editable_round(db, event, number)
+        current = changeable_round(db, event, number)
         people = entrants(db, event)
         members = {e.name: e.members for e in people}
         for name in (first, second):
@@ -206,22 +259,20 @@ def swap_entrants(db: sqlite_utils.Database, event: Event, number: int, first: s
             raise ValueError(message("tournament", "{first} and {second} sit at the same "
                                      "table; swapping them changes nothing.", first=first,
                                      second=second))
+        started = started_tables(db, event, number)
+        for name, place in ((first, a), (second, b)):
+            if place is not None and place[0] in started:
+                raise tables.Conflict(message(
+                    "tournament", "Table {table} has started (an entry or a result), so "
+                    "{name} stays there. Swap entrants whose tables haven't started.",
+                    table=place[0], name=name))
         trade = {first: second, second: first}
         for place in (a, b):
             if place is None:
                 continue
             table_no, table_id, ids = place
-            ids = [trade.get(e, e) for e in ids]
-            db.execute("UPDATE event_seatings SET entrants = ? WHERE event_id = ? AND round = ?"
-                       " AND table_no = ?", [json.dumps(ids), event.id, number, table_no])
-            names = seat_names(event, ids, members)
-            for seat, name in zip(tables.seats_of(db, table_id), names):
-                if seat.name != name:
-                    try:
-                        version = tables.rename_seat(db, table_id, seat.pos, name)
-                    except TableError as exc:
-                        raise ValueError(exc.message) from None
-                    published.append((table_id, version))
+            reseat_table(db, event, number, table_no, table_id, [trade.get(e, e) for e in ids],
+                         members, published)
         if a is None or b is None:
             byes = [trade.get(e, e) for e in current.byes]
             db.execute("UPDATE event_rounds SET byes = ? WHERE event_id = ? AND round = ?",

@@ -524,7 +524,8 @@ def _check_sizes(min_size: int, max_size: int, preferred: int | None) -> int:
 
 def assign_tables(ranking: Sequence[str], history: Mapping[str, Any] | None = None, *,
                   min_size: int, max_size: int, preferred: int | None = None,
-                  odd: str = "closest") -> dict[str, list]:
+                  odd: str = "closest", sizes: Sequence[int] | None = None
+                  ) -> dict[str, list]:
     """Seat a table-game round by standings: top entrants together, few repeated table-mates.
 
     Sizes come from :func:`table_sizes` (``odd`` as there); whoever cannot be seated sits
@@ -537,10 +538,17 @@ def assign_tables(ranking: Sequence[str], history: Mapping[str, Any] | None = No
     the best-ranked entrants who met its members least, and keeps the better end. A field
     of more than :data:`BLOCK` entrants is seated in blocks of consecutive tables (see
     :func:`_blocks`). Returns a seating (module doc); every entrant is seated once or sits
-    out.
+    out. Given ``sizes`` (the tables to fill, their sum the number of entrants: tables
+    already made, paired again) those are the tables, largest first.
     """
     ids = _check_ranking(ranking)
-    sizes = table_sizes(len(ids), min_size, max_size, preferred, odd)
+    if sizes is None:
+        sizes = table_sizes(len(ids), min_size, max_size, preferred, odd)
+    else:
+        sizes = sorted(sizes, reverse=True)
+        if sum(sizes) != len(ids) or any(not min_size <= n <= max_size for n in sizes):
+            raise ValueError(N_("The tables to fill must seat every entrant, each within "
+                                "the game's table sizes."))
     sit_out = _choose_sit_outs(_bye_counts(ids, history), len(ids) - sum(sizes))
     out = set(sit_out)
     players = [i for i in range(len(ids)) if i not in out]
@@ -739,15 +747,15 @@ def _swap_search(table_of: dict[int, int], home: Mapping[int, int],
 
 def random_tables(entrants: Sequence[str], rng: random.Random,
                   history: Mapping[str, Any] | None = None, *, min_size: int,
-                  max_size: int, preferred: int | None = None, odd: str = "closest"
-                  ) -> dict[str, list]:
+                  max_size: int, preferred: int | None = None, odd: str = "closest",
+                  sizes: Sequence[int] | None = None) -> dict[str, list]:
     """A random table-game round (the first one): shuffle with ``rng``, then seat as
     :func:`assign_tables` would seat that order (so repeats are still avoided if a later
-    round is drawn at random)."""
+    round is drawn at random); ``sizes`` as there."""
     order = _check_ranking(entrants)
     rng.shuffle(order)
     return assign_tables(order, history, min_size=min_size, max_size=max_size,
-                         preferred=preferred, odd=odd)
+                         preferred=preferred, odd=odd, sizes=sizes)
 
 
 # Who goes first at a table of two.

@@ -23,7 +23,7 @@ from companion.storage import transaction
 
 from .entrants import entrants
 from .event import MAX_REASON, Event, touch
-from .pairing import team_seats
+from .pairing import table_sizes, team_seats
 
 
 @dataclass(frozen=True)
@@ -345,7 +345,31 @@ def pairings(db: sqlite_utils.Database, event: Event) -> list[dict]:
 
 
 def most_tables(db: sqlite_utils.Database, event: Event) -> int:
-    """The table numbers the biggest round so far used: the permanent table cards to print."""
+    """The table numbers the biggest round so far used."""
     row = db.execute("SELECT MAX(table_no) FROM event_seatings WHERE event_id = ?",
                      [event.id]).fetchone()
     return row[0] or 0
+
+
+def largest_round(db: sqlite_utils.Database, event: Event) -> int:
+    """The most tables a round of this event may need: every entrant on the list (dropped
+    ones too, who may be taken back) seated at once, the entrants per table rounded up (two
+    teams or players to a table; a table game's preferred size, or its seating's split where
+    that makes more tables), and never fewer than the biggest round so far. The table
+    cards printed by default."""
+    count = len(entrants(db, event))
+    fmt = event.format
+    if fmt["kind"] == "tables":
+        # The entrants per table rounded up, or the seating's own split if that has more
+        # tables (smaller tables for an uneven count).
+        preferred = fmt.get("preferred_table") or fmt["min_table"]
+        possible = -(-count // preferred)
+        try:
+            possible = max(possible, len(table_sizes(count, fmt["min_table"],
+                                                     fmt["max_table"], preferred,
+                                                     fmt.get("odd_tables") or "closest")))
+        except ValueError:
+            pass
+    else:
+        possible = -(-count // 2)
+    return max(possible, most_tables(db, event))

@@ -16,13 +16,15 @@ import sqlite_utils
 
 from companion import tables
 from companion.clock import now
-from companion.rules.said import message
+from companion.rules.said import N_, message
 from companion.storage import transaction
 from companion.tables import TableError, retire
 
+from .director import changeable_round, reseat_table, started_tables
 from .entrants import entrants, least_entrants
-from .event import Event, touch
-from .pairing import active_ranking, history_from_results, orient_pairs, seat_round, swiss_pairing
+from .event import Event, log_change, touch
+from .pairing import (active_ranking, assign_tables, history_from_results, orient_pairs,
+                      random_pairing, random_tables, seat_round, swiss_pairing)
 from .results import all_results, standings
 from .rounds import rounds, seat_names
 
@@ -119,3 +121,74 @@ def seat_by_standings(event: Event, ranking: list[str], history: dict, points: d
         seating = swiss_pairing(ranking, history, points=points, method=method)
         return orient_pairs(seating, history)
     return seat_round(event.format, ranking, history, points=points)
+
+
+def pair_open_tables(db: sqlite_utils.Database, event: Event, number: int,
+                     who: str = "Director", rng: random.Random | None = None) -> int:
+    """Pair the tables of round `number` that haven't started again, among their own
+    entrants only (director.started_tables: the tables where play began keep theirs),
+    as the round was seated: round 1 at random (`rng`), a later round by standings in the
+    director's pairing method, avoiding rematches. The tables stay (their numbers, their
+    sizes, their companion tables): their seats take the new names, and a phone in a seat
+    whose name changes goes back to watching. Audited (kind "pair_again"); returns how many
+    tables changed. The byes stay as they are."""
+    published: list = []
+    with transaction(db):
+        changeable_round(db, event, number)
+        started = started_tables(db, event, number)
+        rows = db.execute("SELECT table_no, table_id, entrants FROM event_seatings WHERE"
+                          " event_id = ? AND round = ? ORDER BY table_no",
+                          [event.id, number]).fetchall()
+        open_ = [(r["table_no"], r["table_id"], json.loads(r["entrants"])) for r in rows
+                 if r["table_no"] not in started]
+        if len(open_) < 2:
+            raise ValueError(N_("Fewer than two tables haven't started: there is nothing to "
+                                "pair again."))
+        ids = [e for _n, _t, table in open_ for e in table]
+        members = {e.name: e.members for e in entrants(db, event)}
+        history = history_from_results(all_results(db, event))
+        fmt = event.format
+        sizes = {"min_size": fmt.get("min_table") or 2, "max_size": fmt.get("max_table") or 2,
+                 "preferred": fmt.get("preferred_table"),
+                 "odd": fmt.get("odd_tables") or "closest",
+                 "sizes": [len(table) for _n, _t, table in open_]}
+        if number == 1:
+            rng = rng or random.Random(secrets.randbits(64))
+            if fmt["kind"] == "tables":
+                seating = random_tables(ids, rng, history, **sizes)
+            else:
+                seating = orient_pairs(random_pairing(ids, rng, history), history)
+        else:
+            wanted = set(ids)
+            rows_ = standings(db, event)
+            ranking = [r["entrant"] for r in rows_ if r["entrant"] in wanted]
+            ranking += [e for e in ids if e not in set(ranking)]
+            if fmt["kind"] == "tables":
+                seating = assign_tables(ranking, history, **sizes)
+            else:
+                points = {r["entrant"]: r["points"] for r in rows_ if r["entrant"] in wanted}
+                seating = seat_by_standings(event, ranking, history, points)
+        if seating["byes"]:     # every entrant had a seat: pairing them again keeps that
+            raise ValueError(N_("These tables can't be paired again without a bye."))
+        # The new tables, best first, go to the open table numbers in order (the same size:
+        # a companion table's seats are fixed).
+        free = list(open_)
+        old, new, changed = [], [], 0
+        for table in seating["tables"]:
+            spot = next(row for row in free if len(row[2]) == len(table["entrants"]))
+            free.remove(spot)
+            table_no, table_id, before = spot
+            after = list(table["entrants"])
+            old.append({"table": table_no, "entrants": before})
+            new.append({"table": table_no, "entrants": after})
+            if after != before:
+                changed += 1
+                reseat_table(db, event, number, table_no, table_id, after, members, published)
+        old.sort(key=lambda t: t["table"])
+        new.sort(key=lambda t: t["table"])
+        log_change(db, event, "pair_again", number, None, who, "",
+                   {"round": number, "tables": old}, {"round": number, "tables": new})
+        touch(db, event.id)
+    for table_id, version in published:
+        tables.live.publish(table_id, version)
+    return changed

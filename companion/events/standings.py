@@ -646,7 +646,8 @@ def results_csv(results: Iterable[Mapping[str, Any]], scoring: Mapping[str, Any]
         for k, seat in enumerate(seats):
             score = result["scores"][k] if result["scores"] is not None else ""
             row += [_cell(seat["entrant"]), score,
-                    "" if seat["place"] is None else seat["place"], _plain(seat["points"])]
+                    "" if seat["place"] is None else seat["place"],
+                    _blank(_plain(seat["points"]))]
         row += [""] * (3 + 4 * width - len(row))
         writer.writerow(row)
     return buffer.getvalue()
@@ -665,7 +666,8 @@ def standings_csv(rows: Sequence[Mapping[str, Any]], order: Sequence[str] | None
         <one per tie-break in order, headed by its name in TIEBREAK_NAMES>, dropped
 
     ``members`` maps an entrant (a team) to its players, joined with " & " (empty for
-    others); ``wins``/``draws``/``losses`` are empty under place scoring; ``dropped``
+    others); numbers are rounded to :data:`CSV_DECIMALS` decimals (as the pages show them);
+    ``wins``/``draws``/``losses`` are empty under place scoring; ``dropped``
     entrants say "yes". The game's own tie-break is one "Game score" column, or "Game
     score", "Game score 2", … when the game gives several values. Names that a spreadsheet
     would read as a formula are prefixed with an apostrophe (as in :func:`results_csv`).
@@ -702,9 +704,9 @@ def standings_csv(rows: Sequence[Mapping[str, Any]], order: Sequence[str] | None
     for row in rows:
         entrant = row["entrant"]
         team = " & ".join(str(m) for m in members.get(entrant, ()))
-        line = [row["rank"], _cell(entrant), _cell(team), row["points"], row["played"]]
+        line = [row["rank"], _cell(entrant), _cell(team), _blank(row["points"]), row["played"]]
         line += [_blank(row.get(k)) for k in ("wins", "draws", "losses")]
-        line += [row["byes"], row.get("adjustment", 0)]
+        line += [row["byes"], _blank(row.get("adjustment", 0))]
         for name in order:
             if name == "game":
                 values = list(row.get("game_tiebreaks") or ())
@@ -716,5 +718,17 @@ def standings_csv(rows: Sequence[Mapping[str, Any]], order: Sequence[str] | None
     return buffer.getvalue()
 
 
+#: Decimals a CSV number keeps, as the standings pages show them: an average of several
+#: opponents (Buchholz at tables of three) is 15.33, not 15.333333333333334. Ranking uses
+#: the exact values; only the text is rounded.
+CSV_DECIMALS = 2
+
+
 def _blank(value: Any) -> Any:
-    return "" if value is None else value
+    """A CSV cell of a number: empty for None, a float rounded to CSV_DECIMALS (2.0 as 2)."""
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        value = round(value, CSV_DECIMALS)
+        return int(value) if value.is_integer() else value
+    return value

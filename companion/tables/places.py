@@ -180,8 +180,9 @@ _EVENTS = """
 
 
 def listing(db: sqlite_utils.Database, secret: str | None, limit: int = SHOWN) -> Places:
-    """The phone's places, newest played first: at most `limit`, each one the phone may
-    still open (its row at the table or event is there), and the count of all."""
+    """The phone's places, its events first, then its tables, each newest played first: at
+    most `limit` of each, each one the phone may still open (its row at the table or event
+    is there), and the count of all."""
     if not secret:
         return Places([], 0)
     refs: dict[str, list[str]] = {TABLE: [], EVENT: [], GROUP: []}
@@ -198,16 +199,21 @@ def listing(db: sqlite_utils.Database, secret: str | None, limit: int = SHOWN) -
     if not rows:
         return Places([], 0)
     rows.sort(key=lambda kr: (kr[1]["played_at"] or "", kr[1]["id"]), reverse=True)
+    # Events first, each kind up to `limit`: a director who opened a hundred of an event's
+    # tables still finds the event itself at the top, not pushed off by its own tables.
+    rows.sort(key=lambda kr: kr[0] != EVENT)
     shown: list[Place] = []
     gone = 0
+    taken = {TABLE: 0, EVENT: 0}
     for kind, row in rows:
-        if len(shown) == limit:
-            break
+        if taken[kind] == limit:
+            continue
         place = _table(db, secret, row) if kind == TABLE else _event(db, secret, row)
         if place is None:
             gone += 1
         else:
             shown.append(place)
+            taken[kind] += 1
     return Places(shown, len(rows) - gone)
 
 

@@ -15,7 +15,7 @@ import json
 import sqlite3
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from typing import Any, Iterator
 
 import sqlite_utils
@@ -238,6 +238,19 @@ def find_by_code(db: sqlite_utils.Database, code: str) -> Table:
         raise NotFound(message("table", "No table has the code {code}. Check the letters on the "
                                "host's screen.", code=code))
     return _table_from_row(row)
+
+
+def seat_activity(db: sqlite_utils.Database, table_id: str) -> dict[int, str]:
+    """When each held seat's phone was last heard of (seat -> ISO time): it sat down, or
+    it made an entry there, whichever is later. A phone holding a seat may have died long
+    ago; the host tools say how long (nothing tracks a phone's connection as such)."""
+    # The seat's newest entry: walked back from the log's end (a long evening's log isn't
+    # read whole on every page of the host).
+    rows = db.execute("SELECT p.seat, MAX(MAX(p.seen_at), COALESCE((SELECT a.created_at FROM"
+                      " actions a WHERE a.table_id = p.table_id AND a.seat = p.seat ORDER BY"
+                      " a.seq DESC LIMIT 1), '')) FROM phones p WHERE p.table_id = ? AND"
+                      " p.seat IS NOT NULL GROUP BY p.seat", [table_id]).fetchall()
+    return {row[0]: row[1] for row in rows}
 
 
 def seats_of(db: sqlite_utils.Database, table_id: str) -> list[Seat]:
@@ -659,7 +672,8 @@ def pass_host(db: sqlite_utils.Database, table_id: str, phone: Phone, pos: int) 
     live.publish(table_id, version)
 
 
-def rename_seat(db: sqlite_utils.Database, table_id: str, pos: int, name: str) -> int:
+def rename_seat(db: sqlite_utils.Database, table_id: str, pos: int, name: str,
+                final: Sequence[str] | None = None) -> int:
     """Give seat `pos` another player's name: an event's director swapped two entrants
     between tables before their games started. Returns the table's new version.
 
@@ -669,11 +683,13 @@ def rename_seat(db: sqlite_utils.Database, table_id: str, pos: int, name: str) -
     once the game has started here: the sheet's entries were made under the old names.
     Inside the caller's transaction (a swap renames seats at two tables and records the
     swap in one) the caller publishes the version (`live.publish`) after its commit;
-    without one this runs and publishes on its own.
+    without one this runs and publishes on its own. `final`, the table's seat names once
+    the caller has renamed every seat it means to, is what a name may not repeat (two
+    entrants trading seats at one table pass each other on the way).
     """
     if not db.conn.in_transaction:
         with transaction(db):
-            version = rename_seat(db, table_id, pos, name)
+            version = rename_seat(db, table_id, pos, name, final)
         live.publish(table_id, version)
         return version
     seat = _one(db, "SELECT name FROM seats WHERE table_id = ? AND pos = ?", [table_id, pos])
@@ -682,9 +698,12 @@ def rename_seat(db: sqlite_utils.Database, table_id: str, pos: int, name: str) -
     name = clean_name(name or "")
     if not name:
         raise TableError(N_("A seat needs a name."))
-    others = db.execute("SELECT name FROM seats WHERE table_id = ? AND pos != ?",
-                        [table_id, pos]).fetchall()
-    if any(name_key(row[0]) == name_key(name) for row in others):
+    if final is None:
+        others = [row[0] for row in db.execute("SELECT name FROM seats WHERE table_id = ? AND"
+                                               " pos != ?", [table_id, pos]).fetchall()]
+    else:
+        others = [other for at, other in enumerate(final) if at != pos]
+    if any(name_key(other) == name_key(name) for other in others):
         raise TableError(message("table", "{name} already has a seat at this table.", name=name))
     started = _one(db, "SELECT 1 FROM actions WHERE table_id = ? AND kind != ? LIMIT 1",
                    [table_id, SEAT])

@@ -33,6 +33,7 @@ from markupsafe import Markup
 
 from companion import tables
 from companion.lru import LRU
+from companion.storage import get_db
 from companion.tables.tokens import new_submission_id
 
 from .htmx import csrf_token, is_fragment_request, render
@@ -165,6 +166,7 @@ class Chrome:
     loopback: bool
     other_base: str | None
     group_id: str | None = None   # the group the table records into (host tools: attach)
+    active: tuple = ()            # host tools: (seat, when its phone was last heard of)
 
     @classmethod
     def of(cls, view: View) -> Chrome:
@@ -172,7 +174,13 @@ class Chrome:
         table = view.table
         return cls(table.id, table.code, table.host_seat, table.event_id, tuple(view.seats),
                    view.phone.seat, view.is_host, join_url(table.token), base_is_loopback(),
-                   base_mismatch(), table.group_id)
+                   base_mismatch(), table.group_id,
+                   tuple(sorted(tables.seat_activity(get_db(), table.id).items()))
+                   if view.is_host else ())
+
+    def active_at(self, pos: int) -> str | None:
+        """When the phone holding seat `pos` was last heard of (host tools)."""
+        return dict(self.active).get(pos)
 
     @property
     def me(self) -> tables.Seat | None:

@@ -9,6 +9,7 @@ from flask_babel import gettext
 
 from companion import tables
 from companion.clock import now
+from companion.events import devices
 from companion.rules import find_game
 from companion.rules.game import MAX_NAME_LENGTH, clean_name
 from companion.storage import get_db
@@ -223,7 +224,8 @@ def _enter(table: tables.Table, rejoin_seat: int | None, token: str | None = Non
     phone, _secret = tables.join(get_db(), table, own_secret(), rejoin_seat, token)
     if rejoin_seat is not None and rejoin_seat == table.host_seat and table.event_id is None:
         rotate_secret()     # the host's seat, and with it the host's rights
-    target = "table.show" if phone.seated else "table.seats"
+    seated = phone.seated or devices.directs_table(get_db(), table, phone_secret())
+    target = "table.show" if seated else "table.seats"
     return redirect(url_for(target, table_id=table.id), 303)
 
 

@@ -111,6 +111,14 @@ class View:
         return TableURLs(self.table_id)
 
     @cached_property
+    def removed(self) -> bool:
+        """Whether the host (an event's director) took this phone off its seat: it takes
+        no seat again but through a rejoin code (the seats page says so)."""
+        row = get_db().execute("SELECT removed FROM phones WHERE id = ?",
+                               [self.phone.id]).fetchone()
+        return bool(row and row[0])
+
+    @cached_property
     def chrome(self) -> fragments.Chrome:
         """What the page's chrome shows (templates/tables/_chrome.html), and its cache key."""
         return fragments.Chrome.of(self)

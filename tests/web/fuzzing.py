@@ -105,14 +105,14 @@ DIRECTOR_ROUTES = ("events.dashboard", "events.seat", "events.lock", "events.cor
                    "events.change_entrants", "events.registration", "events.clock",
                    "events.director_link", "events.adjustments", "events.swap",
                    "events.unseat", "events.standings_csv", "events.director_devices",
-                   "events.claims_action", "events.slips")
+                   "events.claims_action", "events.slips", "events.pair_again")
 # Event writes that touch the event's own tables, never A or B: a swap renames seats; "my
 # table" seats a phone holding a player's pass (the cast's phones pick names as they go);
 # unseating a round deletes or retires its tables. A claim given up (picking another name,
 # "Not me", registering, the director's release) takes its phone off the seat it took
 # through that claim.
-EVENT_TABLE_WRITES = ("events.swap", "events.my_table", "events.unseat", "events.pick",
-                      "events.not_me", "events.register", "events.claims_action")
+EVENT_TABLE_WRITES = ("events.swap", "events.pair_again", "events.my_table", "events.unseat",
+                      "events.pick", "events.not_me", "events.register", "events.claims_action")
 NEW_TABLE_FIELDS = ("name_0", "name_1", "name_2", "name_3", "name_4", "me", "target", "rounds",
                     "low_wins", "variant", "min_bid", "ones", "confirm")
 # The entry form of every game with phone screens: the score pad's boxes and Rook's hand.
@@ -210,7 +210,7 @@ ROUTES: dict[tuple[str, str], tuple[str, ...]] = {
     (EVENT + "/lock", "POST"): ("round",),
     (EVENT + "/correct", "GET"): ("round", "table"),
     (EVENT + "/correct", "POST"): CORRECT_FIELDS,
-    (EVENT + "/cards", "GET"): ("per_page",),
+    (EVENT + "/cards", "GET"): ("per_page", "tables", "table"),
     (EVENT + "/results.csv", "GET"): (),
     (EVENT + "/standings", "GET"): (),
     (EVENT + "/projector", "GET"): ("show", "page"),
@@ -237,6 +237,7 @@ ROUTES: dict[tuple[str, str], tuple[str, ...]] = {
                                        "who"),
     (EVENT + "/swap", "POST"): ("round", "entrant_a", "entrant_b", "who"),
     (EVENT + "/unseat", "POST"): ("round", "who"),
+    (EVENT + "/pair-again", "POST"): ("round", "who"),
     (EVENT + "/standings.csv", "GET"): (),
     # Groups: Ann's group (its phones only), joining by its link, a table for it.
     ("/g/new", "GET"): (),
@@ -1208,6 +1209,10 @@ SEEDS = [  # in order: the confirmation needs B's pending hand, the rematch a fi
          params={"slug": "scorepad"}),
     seed(EVENT, "GET", "events.dashboard", "ann", params={"event_id": EVENT_ID}, hx=False),
     seed(EVENT + "/cards", "GET", "events.cards", "ann", params={"event_id": EVENT_ID}),
+    seed(EVENT + "/cards", "GET", "events.cards", "ann", params={"event_id": EVENT_ID},
+         query=[("per_page", "4"), ("tables", "6")]),
+    seed(EVENT + "/cards", "GET", "events.cards", "ann", params={"event_id": EVENT_ID},
+         query=[("table", "2")]),
     seed(EVENT + "/correct", "GET", "events.correct_form", "ann", params={"event_id": EVENT_ID},
          query=[("round", "1"), ("table", "1")]),
     seed(EVENT + "/correct", "POST", "events.correct", "ann",
@@ -1253,13 +1258,16 @@ SEEDS = [  # in order: the confirmation needs B's pending hand, the rematch a fi
          [("action", "rename"), ("device", DEVICE_LAST), ("name", "Desk laptop")],
          params={"event_id": EVENT_ID}),
     # The director's tools: round 2 (nothing played yet) is unseated and seated again with
-    # the late arrivals (two tables of three), then two entrants change tables.
+    # the late arrivals (two tables of three), then two entrants change tables and the two
+    # tables are paired again.
     seed(EVENT + "/unseat", "POST", "events.unseat", "ann", [("round", CURRENT_ROUND)],
          params={"event_id": EVENT_ID}),
     seed(EVENT + "/seat", "POST", "events.seat", "ann", params={"event_id": EVENT_ID}),
     seed(EVENT + "/swap", "POST", "events.swap", "ann",
          [("round", CURRENT_ROUND), ("entrant_a", FIRST_SEATED), ("entrant_b", LAST_SEATED)],
          params={"event_id": EVENT_ID}),
+    seed(EVENT + "/pair-again", "POST", "events.pair_again", "ann",
+         [("round", CURRENT_ROUND), ("who", "Jo")], params={"event_id": EVENT_ID}),
     seed(EVENT + "/adjustments", "POST", "events.adjustments", "ann",
          [("action", "add"), ("entrant", "Cy"), ("points", "-2"), ("reason", "Late")],
          params={"event_id": EVENT_ID}),

@@ -8,7 +8,8 @@ from __future__ import annotations
 from flask import (abort, current_app, g, make_response, redirect, render_template, request,
                    session, url_for)
 
-from companion.events import devices, director, results
+from companion import tables
+from companion.events import devices, director, results, seating
 from companion.events.event import Event
 from companion.rules.said import said_of
 from companion.storage import get_db
@@ -126,13 +127,29 @@ def adjustments(event_id: str):
 
 @bp.post("/e/<event_id>/swap")
 def swap(event_id: str):
-    """Swap two entrants (teams) between tables of the current round before play begins."""
+    """Swap two entrants (teams) between tables of the current round whose play hasn't
+    begun (409 when one of the two tables has started)."""
     event = director_event(event_id)
     form = request.form
     number = int_field(form, "round")
     try:
         director.swap_entrants(get_db(), event, number, (form.get("entrant_a") or "")[:400],
                                (form.get("entrant_b") or "")[:400], who())
+    except tables.TableError as exc:
+        return refused(event, said_of(exc), exc.status)
+    except ValueError as exc:
+        return refused(event, said_of(exc))
+    return _tools_done(event)
+
+
+@bp.post("/e/<event_id>/pair-again")
+def pair_again(event_id: str):
+    """Pair the current round's tables that haven't started again, among their own
+    entrants (audited); the tables where play began keep theirs."""
+    event = director_event(event_id)
+    number = int_field(request.form, "round")
+    try:
+        seating.pair_open_tables(get_db(), event, number, who())
     except ValueError as exc:
         return refused(event, said_of(exc))
     return _tools_done(event)

@@ -13,7 +13,7 @@ from flask_limiter.util import get_remote_address
 from markupsafe import Markup
 
 from companion import tables
-from companion.events import claims, entrants, results, round_clock, rounds
+from companion.events import claims, devices, entrants, results, round_clock, rounds
 from companion.events.event import Event, get_event
 from companion.rules.said import message, said_of
 from companion.storage import get_db, rates
@@ -168,6 +168,7 @@ def _mine(event: Event, name: str) -> dict:
     table = rounds.table_of(db, event, current.number, name) if current else None
     return {"row": row, "current": current, "table": table,
             "bye": bool(current and name in current.byes), "count": len(rows),
+            "over": bool(current and current.locked and current.number >= event.rounds),
             "clock": round_clock.clock_state(event, current) if current else None}
 
 
@@ -276,7 +277,9 @@ def _open_table(event: Event, table_id: str):
                                           claims.seat_note(db, table, phone_secret()))
             except tables.TableError:
                 pass   # taken a moment ago: the seats page says by whom
-    target = "table.show" if phone.seated else "table.seats"
+    # The director watches (with the host tools): no "Who are you?" at every table.
+    seated = phone.seated or devices.directs_table(db, table, phone_secret())
+    target = "table.show" if seated else "table.seats"
     return redirect(url_for(target, table_id=table.id), 303)
 
 

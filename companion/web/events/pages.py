@@ -100,11 +100,20 @@ def shown_link(event: Event) -> dict:
 
 def director_tools(event: Event, current, rows: list) -> dict:
     """What the director's tools on the dashboard need: the penalties and bonuses in force,
-    who plays the current round (seated or a bye) and why its seating can't change, if so."""
+    who may still move in the current round (at a table that hasn't started, or a bye), the
+    tables that started, and why the whole round can't be unseated any more, if so."""
     db = get_db()
-    playing = {e for r in rows for e in r.entrants} | set(current.byes if current else ())
+    started = (director.started_tables(db, event, current.number)
+               if current and not current.locked else set())
+    # Only entrants whose tables haven't started may move (a bye too).
+    movable = ({e for r in rows if r.number not in started for e in r.entrants}
+               | set(current.byes if current else ()))
     return {"adjustments": director.adjustments(db, event),
-            "playing": sorted(playing, key=lambda name: (name.casefold(), name)),
+            "playing": sorted(movable, key=lambda name: (name.casefold(), name)),
+            "started": sorted(started), "open_tables": len(rows) - len(started),
+            # A swap needs two places to trade: two tables that haven't started, or one
+            # and a bye.
+            "can_swap": len(rows) - len(started) + bool(current and current.byes) >= 2,
             "refusal": director.edit_refusal(db, event) if current else None}
 
 

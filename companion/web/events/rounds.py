@@ -20,7 +20,6 @@ from .common import director_event, int_field, table_card_url
 from .pages import refused
 from .. import quotas
 from ..htmx import render
-from ..i18n import N_
 from ..qr import qr_svg
 
 
@@ -119,24 +118,33 @@ def clock(event_id: str):
     return redirect(url_for(".dashboard", event_id=event.id), 303)
 
 
+#: The most table cards one page prints: the biggest round an event seats (2,500 entrants,
+#: two to a table). A QR code costs milliseconds, so this bounds the page at seconds.
+MAX_CARDS = 1250
+
+
 @bp.get("/e/<event_id>/cards")
 def cards(event_id: str):
-    """Printable table cards, 1, 2 or 4 to an A4 page (?per_page=): one card per table number
-    the biggest round so far used. Each QR code opens that table number in whatever round is
-    current, so the cards are printed once per event; a card of one to a page also lists the
-    current round's seats."""
+    """Printable table cards, 1, 2 or 4 to an A4 page (?per_page=): one card per table
+    number up to ?tables=N (by default the event's largest possible round,
+    rounds.largest_round), or the one card of ?table=N (printed again at any time). Each
+    QR code opens that table number in whatever round is current, so the cards are printed
+    once per event, before round 1 too; a card of one to a page also lists the current
+    round's seats."""
     event = director_event(event_id)
     db = get_db()
     done = rounds.rounds(db, event)
-    if not done:
-        raise tables.NotFound(N_("No round has been seated yet."))
-    current = done[-1]
+    current = done[-1] if done else None
     per_page = _per_page(request.args.get("per_page"))
+    default = max(1, rounds.largest_round(db, event))
+    count = _card_number(request.args.get("tables"), default)
+    single = _card_number(request.args.get("table"), None)
+    numbers = [single] if single else range(1, count + 1)
     # Only a whole page has room for names; the smaller cards stay on the tables all event.
     rows = ({r.number: r for r in rounds.round_tables(db, event, current.number)}
-            if per_page == 1 else {})
+            if per_page == 1 and current else {})
     cards = []
-    for number in range(1, rounds.most_tables(db, event) + 1):
+    for number in numbers:
         url = table_card_url(event, number)
         cards.append({"number": number, "row": rows.get(number), "url": url,
                       "qr": qr_svg(url, gettext("QR code of table %(n)s", n=number))})
@@ -144,7 +152,22 @@ def cards(event_id: str):
         # every live table on it) for seconds. Let the other requests in between.
         time.sleep(0)
     return render("events/cards.html", "events/cards.html", event=event, current=current,
-                  cards=cards, per_page=per_page, choices=CARDS_PER_PAGE)
+                  cards=cards, per_page=per_page, choices=CARDS_PER_PAGE, count=count,
+                  single=single, default=default, most=MAX_CARDS)
+
+
+def _card_number(raw: str | None, default: int | None) -> int | None:
+    """?tables= or ?table=: a table number from 1 to MAX_CARDS (absent or empty: `default`;
+    anything else is refused with a sentence, 400)."""
+    text = (raw or "").strip()
+    if not text:
+        return default
+    if not (text.isascii() and text.isdigit() and len(text) <= 5
+            and 1 <= int(text) <= MAX_CARDS):
+        raise tables.TableError(message("tournament", "Cards are printed for table 1 to "
+                                        "{most}: type a whole number in that range.",
+                                        most=MAX_CARDS))
+    return int(text)
 
 
 def _per_page(raw: str | None) -> int:
