@@ -69,7 +69,10 @@
     var fit = Math.max(3, Math.min(200, Math.floor(room / tallest)));
     var total = parseInt(section.getAttribute("data-total"), 10) || 0;
     var asked = parseInt(section.getAttribute("data-rows"), 10) || 0;   // 0: every row
-    if (fit === asked || (fit >= total && (!asked || asked >= total))) return;
+    if (fit === asked || (fit >= total && (!asked || asked >= total))) {
+      section.setAttribute("data-fitted", fit);    // this screen holds its rows
+      return;
+    }
     if (section.getAttribute("data-asking") === String(fit)) return;   // asked already
     var first = parseInt(section.getAttribute("data-first"), 10) || 1;
     var url = location.pathname + "?page=" + (Math.floor((first - 1) / fit) + 1) +

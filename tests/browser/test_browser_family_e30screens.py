@@ -65,7 +65,7 @@ def projector_fits(page: Page) -> tuple[int, int]:
     """Every header cell and every row of the projector's standings inside the screen;
     (rows on this page, rows per page asked for)."""
     section = page.locator("#projector")
-    expect(section).to_have_attribute("data-rows", re.compile(r"^\d+$"))
+    expect(section).to_have_attribute("data-fitted", re.compile(r"^\d+$"))   # measured
     expect(section.locator("#standings-table")).to_be_visible()
     heads = section.locator("#standings-table thead th")
     assert heads.count() == 7          # #, name, points, played and 3 tie-breaks
@@ -90,9 +90,11 @@ def test_the_event_screens_fit_projector_standings_and_dashboard(phones):
     expect(director.locator(".event-table")).to_have_count(10)
     event_url = director.url.split("#")[0].split("?")[0]
     enter_results(director, event_url, FINISHED)
+    director.reload()
+    director.locator("#clock-start-button").click()    # the projector shows it large too
+    expect(director.locator("#clock .clock-time")).to_have_text(re.compile("left$"))
 
     # The dashboard: counted by state, filtered to the unfinished tables with a tap.
-    director.reload()
     expect(director.locator("#table-counts")).to_contain_text(f"{FINISHED} of 10 done")
     director.locator("#filter-open").click()
     expect(director.locator(".event-table")).to_have_count(10 - FINISHED)
@@ -113,6 +115,7 @@ def test_the_event_screens_fit_projector_standings_and_dashboard(phones):
         viewer.goto(event_url + "/projector")
         shown, per_page = projector_fits(viewer)
         pages = math.ceil(len(PLAYERS) / per_page)
+        print("FIT", size, per_page)
         assert shown == min(per_page, len(PLAYERS))
         if pages > 1:
             expect(viewer.locator("#projector-of")).to_have_text(f"page 1 of {pages}")
