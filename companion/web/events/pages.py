@@ -157,7 +157,7 @@ def projector(event_id: str):
     url = players_url(event)
     screen = _projector_screen(event, rows, done)
     table = _drawn(("projector", key, screen["page_no"], screen["rows_per_page"]), event=event,
-                   rows=screen["rows"], rounds=done, legend=False, compact=True)
+                   rows=screen["rows"], rounds=done, legend=False)
     return render("events/projector.html", "events/_projector.html", event=event,
                   rounds=done, players_url=url, standings_table=table,
                   players_qr=lambda: qr_svg(url, gettext("QR code of the players' page")),
