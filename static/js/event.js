@@ -12,7 +12,8 @@
 // - The projector's standings: as many rows as its screen holds. The rows' height and where
 //   the table starts are measured here and asked of the server as ?rows=N (every next
 //   screen's address keeps it); the server pages the standings by it and says "page 2 of 3".
-//   Without this script the projector shows every row.
+//   A long name wraps (the tallest row counts); without this script the projector shows
+//   every row.
 (function () {
   "use strict";
 
@@ -55,6 +56,7 @@
     if (el && el.tagName === "INPUT" && room.contains(el)) event.preventDefault();
   });
 
+  var fitCap = Infinity;     // the rows last asked for; a resized window starts again
   function fitProjector() {
     var section = document.getElementById("projector");
     if (!section || section.getAttribute("data-show") !== "standings") return;
@@ -66,7 +68,9 @@
     }
     var top = body.getBoundingClientRect().top + window.pageYOffset;
     var room = window.innerHeight - top - Math.max(6, window.innerHeight * 0.015);
-    var fit = Math.max(3, Math.min(200, Math.floor(room / tallest)));
+    // Never more than asked before: a page of short names must not ask for more rows than
+    // a page holding a long (wrapped, taller) one, or the two would ask for each other.
+    var fit = Math.max(3, Math.min(200, fitCap, Math.floor(room / tallest)));
     var total = parseInt(section.getAttribute("data-total"), 10) || 0;
     var asked = parseInt(section.getAttribute("data-rows"), 10) || 0;   // 0: every row
     if (fit === asked || (fit >= total && (!asked || asked >= total))) {
@@ -78,13 +82,14 @@
     var url = location.pathname + "?page=" + (Math.floor((first - 1) / fit) + 1) +
       "&rows=" + fit;
     section.setAttribute("data-asking", fit);
+    fitCap = fit;
     if (window.htmx && htmx.ajax) htmx.ajax("GET", url, { target: section, swap: "outerHTML" });
     else location.replace(url);
   }
   var resizing;
   window.addEventListener("resize", function () {
     clearTimeout(resizing);
-    resizing = setTimeout(fitProjector, 300);
+    resizing = setTimeout(function () { fitCap = Infinity; fitProjector(); }, 300);
   });
 
   function localise(root) {

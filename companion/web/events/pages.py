@@ -34,11 +34,16 @@ TIEBREAK_WORDS = {"game": N_("Game score"), "buchholz": N_("Buchholz"),
                   "median_buchholz": N_("Median-Buchholz"),
                   "sonneborn_berger": N_("Sonneborn-Berger")}
 
+# Their short names, heading the projector's columns (its caption spells each out): the
+# names' room on a 1024-wide screen with four tie-breaks.
+TIEBREAK_SHORT = {"game": N_("Score"), "buchholz": N_("Bh"), "median_buchholz": N_("MBh"),
+                  "sonneborn_berger": N_("SB")}
+
 
 @bp.context_processor
 def _tiebreak_words() -> dict:
     """The standings table (page, projector) heads its tie-break columns with these."""
-    return {"tiebreak_words": TIEBREAK_WORDS}
+    return {"tiebreak_words": TIEBREAK_WORDS, "tiebreak_short": TIEBREAK_SHORT}
 
 
 def table_counts(rows: list) -> dict:
@@ -157,7 +162,7 @@ def projector(event_id: str):
     url = players_url(event)
     screen = _projector_screen(event, rows, done)
     table = _drawn(("projector", key, screen["page_no"], screen["rows_per_page"]), event=event,
-                   rows=screen["rows"], rounds=done, legend=False)
+                   rows=screen["rows"], rounds=done, legend=False, compact=True)
     return render("events/projector.html", "events/_projector.html", event=event,
                   rounds=done, players_url=url, standings_table=table,
                   players_qr=lambda: qr_svg(url, gettext("QR code of the players' page")),
