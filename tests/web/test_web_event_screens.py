@@ -64,3 +64,17 @@ def test_the_dashboard_counts_tables_by_state_and_filters_to_the_unfinished(dire
     assert select(page, "#lock-round")
     # Only the director sees the dashboard, filtered or not.
     assert new_phone("stranger").get(f"{base}?tables=open").status_code in (403, 404)
+
+
+def test_the_projector_heads_tie_breaks_by_short_names_spelt_out_in_its_caption(director,
+                                                                                new_phone):
+    event_id = create_event(director, PLAYERS[:8])
+    viewer = new_phone("projector")
+    page = viewer.get(f"/e/{event_id}/projector").get_data(as_text=True)
+    heads = [(a.text, a.get("title")) for a in select(page, "#standings-table thead abbr")]
+    assert heads == [("Score", "Game score"), ("Bh", "Buchholz"), ("MBh", "Median-Buchholz")]
+    assert text_of(page, "#tiebreak-key") == (
+        "· Score: Game score · Bh: Buchholz · MBh: Median-Buchholz")
+    # The standings page keeps the full names (and its legend below).
+    page = viewer.get(f"/e/{event_id}/standings").get_data(as_text=True)
+    assert not select(page, "#standings-table abbr") and not select(page, "#tiebreak-key")
