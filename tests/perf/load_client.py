@@ -969,7 +969,9 @@ def run_watch(args) -> dict:
     rng = random.Random(args.seed)
     watchers = [
         Watcher("dashboard", f"/e/{eid}", 5.0, True, director, b'id="room"'),
-        Watcher("projector", f"/e/{eid}/projector?page=1", 10.0, True, {}, b'id="projector"'),
+        # 15 rows a screen: what a 1080p projector's script measures (static/js/event.js).
+        Watcher("projector", f"/e/{eid}/projector?page=1&rows=15", 10.0, True, {},
+                b'id="projector"'),
         Watcher("standings", f"/e/{eid}/standings", 10.0, False, {}, b'id="standings-table"'),
     ]
     step = max(1, len(names) // max(1, args.players)) if names else 1

@@ -172,17 +172,28 @@ def test_the_projector_takes_turns_through_long_standings(director, new_phone):
     forty = [f"Player {i:02d}" for i in range(1, 41)]
     event_id = create_event(director, forty, slug="zocknroll")
     screen = new_phone("projector")
+    # Without the screen's script (no ?rows=): every place on the one screen.
     page = screen.get(f"/e/{event_id}/projector").get_data(as_text=True)
+    assert attrs(page, "[data-entrant]", "data-entrant") == forty
+    assert "projector-page" not in page and "projector-of" not in page
+    # ?rows=15, what the script measured fits the screen: pages of 15 take turns, and every
+    # next screen's address keeps the rows.
+    page = screen.get(f"/e/{event_id}/projector?rows=15").get_data(as_text=True)
     shown = attrs(page, "[data-entrant]", "data-entrant")
     assert shown == forty[:15]
-    assert "places 1–15 of 40" in text_of(page)
-    assert f'hx-get="/e/{event_id}/projector?page=2"' in page
-    page = screen.get(f"/e/{event_id}/projector?page=3", hx=True).get_data(as_text=True)
+    assert "places 1–15 of 40 · page 1 of 3" in text_of(page)
+    assert f'hx-get="/e/{event_id}/projector?page=2&amp;rows=15"' in page
+    page = screen.get(f"/e/{event_id}/projector?page=3&rows=15", hx=True).get_data(as_text=True)
     assert attrs(page, "[data-entrant]", "data-entrant") == forty[30:]
-    assert f'hx-get="/e/{event_id}/projector?page=1"' in page   # back to the top
+    assert f'hx-get="/e/{event_id}/projector?page=1&amp;rows=15"' in page   # back to the top
     for odd in ("99", "0", "x", "-1"):
-        page = screen.get(f"/e/{event_id}/projector?page={odd}").get_data(as_text=True)
+        page = screen.get(f"/e/{event_id}/projector?page={odd}&rows=15").get_data(as_text=True)
         assert attrs(page, "[data-entrant]", "data-entrant") == forty[:15]
+    # Rows out of bounds are no rows asked for: every place, no rows kept.
+    for odd in ("2", "201", "x", "-5", "9" * 5000):
+        page = screen.get(f"/e/{event_id}/projector?rows={odd}").get_data(as_text=True)
+        assert attrs(page, "[data-entrant]", "data-entrant") == forty
+        assert f'hx-get="/e/{event_id}/projector?page=1"' in page
 
 
 def test_a_long_list_becomes_a_search_box(director, new_phone):

@@ -345,13 +345,15 @@ def test_the_projector_alternates_standings_and_pairings_while_a_round_is_played
     event_id = create_event(director, players=players)
     screen = new_phone("projector")
     base = f"/e/{event_id}/projector"
-    # Before any round: the standings take turns alone, as before.
-    page = page_of(screen, base)
-    assert hx_get(page) == base + "?page=2" and "projector-pairings" not in page
-    assert hx_get(page_of(screen, base + "?show=pairings&page=3")) == base + "?page=1"
+    # Before any round: the standings take turns alone, as before (15 rows to a screen, as
+    # the projector's script measured: ?rows=15, kept by every next address).
+    page = page_of(screen, base + "?rows=15")
+    assert hx_get(page) == base + "?page=2&rows=15" and "projector-pairings" not in page
+    assert hx_get(page_of(screen, base + "?show=pairings&page=3&rows=15")) == \
+        base + "?page=1&rows=15"
     seat_round(director, event_id)
     # 45 players: 3 pages of standings (15) and 3 of pairings (20), in turn.
-    walk, url = [], base
+    walk, url = [], base + "?rows=15"
     for _ in range(7):
         page = page_of(screen, url, hx=True)
         assert page.lstrip().startswith('<section id="projector"')
@@ -374,8 +376,8 @@ def test_the_projector_alternates_standings_and_pairings_while_a_round_is_played
         assert "names 1–20 of 45" in page_of(screen, f"{base}?show=pairings&page={odd}")
     # Once the round is locked the projector is all standings again.
     lock_first_round(director, db_path, event_id)
-    page = page_of(screen, base + "?show=pairings&page=1")
-    assert "projector-pairings" not in page and hx_get(page) == base + "?page=2"
+    page = page_of(screen, base + "?show=pairings&page=1&rows=15")
+    assert "projector-pairings" not in page and hx_get(page) == base + "?page=2&rows=15"
 
 
 def test_a_small_room_projector_flips_between_one_page_of_each(director, new_phone):

@@ -25,7 +25,8 @@ from ..urls import base_is_loopback, base_mismatch, director_url, public_base
 
 STATUS_WORDS = {"missing": N_("Nobody here yet"), "playing": N_("Playing"),
                 "waiting": N_("Waiting for confirmation"), "finished": N_("Finished")}
-PROJECTOR_ROWS = 15        # standings rows on one projector screen; more rows take turns
+PROJECTOR_ROWS = 200       # standings rows on a projector screen without ?rows= (no script)
+PROJECTOR_FIT = (3, 200)   # ?rows=: what the projector's script measured fits its screen
 STANDINGS_ROWS = 200       # places on one page of the public standings (?page=)
 PROJECTOR_PAIRINGS = 20    # names on one projector screen (two columns); more take turns
 # The tie-breaks' names as pages show them (the library's TIEBREAK_NAMES, translatable).
@@ -33,21 +34,39 @@ TIEBREAK_WORDS = {"game": N_("Game score"), "buchholz": N_("Buchholz"),
                   "median_buchholz": N_("Median-Buchholz"),
                   "sonneborn_berger": N_("Sonneborn-Berger")}
 
+# Their short names, heading the projector's columns (its caption spells each out): the
+# names' room on a 1024-wide screen with four tie-breaks.
+TIEBREAK_SHORT = {"game": N_("Score"), "buchholz": N_("Bh"), "median_buchholz": N_("MBh"),
+                  "sonneborn_berger": N_("SB")}
+
 
 @bp.context_processor
 def _tiebreak_words() -> dict:
     """The standings table (page, projector) heads its tie-break columns with these."""
-    return {"tiebreak_words": TIEBREAK_WORDS}
+    return {"tiebreak_words": TIEBREAK_WORDS, "tiebreak_short": TIEBREAK_SHORT}
+
+
+def table_counts(rows: list) -> dict:
+    """How many of the round's tables are in each state (STATUS_WORDS' keys), and "all"."""
+    counts = dict.fromkeys(STATUS_WORDS, 0)
+    for row in rows:
+        counts[row.status] = counts.get(row.status, 0) + 1
+    counts["all"] = len(rows)
+    return counts
 
 
 def room(event: Event, page: bool = True) -> dict:
     """What the dashboard shows; `page=False` for the polled room alone (no entrant list:
-    a big event has thousands)."""
+    a big event has thousands). ?tables=open shows only the tables without a final result
+    (the polled room keeps the filter: its address carries it)."""
     db = get_db()
     done = rounds.rounds(db, event)
     current = done[-1] if done else None
-    rows = rounds.round_tables(db, event, current.number) if current else []
+    every = rounds.round_tables(db, event, current.number) if current else []
+    open_only = request.args.get("tables") == "open"
+    rows = [r for r in every if r.status != "finished"] if open_only else every
     return dict(event=event, rounds=done, current=current, rows=rows, long_list=LONG_LIST,
+                table_counts=table_counts(every), open_only=open_only,
                 public_base=public_base(), loopback=base_is_loopback(),
                 other_base=base_mismatch(),
                 words=STATUS_WORDS, counts=entrants.entrant_counts(db, event),
@@ -55,13 +74,13 @@ def room(event: Event, page: bool = True) -> dict:
                 audit=director.audit(db, event), error=None,
                 claims=claims.player_claims(db, event) if page else [],
                 codes=claims.codes_on(event),
-                tools=director_tools(event, current, rows) if page else None,
+                tools=director_tools(event, current, every) if page else None,
                 devices=devices.director_devices(db, event) if page else [],
                 my_device=(g.get("director_device") or {}).get("device_id"),
                 link_minutes=devices.LINK_MINUTES,
                 clock=round_clock.clock_state(event, current),
                 clock_minutes=round_clock.DEFAULT_ROUND_MINUTES,
-                can_lock=bool(current) and not current.locked and all(r.result for r in rows),
+                can_lock=bool(current) and not current.locked and all(r.result for r in every),
                 can_seat=(not current or current.locked) and len(done) < event.rounds)
 
 
@@ -151,8 +170,8 @@ def projector(event_id: str):
     done = rounds.rounds(db, event)
     url = players_url(event)
     screen = _projector_screen(event, rows, done)
-    table = _drawn(("projector", key, screen["page_no"], PROJECTOR_ROWS), event=event,
-                   rows=screen["rows"], rounds=done, legend=False)
+    table = _drawn(("projector", key, screen["page_no"], screen["rows_per_page"]), event=event,
+                   rows=screen["rows"], rounds=done, legend=False, compact=True)
     return render("events/projector.html", "events/_projector.html", event=event,
                   rounds=done, players_url=url, standings_table=table,
                   players_qr=lambda: qr_svg(url, gettext("QR code of the players' page")),
@@ -192,10 +211,22 @@ def _drawn(key: tuple, **context) -> Markup:
     return hit
 
 
+def projector_rows() -> int | None:
+    """?rows=: how many standings rows fit the projector's screen, as its script measured
+    them (static/js/event.js); None (every row, up to PROJECTOR_ROWS) without it or when it
+    is out of bounds, so a screen without scripts shows every place."""
+    raw = request.args.get("rows", "")
+    low, high = PROJECTOR_FIT
+    if raw.isascii() and raw.isdigit() and len(raw) <= 3 and low <= int(raw) <= high:
+        return int(raw)
+    return None
+
+
 def _projector_screen(event: Event, rows: list[dict], done: list) -> dict:
     """What the projector shows on this refresh, and the address of the next screen.
 
-    The standings take turns a page (PROJECTOR_ROWS places) at a time. While a round is
+    The standings take turns a page at a time: as many places as the screen's script
+    measured fit it (?rows=, kept in every next address), else PROJECTOR_ROWS. While a round is
     seated and not locked, a page of its pairings follows each page of standings:
     ?page=N is standings page N, ?show=pairings&page=N pairings page N; the shorter list
     starts over while the longer one pages on, so every page of both is seen.
@@ -203,21 +234,25 @@ def _projector_screen(event: Event, rows: list[dict], done: list) -> dict:
     current = done[-1] if done else None
     playing = bool(current) and not current.locked
     paired = _pairings(event) if playing else []
-    spages = page_count(len(rows), PROJECTOR_ROWS)
+    fit = projector_rows()
+    per_page = fit or PROJECTOR_ROWS
+    spages = page_count(len(rows), per_page)
     ppages = page_count(len(paired), PROJECTOR_PAIRINGS)
     cycle = max(spages, ppages) if playing else spages
     page = page_arg(cycle)
     show = "pairings" if playing and request.args.get("show") == "pairings" else "standings"
+    kept = {"rows": fit} if fit else {}
     if show == "pairings":
-        next_url = url_for(".projector", event_id=event.id, page=page % cycle + 1)
+        next_url = url_for(".projector", event_id=event.id, page=page % cycle + 1, **kept)
     elif playing:
-        next_url = url_for(".projector", event_id=event.id, show="pairings", page=page)
+        next_url = url_for(".projector", event_id=event.id, show="pairings", page=page,
+                           **kept)
     else:
-        next_url = url_for(".projector", event_id=event.id, page=page % spages + 1)
+        next_url = url_for(".projector", event_id=event.id, page=page % spages + 1, **kept)
     s_page, p_page = (page - 1) % spages + 1, (page - 1) % ppages + 1
     return dict(show=show, next_url=next_url, total=len(rows), page_no=s_page, pages=spages,
-                rows_per_page=PROJECTOR_ROWS,
-                rows=rows[(s_page - 1) * PROJECTOR_ROWS: s_page * PROJECTOR_ROWS],
+                rows_per_page=per_page, fit=fit,
+                rows=rows[(s_page - 1) * per_page: s_page * per_page],
                 pairs=paired[(p_page - 1) * PROJECTOR_PAIRINGS: p_page * PROJECTOR_PAIRINGS],
                 pair_page=p_page, pair_pages=ppages, pairs_per_page=PROJECTOR_PAIRINGS,
                 pair_total=len(paired), current=current,
