@@ -168,6 +168,7 @@ def delete_group(db: sqlite_utils.Database, group_id: str, secret: str | None) -
                   for t in ("group_games", "group_players", "group_phones")}
         games = group_size(db, group_id)
         db.execute("UPDATE tables SET group_id = NULL WHERE group_id = ?", [group_id])
+        db.execute("UPDATE events SET group_id = NULL WHERE group_id = ?", [group_id])
         for table in ("group_game_players", "group_games", "group_stats", "group_players",
                       "group_phones", "group_audit"):
             db.execute(f"DELETE FROM {table} WHERE group_id = ?", [group_id])  # noqa: S608

@@ -345,3 +345,13 @@ def note_table(db: sqlite_utils.Database, group_id: str, table) -> None:
     with transaction(db):
         add_players(db, group_id, names)
         audit(db, group_id, "attach", None, None, {"table": table.id, "game": table.game_slug})
+
+
+def note_event(db: sqlite_utils.Database, group_id: str, secret: str | None, event_id: str,
+               slug: str, names: list[str]) -> None:
+    """Inside the caller's write transaction: an event is run for the group by the phone
+    holding `secret` (a phone of the group, else `Forbidden`): the entrants' players join
+    the group by name (a team's members, each a player), audited as an event."""
+    _group, me = require_phone(db, group_id, secret)
+    add_players(db, group_id, [clean_name(n) for n in names if clean_name(n)], me.n)
+    audit(db, group_id, "event", me.n, None, {"event": event_id, "game": slug})
