@@ -96,7 +96,7 @@ EVENT_FIELDS = ("event_name", "event_rounds", "entrants", "target", "rounds", "l
                 "registration", "table_size", "points_places", "points_win", "points_draw",
                 "points_loss", "points_bye", "late_points", "tiebreak_1", "tiebreak_2",
                 "tiebreak_3", "tiebreak_4", "odd_tables", "pairing", "claim_codes",
-                "claim_codes_shown")
+                "claim_codes_shown", "group")
 CORRECT_FIELDS = ("round", "table", "place_0", "place_1", "place_2", "place_3", "score_0",
                   "score_1", "score_2", "score_3", "why", "who")
 # Event routes only the director (Ann's browser, holding the event's cookie) may use.
@@ -202,8 +202,8 @@ ROUTES: dict[tuple[str, str], tuple[str, ...]] = {
     ("/rocca/check", "GET"): ROCCA_CHECK_FIELDS,
     ("/rockit/check", "GET"): ROCKIT_CHECK_FIELDS,
     ("/language", "GET"): ("to", "next"),
-    ("/events/new", "GET"): (),
-    ("/events/new/<slug>", "GET"): (),
+    ("/events/new", "GET"): ("group",),       # ?group=: an event for one of the phone's groups
+    ("/events/new/<slug>", "GET"): ("group",),
     ("/events/new/<slug>", "POST"): EVENT_FIELDS,
     (EVENT, "GET"): (),
     (EVENT + "/seat", "POST"): (),

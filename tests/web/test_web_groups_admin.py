@@ -258,3 +258,56 @@ def test_removing_a_phone_replaces_the_link(new_phone, db_path):
     assert cy.get(f"/g/{group_id}").status_code == 200
     [(audit_new,)] = db_rows(db_path, "SELECT new FROM group_audit WHERE kind = 'remove_phone'")
     assert json.loads(audit_new) == {"new_link": True}
+
+
+def test_an_event_for_the_group_records_each_entrants_games(app, new_phone, db_path):
+    from test_web_events import seat_player, seat_round, seatings
+    ann = new_phone("Ann")
+    group_id = make_group(ann, "Club", "Ann\nBob")
+    page = ann.get(f"/g/{group_id}").get_data(as_text=True)
+    [link] = select(page, "a#group-event")
+    choose = ann.get(link.attrs["href"]).get_data(as_text=True)
+    assert select(choose, f'a[href="/events/new/scorepad?group={group_id}"]')
+    form = ann.get(f"/events/new/scorepad?group={group_id}").get_data(as_text=True)
+    assert select(form, f'select#ev-group option[value="{group_id}"][selected]')
+    data = {"event_name": "Club cup", "event_rounds": "1", "entrants": "Ann\nBob\nCy\nDee",
+            "rounds": "1", "group": group_id}
+    # A phone outside the group can't run an event into it.
+    eve = new_phone("Eve")
+    r = eve.post("/events/new/scorepad", data)
+    assert r.status_code == 403 and count(db_path, "events") == 0
+    assert "can't open this group" in text_of(r.get_data(as_text=True))
+    r = ann.post("/events/new/scorepad", data)
+    assert r.status_code == 303
+    event_id = urlsplit(r.headers["Location"]).path.rsplit("/", 1)[1]
+    # The entrants are the group's players (new names join it), audited.
+    page = ann.get(f"/g/{group_id}").get_data(as_text=True)
+    assert [text_of(s) for s in select(page, ".group-players summary")] == \
+        ["Ann", "Bob", "Cy", "Dee"]
+    assert count(db_path, "group_audit", "kind = 'event'") == 1
+    seat_round(ann, event_id)
+    [(_n, table_id, entrants)] = seatings(db_path, event_id, 1)
+    assert db_rows(db_path, "SELECT group_id FROM tables WHERE id = ?", [table_id]) == \
+        [(group_id,)]
+    player = seat_player(app, db_path, table_id, 0)
+    names = [r[0] for r in db_rows(db_path, "SELECT name FROM seats WHERE table_id = ?"
+                                   " ORDER BY pos", [table_id])]
+    assert player.enter(table_id, {0: 30, 1: 20, 2: 10, 3: 0}).status_code == 200
+    [game] = ann.get(f"/g/{group_id}/games.json").get_json()
+    assert game["players"] == names and game["winners"] == [names[0]]
+    assert sorted(entrants) == ["Ann", "Bob", "Cy", "Dee"]
+    kept_equals_rebuild(db_path, group_id)
+    # Deleting the group: the event plays on, recording nowhere.
+    assert ann.post(f"/g/{group_id}/delete").status_code == 303
+    assert db_rows(db_path, "SELECT group_id FROM events WHERE id = ?", [event_id]) == [(None,)]
+
+
+def test_a_team_event_for_the_group_adds_each_partner(new_phone, db_path):
+    ann = new_phone("Ann")
+    group_id = make_group(ann, "Club", "Ann")
+    r = ann.post("/events/new/rook", {"event_name": "Rook cup", "event_rounds": "2",
+                                      "entrants": "Ann, Cid\nBob, Dee", "group": group_id})
+    assert r.status_code == 303, text_of(r.get_data(as_text=True))[:500]
+    page = ann.get(f"/g/{group_id}").get_data(as_text=True)
+    assert [text_of(s) for s in select(page, ".group-players summary")] == \
+        ["Ann", "Cid", "Bob", "Dee"]
