@@ -21,7 +21,8 @@ from companion.tables import tokens
 from companion.tables.errors import Forbidden, NotFound, TableError
 
 from .group import Player, audit, require_phone
-from .records import _Kept, _write, rebuild_stats, renamed
+from .records import _game, _Kept, _write, rebuild_stats, renamed
+from .transfer import IMPORTED, rename_record
 
 
 def _player_row(db, group_id: str, player_id: int):
@@ -94,6 +95,9 @@ def merge_players(db: sqlite_utils.Database, group_id: str, secret: str | None,
             row = db.execute("SELECT * FROM group_games WHERE id = ?", [game_id]).fetchone()
             seats = db.execute("SELECT seat, player_id FROM group_game_players WHERE"
                                " game_id = ? ORDER BY seat", [game_id]).fetchall()
+            if row["table_id"].startswith(IMPORTED):
+                _rename_imported(db, row, from_id, into_id, dst["name"])
+                continue
             names, summary = json.loads(row["players"]), json.loads(row["summary"])
             ids = {}
             for seat, pid in seats:
@@ -113,6 +117,23 @@ def merge_players(db: sqlite_utils.Database, group_id: str, secret: str | None,
         audit(db, group_id, "merge", me.n, {"id": from_id, "name": src["name"]},
               {"id": into_id, "name": dst["name"], "games": len(game_ids)})
     return Player(dst["id"], dst["name"]), len(game_ids)
+
+
+def _rename_imported(db, row, from_id: int, into_id: int, new: str) -> None:
+    """A merge at a game brought from a CSV (no summary to rewrite): its record's names,
+    and its seat rows' player."""
+    record = _game(row)
+    [seat] = [s for (s,) in db.execute("SELECT seat FROM group_game_players WHERE game_id = ?"
+                                       " AND player_id = ?", [row["id"], from_id]).fetchall()]
+    old = record["players"][seat]
+    record = rename_record(record, old, new)
+    db.execute("UPDATE group_games SET players = ?, teams = ?, scores = ?, winners = ?"
+               " WHERE id = ?",
+               [json.dumps(record["players"]),
+                json.dumps(record["teams"]) if record["teams"] is not None else None,
+                json.dumps(record["scores"]), json.dumps(record["winners"]), row["id"]])
+    db.execute("UPDATE group_game_players SET player_id = ? WHERE game_id = ? AND"
+               " player_id = ?", [into_id, row["id"], from_id])
 
 
 def game_row(db: sqlite_utils.Database, group_id: str, secret: str | None, game_id: int):

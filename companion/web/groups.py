@@ -332,3 +332,31 @@ def delete_group(group_id: str):
     except TableError as exc:
         return _refused(exc)
     return redirect(url_for("home.start"), 303)
+
+
+@bp.get("/g/<group_id>/import")
+def import_page(group_id: str):
+    """The form that brings a ``games.csv`` (from this or another server) into the group."""
+    try:
+        group, _me = _mine(group_id)
+    except TableError as exc:
+        return _refused(exc)
+    return render_template("groups/import.html", group=group, error=None,
+                           limit=current_app.config["MAX_CONTENT_LENGTH"] // 1000)
+
+
+@bp.post("/g/<group_id>/import")
+def import_games(group_id: str):
+    """Bring the games of the file (field ``csv``: a file, or the CSV's text) into the
+    group; then its page. A body over the app's limit is refused (413) before this runs."""
+    upload = request.files.get("csv")
+    data = upload.read() if upload is not None else (request.form.get("csv") or "").encode()
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return error_response(gettext("That file isn't a CSV saved as text (UTF-8)."), 400)
+    try:
+        groups.import_games(get_db(), group_id[:64], phone_secret(), text)
+    except TableError as exc:
+        return _refused(exc)
+    return redirect(url_for(".show", group_id=group_id, _anchor="games"), 303)

@@ -260,6 +260,9 @@ ROUTES: dict[tuple[str, str], tuple[str, ...]] = {
     (GROUP + "/players/<int:player_id>/merge", "POST"): ("into",),
     (GROUP + "/games/<int:game_id>/delete", "GET"): (),
     (GROUP + "/games/<int:game_id>/delete", "POST"): (),
+    # A group's games.csv brought in (a file or the text, field "csv").
+    (GROUP + "/import", "GET"): (),
+    (GROUP + "/import", "POST"): ("csv",),
     (GROUP + "/delete", "GET"): (),
     (GROUP + "/delete", "POST"): (),
     (GROUP + "/games.json", "GET"): (),
@@ -712,8 +715,9 @@ class World:
         r = ann.post("/g/new", {"name": "Club", "players": "Ann\nBob"})
         assert r.status_code == 303, r.status_code
         self.group_id = urlsplit(r.headers["Location"]).path.rsplit("/", 1)[1]
-        # A game finished at a table of the group (Ann 60, Bob 0): record 1, to delete.
-        r = ann.post(f"/g/{self.group_id}/new/scorepad", {"name_0": "Ann", "name_1": "Bob",
+        # A game finished at a table of the group (Ann 60, Bob sitting as "Bobby", player
+        # 3, 0): record 1, to delete; Bobby, to merge into Bob.
+        r = ann.post(f"/g/{self.group_id}/new/scorepad", {"name_0": "Ann", "name_1": "Bobby",
                                                           "me": "0", "target": "50"})
         assert r.status_code == 303, r.status_code
         self.group_table = urlsplit(r.headers["Location"]).path.rsplit("/", 1)[1]
@@ -1156,6 +1160,10 @@ def seed(rule: str, method: str, endpoint: str, who: str, fields=(), *, table=TA
 
 TRICK = [("variant", "family"), ("c1", "14R"), ("c2", "5Y"), ("c3", "ROOK"), ("trump", "Y"),
          ("check", "1")]
+# A games.csv of one game, as another server's group exports it (docs/GROUPS.md).
+GAMES_CSV = ("id,game,started_at,finished_at,minutes,table_id,players,teams,scores,winners,"
+             "settings\r\n7,scorepad,2026-01-02T20:00:00,2026-01-02T20:30:00,30,OLDTABLE,"
+             "Ann | Bob,,Ann: 60 | Bob: 20,Ann,{}\r\n")
 NEW_SCOREPAD = [("name_0", "Ann"), ("name_1", "Bob"), ("me", "0"), ("target", "100")]
 NEW_ROOK = [("name_0", "Ann"), ("name_1", "Bob"), ("name_2", "Cy"), ("name_3", "Dee"),
             ("me", "0"), ("variant", "family"), ("confirm", "on")]
@@ -1320,7 +1328,7 @@ SEEDS = [  # in order: the confirmation needs B's pending hand, the rematch a fi
     seed(GROUP + "/games.json", "GET", "groups.games_json", "ann", params={"group_id": GROUP_ID}),
     seed(GROUP + "/games.csv", "GET", "groups.games_csv", "ann", params={"group_id": GROUP_ID}),
     seed(GROUP + "/stats.json", "GET", "groups.stats_json", "ann", params={"group_id": GROUP_ID}),
-    # Bob joined again as "Bob" with that table (Robert is player 2): the same person.
+    # Bobby (player 3, from the world's group table) is Bob (player 2, now Robert).
     seed(GROUP + "/players/<int:player_id>/merge", "GET", "groups.merge_page", "ann",
          params={"group_id": GROUP_ID, "player_id": "3"}, query=[("into", "2")], hx=False),
     seed(GROUP + "/players/<int:player_id>/merge", "POST", "groups.merge_players", "ann",
@@ -1329,6 +1337,10 @@ SEEDS = [  # in order: the confirmation needs B's pending hand, the rematch a fi
          params={"group_id": GROUP_ID, "game_id": "1"}, hx=False),
     seed(GROUP + "/games/<int:game_id>/delete", "POST", "groups.delete_game", "ann",
          params={"group_id": GROUP_ID, "game_id": "1"}),
+    seed(GROUP + "/import", "GET", "groups.import_page", "ann", params={"group_id": GROUP_ID},
+         hx=False),
+    seed(GROUP + "/import", "POST", "groups.import_games", "ann", [("csv", GAMES_CSV)],
+         params={"group_id": GROUP_ID}),
     seed(GROUP + "/phones/<int:n>/remove", "POST", "groups.remove_phone", "ann",
          params={"group_id": GROUP_ID, "n": "2"}),
     seed(GROUP + "/delete", "GET", "groups.delete_group_page", "ann",

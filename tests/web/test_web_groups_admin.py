@@ -4,6 +4,7 @@ the record and deleting the whole group (confirmed, audited), removing a phone (
 is replaced). Bad requests get a plain 4xx and change nothing."""
 from __future__ import annotations
 
+import io
 import json
 import re
 import secrets
@@ -311,3 +312,78 @@ def test_a_team_event_for_the_group_adds_each_partner(new_phone, db_path):
     page = ann.get(f"/g/{group_id}").get_data(as_text=True)
     assert [text_of(s) for s in select(page, ".group-players summary")] == \
         ["Ann", "Cid", "Bob", "Dee"]
+
+
+def upload(phone, group_id, data: bytes):
+    return phone.post(f"/g/{group_id}/import", {"csv": (io.BytesIO(data), "games.csv")})
+
+
+def test_games_csv_round_trip_to_another_server(evenings, tmp_path, db_path):
+    from web_helpers import Phone, make_app
+    group_id, ann, _first, _second = evenings
+    # A Rook game too: teams and team scores make the trip.
+    rook = ann.post(f"/g/{group_id}/new/rook", {"name_0": "Ann", "name_1": "Bob",
+                                                "name_2": "Cid", "name_3": "Dee", "me": "0",
+                                                "variant": "family"})
+    assert rook.status_code == 303
+    exported = ann.get(f"/g/{group_id}/games.csv").get_data()
+    there = make_app(tmp_path / "there")
+    dee = Phone(there, "Dee")
+    other = make_group(dee, "Friday again", "Dee")
+    assert dee.get(f"/g/{other}/import").status_code == 200
+    r = upload(dee, other, exported)
+    assert r.status_code == 303, text_of(r.get_data(as_text=True))[:300]
+    here = ann.get(f"/g/{group_id}/games.json").get_json()
+    brought = dee.get(f"/g/{other}/games.json").get_json()
+    strip = lambda g: {k: v for k, v in g.items() if k not in ("id", "table_id")}  # noqa: E731
+    assert [strip(g) for g in brought] == [strip(g) for g in here]
+    assert {g["table_id"] for g in brought} == {"csv:" + g["table_id"] for g in here}
+    figures = lambda phone, gid: phone.get(f"/g/{gid}/stats.json").get_json()["players"]  # noqa
+    assert figures(dee, other) == figures(ann, group_id)
+    # The same file again brings nothing twice.
+    r = upload(dee, other, exported)
+    assert r.status_code == 303 and len(dee.get(f"/g/{other}/games.json").get_json()) == 2
+    kept_equals_rebuild(there.config["DATABASE"], other)
+    # Merging over a brought game works as over a played one.
+    ids = {n: player_id(there.config["DATABASE"], other, n) for n in ("Bob", "Bobby")}
+    assert dee.post(f"/g/{other}/players/{ids['Bobby']}/merge",
+                    {"into": str(ids["Bob"])}).status_code == 303
+    assert figures(dee, other)["Bob"]["games"] == 2
+    kept_equals_rebuild(there.config["DATABASE"], other)
+
+
+@pytest.mark.parametrize("data, status, words", [
+    (b"x" * (10 * 1024 * 1024), 413, "far too much"),
+    (b"name,score\r\nAnn,3\r\n", 400, "isn't a group's games.csv"),
+    (b"", 400, "empty"),
+    (b"\xff\xfe\x00garbage", 400, "UTF-8"),
+])
+def test_a_bad_csv_is_refused_and_changes_nothing(new_phone, db_path, data, status, words):
+    ann = new_phone("Ann")
+    group_id = make_group(ann)
+    before = group_snapshot(db_path)
+    r = upload(ann, group_id, data)
+    assert r.status_code == status
+    assert words in text_of(r.get_data(as_text=True))
+    assert group_snapshot(db_path) == before
+
+
+def test_a_csv_with_one_bad_row_changes_nothing(evenings, db_path):
+    group_id, ann, _first, _second = evenings
+    good = ann.get(f"/g/{group_id}/games.csv").get_data(as_text=True)
+    other = make_group(ann, "Club", "Ann")
+    before = group_snapshot(db_path)
+    lines = good.split("\r\n")
+    assert "Ann: 10 | Bobby: 60,Bobby," in lines[2]
+    for bad in (lines[2].replace("scorepad", "chess"), lines[2].replace("Ann: 10", "Ann: lots"),
+                lines[2].replace("60,Bobby,", "60,Zed,"), lines[2] + ",extra"):
+        r = upload(ann, other, "\r\n".join(lines[:2] + [bad]).encode())
+        assert r.status_code == 400 and "Row 3 of the file" in text_of(r.get_data(as_text=True))
+        assert group_snapshot(db_path) == before
+    # A phone outside the group: 403.
+    assert upload(new_phone_outside(ann), other, good.encode()).status_code == 403
+
+
+def new_phone_outside(phone):
+    from web_helpers import Phone
+    return Phone(phone.app, "Outsider")
