@@ -60,7 +60,7 @@ def _when(cell: str, row: int) -> str:
     try:
         datetime.fromisoformat(cell.strip())
     except ValueError:
-        raise _bad(row, N_("a date isn't an ISO 8601 date and time.")) from None
+        raise _bad(row, message("groups", "a date isn't an ISO 8601 date and time.")) from None
     return cell.strip()
 
 
@@ -68,9 +68,9 @@ def _score(cell: str, row: int) -> int | float:
     try:
         value = float(cell.strip())
     except ValueError:
-        raise _bad(row, N_("a score isn't a number.")) from None
+        raise _bad(row, message("groups", "a score isn't a number.")) from None
     if value != value or value in (float("inf"), float("-inf")) or abs(value) > 10**9:
-        raise _bad(row, N_("a score isn't a number."))
+        raise _bad(row, message("groups", "a score isn't a number."))
     return int(value) if value.is_integer() else value
 
 
@@ -104,17 +104,18 @@ def read_csv(text: str) -> list[dict]:
 
 def _row(cells: dict, width: int, row: int) -> dict:
     if width != len(CSV_COLUMNS):
-        raise _bad(row, N_("it doesn't have the group's columns."))
+        raise _bad(row, message("groups", "it doesn't have the group's columns."))
     slug = cells["game"].strip()
     if slug not in GAMES:
-        raise _bad(row, N_("it names no game this server has."))
+        raise _bad(row, message("groups", "it names no game this server has."))
     try:
         source_id = int(cells["id"])
         settings = json.loads(cells["settings"] or "{}")
     except ValueError:
-        raise _bad(row, N_("its id or its house rules can't be read.")) from None
+        raise _bad(row, message("groups", "its id or its house rules can't be "
+                                "read.")) from None
     if not isinstance(settings, dict) or source_id <= 0 or source_id >= 2**53:
-        raise _bad(row, N_("its id or its house rules can't be read."))
+        raise _bad(row, message("groups", "its id or its house rules can't be read."))
     players = _names(cells["players"], row)
     teams = None
     if cells["teams"].strip():
@@ -124,7 +125,7 @@ def _row(cells: dict, width: int, row: int) -> dict:
     for pair in cells["scores"].split(" | ") if cells["scores"].strip() else []:
         key, sep, value = pair.rpartition(": ")
         if not sep:
-            raise _bad(row, N_("a score isn't written as “name: total”."))
+            raise _bad(row, message("groups", "a score isn't written as “name: total”."))
         label = key.strip()
         if label[:1] == "'" and label[1:2] in ("=", "+", "-", "@"):
             label = label[1:]
@@ -137,9 +138,11 @@ def _row(cells: dict, width: int, row: int) -> dict:
     try:
         check_record(record)
     except ValueError:
-        raise _bad(row, N_("its players, teams and winners don't fit together.")) from None
+        raise _bad(row, message("groups", "its players, teams and winners don't fit "
+                                "together.")) from None
     if not set(record["winners"]) <= set(players):
-        raise _bad(row, N_("its players, teams and winners don't fit together."))
+        raise _bad(row, message("groups", "its players, teams and winners don't fit "
+                                "together."))
     return record
 
 
