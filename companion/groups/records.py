@@ -355,6 +355,11 @@ def kept_stats(db: sqlite_utils.Database, group_id: str) -> dict:
     return _load(db, group_id)
 
 
+def record_of(row) -> dict[str, Any]:
+    """A stored ``group_games`` row as ``games.json`` gives it."""
+    return _game(row)
+
+
 def _game(row) -> dict[str, Any]:
     return {"id": row["id"], "game": row["game"], "started_at": row["started_at"],
             "finished_at": row["finished_at"], "table_id": row["table_id"],

@@ -290,7 +290,7 @@ def delete_game_page(group_id: str, game_id: int):
         row = groups.game_row(db, group.id, phone_secret(), game_id)
     except TableError as exc:
         return _refused(exc)
-    game = [g for g in groups.games(db, group.id) if g["id"] == row["id"]][0]
+    game = groups.records.record_of(row)
     return render_template("groups/confirm.html", group=group, what="game", game=game,
                            game_name=game_name,
                            action=url_for(".delete_game", group_id=group.id, game_id=game_id),
