@@ -109,8 +109,15 @@ def merge_players(db: sqlite_utils.Database, group_id: str, secret: str | None,
                    for n, p in ids.items()}
             table = SimpleNamespace(id=row["table_id"], group_id=group_id,
                                     game_slug=row["game"], settings=json.loads(row["settings"]))
-            _write(db, table, names, row["game_no"], summary, row["started_at"],
-                   row["finished_at"], kept, ids=ids)
+            try:
+                _write(db, table, names, row["game_no"], summary, row["started_at"],
+                       row["finished_at"], kept, ids=ids)
+            except (KeyError, TypeError, ValueError, AttributeError):
+                # A name that is also a word of the game's own record (a team called "A"):
+                # renamed, the record no longer reads. The transaction rolls back.
+                raise TableError(message("groups", "{a} can't be merged automatically: the "
+                                         "name is also a word the game's record uses.",
+                                         a=src["name"]), status=409) from None
         db.execute("UPDATE group_players SET merged_into = ? WHERE group_id = ? AND"
                    " (id = ? OR merged_into = ?)", [into_id, group_id, from_id, from_id])
         rebuild_stats(db, group_id)
