@@ -49,6 +49,9 @@ class Event:
     # The director's scoring and pairing choices (read by the web's forms.parse_config);
     # {} keeps every default.
     config: dict = field(default_factory=dict)
+    # The group (companion.groups) the event is run for: its tables record every finished
+    # game there. None: no group.
+    group_id: str | None = None
 
     @property
     def game(self):
@@ -80,7 +83,7 @@ def _row_event(row) -> Event:
                  rounds=row["rounds"], created_at=row["created_at"],
                  registration=bool(row["registration"]), table_size=row["table_size"],
                  version=row["version"], clock=row["clock"],
-                 config=json.loads(row["config"] or "{}"))
+                 config=json.loads(row["config"] or "{}"), group_id=row["group_id"])
 
 
 def get_event(db: sqlite_utils.Database, event_id: str) -> Event:
@@ -159,8 +162,8 @@ def scoring_of(fmt: dict, config: dict) -> dict:
 def create_event(db: sqlite_utils.Database, name: str, slug: str, settings: dict,
                  options: dict, rounds: int, entrants: list[tuple[str, list[str]]],
                  *, registration: bool = False, table_size: int | None = None,
-                 config: dict | None = None, secret: str | None = None
-                 ) -> tuple[Event, str]:
+                 config: dict | None = None, secret: str | None = None,
+                 group_id: str | None = None) -> tuple[Event, str]:
     """Store a new event; returns it and the director's secret (for the cookie): the
     creating phone's own `secret` (its one cookie), a new one when None.
 
@@ -168,7 +171,9 @@ def create_event(db: sqlite_utils.Database, name: str, slug: str, settings: dict
     opens self-registration through the event's QR; `table_size` is the director's
     players per table in a table game (None: the game's default); `config` the
     director's scoring and pairing choices (as
-    :func:`companion.web.events.forms.parse_config` reads them).
+    :func:`companion.web.events.forms.parse_config` reads them); `group_id` a group the
+    creating phone holds (checked by the caller): the entrants' players join it and every
+    game finished at the event's tables is recorded there.
     """
     name = clean_name(name or "")
     if not name:
@@ -179,11 +184,15 @@ def create_event(db: sqlite_utils.Database, name: str, slug: str, settings: dict
     event_id, secret = tokens.new_table_id(), secret or tokens.new_secret()
     with transaction(db):
         db.execute("INSERT INTO events (id, name, game, settings, options, rounds, secret_hash,"
-                   " created_at, registration, table_size, config)"
-                   " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                   " created_at, registration, table_size, config, group_id)"
+                   " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                    [event_id, name, slug, json.dumps(settings), json.dumps(options), rounds,
                     director_hash(secret, event_id), now(), int(registration), table_size,
-                    json.dumps(config or {})])
+                    json.dumps(config or {}), group_id])
+        if group_id is not None:
+            from companion.groups.group import note_event   # groups build on tables
+            note_event(db, group_id, secret, event_id, slug,
+                       [p for _e, members in entrants for p in (members or [_e])])
         for pos, (entrant, members) in enumerate(entrants):
             db.execute("INSERT INTO event_entrants (event_id, pos, name, members) VALUES (?, ?, ?, ?)",
                        [event_id, pos, entrant, json.dumps(members)])

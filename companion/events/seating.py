@@ -82,7 +82,8 @@ def seat_next_round(db: sqlite_utils.Database, event: Event, rng: random.Random 
             try:
                 # An event's table: no phone is seated; each entrant takes their own seat.
                 made, _none = tables.create_table(db, event.game_slug, event.settings, names,
-                                                  0, event.options, event_id=event.id)
+                                                  0, event.options, event_id=event.id,
+                                                  group_id=_live_group(db, event))
             except TableError as exc:
                 raise ValueError(exc.message) from None
             created.append((table["table"], made.id, ids))
@@ -109,6 +110,16 @@ def seat_next_round(db: sqlite_utils.Database, event: Event, rng: random.Random 
                 retire.forget_tables(db, [table_id for _n, table_id, _ids in created])
         raise
     return number
+
+
+def _live_group(db, event: Event) -> str | None:
+    """The group the event records into, if it still exists (a deleted group's event
+    plays on, recording nowhere)."""
+    if event.group_id is None:
+        return None
+    row = db.execute("SELECT 1 FROM groups WHERE id = ? AND deleted_at IS NULL",
+                     [event.group_id]).fetchone()
+    return event.group_id if row is not None else None
 
 
 def seat_by_standings(event: Event, ranking: list[str], history: dict, points: dict) -> dict:

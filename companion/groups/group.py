@@ -240,13 +240,24 @@ def phones(db: sqlite_utils.Database, group_id: str) -> list[GroupPhone]:
 
 
 def add_players(db: sqlite_utils.Database, group_id: str, names: list[str],
-                phone: int | None = None) -> dict[str, int]:
+                phone: int | None = None, aliases: bool = True) -> dict[str, int]:
     """Inside the caller's write transaction: the player id of each of `names`, adding to
     the group the names it doesn't have yet (audited). Names are matched as
-    :func:`name_key` compares them."""
-    known = {r["key"]: r["id"] for r in db.execute(
-        "SELECT id, key FROM group_players WHERE group_id = ? AND merged_into IS NULL",
-        [group_id]).fetchall()}
+    :func:`name_key` compares them; with `aliases`, the name of a player merged into
+    another is that other player."""
+    rows = db.execute("SELECT id, key, merged_into FROM group_players WHERE group_id = ?",
+                      [group_id]).fetchall()
+    known = {r["key"]: r["id"] for r in rows if r["merged_into"] is None}
+    # A name merged into another player (the same person) is that player.
+    into = {r["id"]: r["merged_into"] for r in rows}
+    for r in rows:
+        if aliases and r["merged_into"] is not None and r["key"] not in known:
+            target = r["merged_into"]
+            for _ in range(len(rows)):
+                if into.get(target) is None:
+                    break
+                target = into[target]
+            known[r["key"]] = target
     out: dict[str, int] = {}
     for name in names:
         key = name_key(name)
@@ -262,8 +273,10 @@ def add_players(db: sqlite_utils.Database, group_id: str, names: list[str],
 
 
 def remove_phone(db: sqlite_utils.Database, group_id: str, secret: str | None, n: int) -> None:
-    """The group's creator removes phone `n` (its link no longer opens the group for it).
-    `Forbidden` for any other phone; the creator can't remove itself."""
+    """The group's creator removes phone `n`: it no longer opens the group, and the
+    group's link is replaced by a new one, so the old link can't add it back (the other
+    phones keep their access). `Forbidden` for any other phone; the creator can't remove
+    itself."""
     if not 0 < n < 2**31:
         raise NotFound(N_("That phone isn't in the group any more."))
     with transaction(db):
@@ -277,7 +290,11 @@ def remove_phone(db: sqlite_utils.Database, group_id: str, secret: str | None, n
                          " AND removed_at IS NULL", [now(), group_id, n])
         if cur.rowcount != 1:
             raise NotFound(N_("That phone isn't in the group any more."))
-        audit(db, group_id, "remove_phone", me.n, {"phone": n}, None)
+        # The removed phone may still hold the link (a screenshot, its history): a new
+        # secret stops it adding the phone back. The others keep their access (their
+        # rows) and the page shows them the new link.
+        db.execute("UPDATE groups SET token = ? WHERE id = ?", [tokens.new_token(), group_id])
+        audit(db, group_id, "remove_phone", me.n, {"phone": n}, {"new_link": True})
 
 
 def rename_player(db: sqlite_utils.Database, group_id: str, secret: str | None,
@@ -328,3 +345,13 @@ def note_table(db: sqlite_utils.Database, group_id: str, table) -> None:
     with transaction(db):
         add_players(db, group_id, names)
         audit(db, group_id, "attach", None, None, {"table": table.id, "game": table.game_slug})
+
+
+def note_event(db: sqlite_utils.Database, group_id: str, secret: str | None, event_id: str,
+               slug: str, names: list[str]) -> None:
+    """Inside the caller's write transaction: an event is run for the group by the phone
+    holding `secret` (a phone of the group, else `Forbidden`): the entrants' players join
+    the group by name (a team's members, each a player), audited as an event."""
+    _group, me = require_phone(db, group_id, secret)
+    add_players(db, group_id, [clean_name(n) for n in names if clean_name(n)], me.n)
+    audit(db, group_id, "event", me.n, None, {"event": event_id, "game": slug})

@@ -21,6 +21,8 @@ import sqlite_utils
 from companion import stats
 from companion.clock import now
 from companion.rules import find_game
+from companion.rules.game import name_key
+from companion.rules.text import join_names
 
 from .group import add_players
 
@@ -65,6 +67,10 @@ def record_table(db: sqlite_utils.Database, table, names: list[str], result) -> 
     group_id = getattr(table, "group_id", None)
     if not group_id:
         return
+    # A group deleted since the table was read: the table no longer records anywhere.
+    if db.execute("SELECT 1 FROM groups WHERE id = ? AND deleted_at IS NULL",
+                  [group_id]).fetchone() is None:
+        return
     kept = _kept(db, group_id)
     _record(db, table, names, result, group_id, kept)
     kept.save()
@@ -83,16 +89,18 @@ def _kept(db, group_id: str) -> "_Kept":
 def _record(db, table, names: list[str], result, group_id: str, kept: "_Kept") -> None:
     game_no = len(result.past_games) + 1
     summary = result.summary or {}
-    # A game brought back by an undone rematch is this number again: later ones go.
-    for row in db.execute("SELECT * FROM group_games WHERE table_id = ? AND game_no > ?",
-                          [table.id, game_no]).fetchall():
+    # A game brought back by an undone rematch is this number again: later ones go. A
+    # record deleted from the group's games stays (deleted) in its place, so the table's
+    # later writes, finishing that game again, never bring it back.
+    for row in db.execute("SELECT * FROM group_games WHERE table_id = ? AND game_no > ?"
+                          " AND deleted_at IS NULL", [table.id, game_no]).fetchall():
         kept.fold(row, -1)
-    db.execute("DELETE FROM group_games WHERE table_id = ? AND game_no > ?",
-               [table.id, game_no])
+    db.execute("DELETE FROM group_games WHERE table_id = ? AND game_no > ? AND deleted_at"
+               " IS NULL", [table.id, game_no])
     if not summary.get("over"):
         row = db.execute("SELECT * FROM group_games WHERE table_id = ? AND game_no = ?",
                          [table.id, game_no]).fetchone()
-        if row is not None:
+        if row is not None and not row["deleted_at"]:
             kept.fold(row, -1)
             db.execute("DELETE FROM group_games WHERE id = ?", [row["id"]])
         return
@@ -149,11 +157,15 @@ def record_sheet(db: sqlite_utils.Database, table, names: list[str], sheet) -> i
 
 
 def _write(db, table, names: list[str], game_no: int, summary: dict, started: str,
-           finished: str, kept: "_Kept") -> None:
+           finished: str, kept: "_Kept", ids: dict[str, int] | None = None) -> None:
     """Insert or rewrite the record of game `game_no` of the group's `table`, its group's
-    running total following (`kept`)."""
+    running total following (`kept`). `ids`: each name's player id, when the caller knows
+    them (a merge rewriting old records); else the names are matched to the group's
+    players, a name merged into another player recorded as that player."""
     group_id = table.group_id
     summary = {k: v for k, v in summary.items() if k != "ended_at"}
+    if ids is None:
+        names, summary = _aliased(db, group_id, names, summary)
     game = find_game(table.game_slug)
     outcome = game.outcome_of(summary, table.settings)
     teams = _teams(summary, names) if getattr(game, "teams", False) else None
@@ -188,7 +200,9 @@ def _write(db, table, names: list[str], game_no: int, summary: dict, started: st
                    " WHERE id = ?", values + [game_id])
         db.execute("DELETE FROM group_game_players WHERE game_id = ?", [game_id])
     kept.fold(db.execute("SELECT * FROM group_games WHERE id = ?", [game_id]).fetchone(), 1)
-    ids = add_players(db, group_id, names)
+    # The names are already aliased (above): one still a merged player's shares the
+    # table with the player it was merged into, so it is recorded as a player of its own.
+    ids = ids if ids is not None else add_players(db, group_id, names, aliases=False)
     seat_team = {}
     if teams is not None:
         for key, members in teams.items():
@@ -202,6 +216,60 @@ def _write(db, table, names: list[str], game_no: int, summary: dict, started: st
                    [game_id, group_id, ids[name], seat, seat_team.get(name),
                     score if isinstance(score, (int, float)) and not isinstance(score, bool)
                     else None, outcome.places.get(key), int(name in winners)])
+
+
+#: Keys whose values are never a player's name (what kind of row, which game, which row
+#: of a board, a rule id), so a rename leaves them be even when a name happens to match.
+_NOT_NAMES = frozenset({"kind", "game", "how", "row", "rule", "rule_id", "status"})
+
+
+def renamed(names: list[str], summary: dict, old: str, new: str) -> tuple[list[str], dict]:
+    """A recorded game's seat names and final summary with player `old` called `new`
+    everywhere the summary names them (list items, dict keys and values; team labels such
+    as "Ann & Cid" rebuilt from their players)."""
+    def walk(value, key=None):
+        if isinstance(value, str):
+            return new if value == old and key not in _NOT_NAMES else value
+        if isinstance(value, dict):
+            return {(new if k == old else k): walk(v, k) for k, v in value.items()}
+        if isinstance(value, list):
+            return [walk(v, key) for v in value]
+        return value
+
+    out = walk(summary)
+    labels, teams = summary.get("team_names"), summary.get("teams")
+    if isinstance(labels, dict) and isinstance(teams, dict):
+        for team, members in teams.items():
+            if isinstance(members, list) and old in members and \
+                    labels.get(team) == str(join_names(members, "&")):
+                out["team_names"][team] = str(join_names(out["teams"][team], "&"))
+    return [new if n == old else n for n in names], out
+
+
+def _aliased(db, group_id: str, names: list[str], summary: dict) -> tuple[list[str], dict]:
+    """A game about to be recorded: a seat whose name is a player merged into another
+    (the same person) is recorded under that player's name, unless that player sits at
+    the table too."""
+    rows = db.execute("SELECT id, name, key, merged_into FROM group_players WHERE"
+                      " group_id = ?", [group_id]).fetchall()
+    merged = {r["key"]: r["merged_into"] for r in rows if r["merged_into"] is not None}
+    if not merged:
+        return names, summary
+    by_id = {r["id"]: r for r in rows}
+    live = {r["key"] for r in rows if r["merged_into"] is None}
+    for name in list(names):
+        key = name_key(name)
+        if key in live or key not in merged:
+            continue
+        target = by_id.get(merged[key])
+        for _ in range(len(rows)):          # a chain of merges ends at a player kept
+            if target is None or target["merged_into"] is None:
+                break
+            target = by_id.get(target["merged_into"])
+        if target is None or any(name_key(n) == target["key"] for n in names):
+            continue
+        names, summary = renamed(names, summary, name, target["name"])
+    return names, summary
 
 
 def _facts(slug: str, summary: dict) -> dict:
@@ -270,10 +338,26 @@ class _Kept:
                 " games = excluded.games", [group_id, json.dumps(total), count])
 
 
+def rebuild_stats(db: sqlite_utils.Database, group_id: str) -> dict:
+    """Inside the caller's write transaction: the group's running total built again from
+    its records and their stored facts, and stored (after a merge, which rewrites many
+    records at once; merges are rare)."""
+    db.execute("DELETE FROM group_stats WHERE group_id = ?", [group_id])
+    kept = _Kept(db)
+    kept.totals[group_id] = _load(db, group_id)
+    kept.save()
+    return kept.totals[group_id]
+
+
 def kept_stats(db: sqlite_utils.Database, group_id: str) -> dict:
     """The group's running total of statistics (companion.stats), kept as games finish;
     ``stats.view`` of it is what ``/g/<id>/stats.json`` serves."""
     return _load(db, group_id)
+
+
+def record_of(row) -> dict[str, Any]:
+    """A stored ``group_games`` row as ``games.json`` gives it."""
+    return _game(row)
 
 
 def _game(row) -> dict[str, Any]:

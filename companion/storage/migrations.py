@@ -612,3 +612,11 @@ def m017_group_stats(db):
             stats TEXT NOT NULL,
             games INTEGER NOT NULL DEFAULT 0
         ) WITHOUT ROWID""")
+
+
+@migrations()
+def m018_event_groups(db):
+    # An event run for a group (a club): every game finished at its tables is recorded in
+    # the group like any table of the group's (the tables get `tables.group_id` when a
+    # round is seated). NULL: an event of no group, or its group was deleted.
+    db.execute("ALTER TABLE events ADD COLUMN group_id TEXT REFERENCES groups(id)")

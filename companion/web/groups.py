@@ -10,7 +10,9 @@ from flask_babel import gettext
 from companion import groups, stats
 from companion.rules.game import MAX_NAME_LENGTH
 from companion.storage import get_db
+from companion.rules.said import N_
 from companion.tables import TableError
+from companion.tables.errors import Forbidden
 
 from .cookies import own_secret, phone_secret
 from .errors import error_response
@@ -242,3 +244,119 @@ def attach_table(table_id: str):
     except TableError as exc:
         return _refused(exc)
     return redirect(url_for(".show", group_id=group.id), 303)
+
+
+def _int_arg(raw) -> int:
+    """A form's player or game number; 0 (never an id) for anything else."""
+    raw = (raw or "")[:12]
+    return int(raw) if raw.isdigit() else 0
+
+
+@bp.get("/g/<group_id>/players/<int:player_id>/merge")
+def merge_page(group_id: str, player_id: int):
+    """The confirm step of merging a player into another (field ``into``): names both and
+    how many games move."""
+    db = get_db()
+    try:
+        group, _me = _mine(group_id)
+        src, dst, n = groups.merge_preview(db, group.id, phone_secret(), player_id,
+                                           _int_arg(request.args.get("into")))
+    except TableError as exc:
+        return _refused(exc)
+    return render_template("groups/confirm.html", group=group, what="merge", src=src, dst=dst,
+                           n=n, action=url_for(".merge_players", group_id=group.id,
+                                               player_id=src.id),
+                           back=url_for(".show", group_id=group.id, _anchor="players"))
+
+
+@bp.post("/g/<group_id>/players/<int:player_id>/merge")
+def merge_players(group_id: str, player_id: int):
+    """Merge the player into the one picked (field ``into``): their recorded games count
+    for that player from now on."""
+    try:
+        groups.merge_players(get_db(), group_id[:64], phone_secret(), player_id,
+                             _int_arg(request.form.get("into")))
+    except TableError as exc:
+        return _refused(exc)
+    return redirect(url_for(".show", group_id=group_id, _anchor="players"), 303)
+
+
+@bp.get("/g/<group_id>/games/<int:game_id>/delete")
+def delete_game_page(group_id: str, game_id: int):
+    """The confirm step of deleting a recorded game: which game, when, who won."""
+    db = get_db()
+    try:
+        group, _me = _mine(group_id)
+        row = groups.game_row(db, group.id, phone_secret(), game_id)
+    except TableError as exc:
+        return _refused(exc)
+    game = groups.records.record_of(row)
+    return render_template("groups/confirm.html", group=group, what="game", game=game,
+                           game_name=game_name,
+                           action=url_for(".delete_game", group_id=group.id, game_id=game_id),
+                           back=url_for(".show", group_id=group.id, _anchor="games"))
+
+
+@bp.post("/g/<group_id>/games/<int:game_id>/delete")
+def delete_game(group_id: str, game_id: int):
+    """Delete the game from the group's record (and its statistics)."""
+    try:
+        groups.delete_game(get_db(), group_id[:64], phone_secret(), game_id)
+    except TableError as exc:
+        return _refused(exc)
+    return redirect(url_for(".show", group_id=group_id, _anchor="games"), 303)
+
+
+@bp.get("/g/<group_id>/delete")
+def delete_group_page(group_id: str):
+    """The confirm step of deleting the group: names it and how many games go (the phone
+    that made it only)."""
+    db = get_db()
+    try:
+        group, me = _mine(group_id)
+    except TableError as exc:
+        return _refused(exc)
+    if not me.creator:
+        return _refused(Forbidden(N_("Only the phone that made the group can delete it.")))
+    return render_template("groups/confirm.html", group=group, what="group",
+                           n=groups.group_size(db, group.id),
+                           action=url_for(".delete_group", group_id=group.id),
+                           back=url_for(".show", group_id=group.id))
+
+
+@bp.post("/g/<group_id>/delete")
+def delete_group(group_id: str):
+    """Delete the group with its records; then the start page."""
+    try:
+        groups.delete_group(get_db(), group_id[:64], phone_secret())
+    except TableError as exc:
+        return _refused(exc)
+    return redirect(url_for("home.start"), 303)
+
+
+@bp.get("/g/<group_id>/import")
+def import_page(group_id: str):
+    """The form that brings a ``games.csv`` (from this or another server) into the group."""
+    try:
+        group, _me = _mine(group_id)
+    except TableError as exc:
+        return _refused(exc)
+    return render_template("groups/import.html", group=group, error=None,
+                           limit=current_app.config["MAX_CONTENT_LENGTH"] // 1000)
+
+
+@bp.post("/g/<group_id>/import")
+def import_games(group_id: str):
+    """Bring the games of the file (field ``csv``: a file, or the CSV's text) into the
+    group; then its page. A body over the app's limit is refused (413) before this runs."""
+    upload = request.files.get("csv")
+    data = upload.read() if upload is not None else (request.form.get("csv") or "").encode()
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return error_response(gettext("That file isn't a CSV saved as text (UTF-8)."), 400)
+    try:
+        groups.import_games(get_db(), group_id[:64], phone_secret(), text)
+    except TableError as exc:
+        return _refused(exc)
+    return redirect(url_for(".show", group_id=group_id, _anchor="games"), 303)

@@ -96,7 +96,7 @@ EVENT_FIELDS = ("event_name", "event_rounds", "entrants", "target", "rounds", "l
                 "registration", "table_size", "points_places", "points_win", "points_draw",
                 "points_loss", "points_bye", "late_points", "tiebreak_1", "tiebreak_2",
                 "tiebreak_3", "tiebreak_4", "odd_tables", "pairing", "claim_codes",
-                "claim_codes_shown")
+                "claim_codes_shown", "group")
 CORRECT_FIELDS = ("round", "table", "place_0", "place_1", "place_2", "place_3", "score_0",
                   "score_1", "score_2", "score_3", "why", "who")
 # Event routes only the director (Ann's browser, holding the event's cookie) may use.
@@ -202,8 +202,8 @@ ROUTES: dict[tuple[str, str], tuple[str, ...]] = {
     ("/rocca/check", "GET"): ROCCA_CHECK_FIELDS,
     ("/rockit/check", "GET"): ROCKIT_CHECK_FIELDS,
     ("/language", "GET"): ("to", "next"),
-    ("/events/new", "GET"): (),
-    ("/events/new/<slug>", "GET"): (),
+    ("/events/new", "GET"): ("group",),       # ?group=: an event for one of the phone's groups
+    ("/events/new/<slug>", "GET"): ("group",),
     ("/events/new/<slug>", "POST"): EVENT_FIELDS,
     (EVENT, "GET"): ("tables",),
     (EVENT + "/seat", "POST"): (),
@@ -255,12 +255,23 @@ ROUTES: dict[tuple[str, str], tuple[str, ...]] = {
     # The table's host records its games in one of that phone's groups.
     ("/g/attach/<table_id>", "GET"): (),
     ("/g/attach/<table_id>", "POST"): ("group",),
+    # Looking after the record: merging a player into another (a confirm page first),
+    # deleting a recorded game, deleting the group (its maker only).
+    (GROUP + "/players/<int:player_id>/merge", "GET"): ("into",),
+    (GROUP + "/players/<int:player_id>/merge", "POST"): ("into",),
+    (GROUP + "/games/<int:game_id>/delete", "GET"): (),
+    (GROUP + "/games/<int:game_id>/delete", "POST"): (),
+    # A group's games.csv brought in (a file or the text, field "csv").
+    (GROUP + "/import", "GET"): (),
+    (GROUP + "/import", "POST"): ("csv",),
+    (GROUP + "/delete", "GET"): (),
+    (GROUP + "/delete", "POST"): (),
     (GROUP + "/games.json", "GET"): (),
     (GROUP + "/games.csv", "GET"): (),
     (GROUP + "/stats.json", "GET"): (),
 }
 PATH_PARAMETERS = ("table_id", "slug", "token", "event_id", "table_no", "seq", "group_id",
-                   "n", "player_id")
+                   "n", "player_id", "game_id")
 JOIN_ENDPOINTS = ("home.join_by_token",)
 # A table card's QR opens that table number's table of the current round: a join too.
 CARD_ENDPOINTS = ("events.table_card",)
@@ -474,7 +485,7 @@ def path_value(name: str, sane: bool):
         real = st.sampled_from([EVENT_ID] * 8 + ["nope", "AAAAAAAAAAAA"])
     elif name == "group_id":
         real = st.sampled_from([GROUP_ID] * 8 + ["nope", "AAAAAAAAAAAA", EVENT_ID])
-    elif name in ("n", "player_id"):     # a phone (by number) or a player of the group
+    elif name in ("n", "player_id", "game_id"):  # a phone, a player or a game of the group
         real = st.sampled_from(["1", "2", "2", "3", "0", "99999", "18446744073709551617"])
     elif name == "table_no":
         real = st.sampled_from(["1"] * 6 + ["2", "0", "99999", "18446744073709551617"])
@@ -705,6 +716,13 @@ class World:
         r = ann.post("/g/new", {"name": "Club", "players": "Ann\nBob"})
         assert r.status_code == 303, r.status_code
         self.group_id = urlsplit(r.headers["Location"]).path.rsplit("/", 1)[1]
+        # A game finished at a table of the group (Ann 60, Bob sitting as "Bobby", player
+        # 3, 0): record 1, to delete; Bobby, to merge into Bob.
+        r = ann.post(f"/g/{self.group_id}/new/scorepad", {"name_0": "Ann", "name_1": "Bobby",
+                                                          "me": "0", "target": "50"})
+        assert r.status_code == 303, r.status_code
+        self.group_table = urlsplit(r.headers["Location"]).path.rsplit("/", 1)[1]
+        assert ann.enter(self.group_table, {0: 60, 1: 0}).status_code == 200
         self.cast: dict[str, Cast] = {"nobody": Cast()}
         for name, phone in (("ann", ann), ("bob", bob), ("spectator", spectator), ("zed", zed),
                             ("yan", yan), ("stranger", stranger)):
@@ -1020,7 +1038,11 @@ class World:
             # A group's writes touch no table, except a new table made for the group.
             if req.rule.startswith(GROUP):
                 self._check_group(before, params)
-            if req.endpoint in ("groups.keep_table", "groups.attach_table"):
+            if req.endpoint == "groups.delete_group":
+                # Its tables play on, out of the group: their rows change, no other's.
+                assert changed <= self.group_tables(before, params), \
+                    f"deleting a group touched {changed}"
+            elif req.endpoint in ("groups.keep_table", "groups.attach_table"):
                 # The kept table joins the new group: its row changes, no other table's.
                 assert changed <= {tid}, f"keeping a table's players touched {changed}"
                 assert status == 303 or not changed
@@ -1044,6 +1066,16 @@ class World:
                    {k: v for k, v in after.items() if k != "phones"}
         else:
             assert not any(s[0] == joined and s[4] == rejoin[0][4] for s in after["seats"])
+
+    def group_tables(self, rows, params) -> set:
+        """The ids of the tables that record into the group `params` names."""
+        conn = sqlite3.connect(self.db)
+        try:
+            columns = [c[1] for c in conn.execute("PRAGMA table_info(tables)").fetchall()]
+        finally:
+            conn.close()
+        at = columns.index("group_id")
+        return {t[0] for t in rows["tables"] if t[at] == str(params.get("group_id"))}
 
     def _check_group(self, before, params):
         """A group's page answered, or a write went through: only for a phone the group
@@ -1129,6 +1161,10 @@ def seed(rule: str, method: str, endpoint: str, who: str, fields=(), *, table=TA
 
 TRICK = [("variant", "family"), ("c1", "14R"), ("c2", "5Y"), ("c3", "ROOK"), ("trump", "Y"),
          ("check", "1")]
+# A games.csv of one game, as another server's group exports it (docs/GROUPS.md).
+GAMES_CSV = ("id,game,started_at,finished_at,minutes,table_id,players,teams,scores,winners,"
+             "settings\r\n7,scorepad,2026-01-02T20:00:00,2026-01-02T20:30:00,30,OLDTABLE,"
+             "Ann | Bob,,Ann: 60 | Bob: 20,Ann,{}\r\n")
 NEW_SCOREPAD = [("name_0", "Ann"), ("name_1", "Bob"), ("me", "0"), ("target", "100")]
 NEW_ROOK = [("name_0", "Ann"), ("name_1", "Bob"), ("name_2", "Cy"), ("name_3", "Dee"),
             ("me", "0"), ("variant", "family"), ("confirm", "on")]
@@ -1304,8 +1340,25 @@ SEEDS = [  # in order: the confirmation needs B's pending hand, the rematch a fi
     seed(GROUP + "/games.json", "GET", "groups.games_json", "ann", params={"group_id": GROUP_ID}),
     seed(GROUP + "/games.csv", "GET", "groups.games_csv", "ann", params={"group_id": GROUP_ID}),
     seed(GROUP + "/stats.json", "GET", "groups.stats_json", "ann", params={"group_id": GROUP_ID}),
+    # Bobby (player 3, from the world's group table) is Bob (player 2, now Robert).
+    seed(GROUP + "/players/<int:player_id>/merge", "GET", "groups.merge_page", "ann",
+         params={"group_id": GROUP_ID, "player_id": "3"}, query=[("into", "2")], hx=False),
+    seed(GROUP + "/players/<int:player_id>/merge", "POST", "groups.merge_players", "ann",
+         [("into", "2")], params={"group_id": GROUP_ID, "player_id": "3"}),
+    seed(GROUP + "/games/<int:game_id>/delete", "GET", "groups.delete_game_page", "ann",
+         params={"group_id": GROUP_ID, "game_id": "1"}, hx=False),
+    seed(GROUP + "/games/<int:game_id>/delete", "POST", "groups.delete_game", "ann",
+         params={"group_id": GROUP_ID, "game_id": "1"}),
+    seed(GROUP + "/import", "GET", "groups.import_page", "ann", params={"group_id": GROUP_ID},
+         hx=False),
+    seed(GROUP + "/import", "POST", "groups.import_games", "ann", [("csv", GAMES_CSV)],
+         params={"group_id": GROUP_ID}),
     seed(GROUP + "/phones/<int:n>/remove", "POST", "groups.remove_phone", "ann",
          params={"group_id": GROUP_ID, "n": "2"}),
+    seed(GROUP + "/delete", "GET", "groups.delete_group_page", "ann",
+         params={"group_id": GROUP_ID}, hx=False),
+    seed(GROUP + "/delete", "POST", "groups.delete_group", "ann",
+         params={"group_id": GROUP_ID}),
 ]
 
 

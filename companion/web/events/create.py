@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from flask import redirect, request, url_for
 
+from companion import groups
 from companion.events import event_format
 from companion.events.entrants import parse_entrants
 from companion.events.event import create_event
@@ -14,7 +15,9 @@ from companion.rules.said import said_of
 from companion.storage import get_db
 
 from . import bp, forms
-from ..cookies import own_secret, rotate_secret
+from companion.tables import TableError
+
+from ..cookies import own_secret, phone_secret, rotate_secret
 from ..games import game_or_404, ui_for
 from ..htmx import render
 from ..quotas import quota
@@ -25,21 +28,30 @@ def choose_game():
     """Pick the game the event plays: every game has an event format (derived from its
     rules, see companion.events.formats)."""
     games = list(GAMES.values())
-    return render("events/choose.html", "events/choose.html", games=games)
+    return render("events/choose.html", "events/choose.html", games=games,
+                  group=_group_arg(request.args.get("group")))
+
+
+def _group_arg(raw) -> str | None:
+    """A group id from the form or the link (``?group=``), checked later."""
+    raw = (raw or "").strip()[:64]
+    return raw or None
 
 
 @bp.get("/events/new/<slug>")
 def new_event(slug: str):
     """The new-event form: name, rounds, house rules, entrants one per line."""
     game = game_or_404(slug)
-    return _form(game, {}, None)
+    group = _group_arg(request.args.get("group"))
+    return _form(game, {"group": group} if group else {}, None)
 
 
 def _form(game, values, error, status: int = 200):
     fmt = event_format(game.slug)
     return render("events/new.html", "events/new.html", status, game=game, values=values,
                   error=error, fmt=fmt, ui=ui_for(game.slug),
-                  choices=forms.config_choices(fmt))
+                  choices=forms.config_choices(fmt),
+                  my_groups=groups.groups_of(get_db(), phone_secret()))
 
 
 @bp.post("/events/new/<slug>")
@@ -65,11 +77,17 @@ def create(slug: str):
         options = {"confirm": bool(game.teams) and form.get("confirm") == "on"}
         for name, _label, _hint in ui_for(game.slug).table_switches:
             options[name] = form.get(name) == "on"
+        group_id = _group_arg(form.get("group"))
+        if group_id is not None:
+            # Only a phone of the group may run an event that records into it.
+            groups.require_phone(get_db(), group_id, phone_secret())
         event, _secret = create_event(get_db(), form.get("event_name", ""), game.slug,
                                       settings, options, rounds, entrants,
                                       registration=registration, table_size=table_size,
-                                      config=config, secret=own_secret())
+                                      config=config, secret=own_secret(), group_id=group_id)
     except ValueError as exc:
         return _form(game, form, said_of(exc), 422)
+    except TableError as exc:
+        return _form(game, form, exc.message, exc.status)
     rotate_secret()     # a director's role: a cookie planted on this browser earlier shares none
     return redirect(url_for(".dashboard", event_id=event.id), 303)
