@@ -7,11 +7,11 @@ from .group import (Group, GroupPhone, Player, add_players, audit_log, create_gr
                     get_group, groups_of, join_by_token, note_table, parse_players, phone_of,
                     phones, players, remove_phone, rename_player, require_phone)
 from .keep import attach_table, attachable, keep_table, keepable
-from .records import (CSV_COLUMNS, games, games_csv, kept_stats, record_past_games,
+from .records import (CSV_COLUMNS, game_record, games, games_csv, kept_stats, player_games, record_past_games,
                       record_sheet, record_table)
 
 __all__ = ["Group", "GroupPhone", "Player", "add_players", "audit_log", "create_group",
            "get_group", "groups_of", "join_by_token", "note_table", "parse_players", "phone_of",
            "phones", "players", "remove_phone", "rename_player", "require_phone", "CSV_COLUMNS",
-           "games", "games_csv", "kept_stats", "record_past_games", "record_sheet",
+           "game_record", "games", "games_csv", "player_games", "kept_stats", "record_past_games", "record_sheet",
            "record_table", "keep_table", "keepable", "attach_table", "attachable"]
