@@ -257,9 +257,12 @@ ROUTES: dict[tuple[str, str], tuple[str, ...]] = {
     (GROUP + "/games.json", "GET"): (),
     (GROUP + "/games.csv", "GET"): (),
     (GROUP + "/stats.json", "GET"): (),
+    # A recorded game's read-only sheet; a player's page (``page``: their list of games).
+    (GROUP + "/games/<int:game_id>", "GET"): (),
+    (GROUP + "/players/<int:player_id>", "GET"): ("page",),
 }
 PATH_PARAMETERS = ("table_id", "slug", "token", "event_id", "table_no", "seq", "group_id",
-                   "n", "player_id")
+                   "n", "player_id", "game_id")
 JOIN_ENDPOINTS = ("home.join_by_token",)
 # A table card's QR opens that table number's table of the current round: a join too.
 CARD_ENDPOINTS = ("events.table_card",)
@@ -473,7 +476,7 @@ def path_value(name: str, sane: bool):
         real = st.sampled_from([EVENT_ID] * 8 + ["nope", "AAAAAAAAAAAA"])
     elif name == "group_id":
         real = st.sampled_from([GROUP_ID] * 8 + ["nope", "AAAAAAAAAAAA", EVENT_ID])
-    elif name in ("n", "player_id"):     # a phone (by number) or a player of the group
+    elif name in ("n", "player_id", "game_id"):     # a phone (by number) or a player of the group
         real = st.sampled_from(["1", "2", "2", "3", "0", "99999", "18446744073709551617"])
     elif name == "table_no":
         real = st.sampled_from(["1"] * 6 + ["2", "0", "99999", "18446744073709551617"])
@@ -1292,6 +1295,10 @@ SEEDS = [  # in order: the confirmation needs B's pending hand, the rematch a fi
     seed(GROUP + "/games.json", "GET", "groups.games_json", "ann", params={"group_id": GROUP_ID}),
     seed(GROUP + "/games.csv", "GET", "groups.games_csv", "ann", params={"group_id": GROUP_ID}),
     seed(GROUP + "/stats.json", "GET", "groups.stats_json", "ann", params={"group_id": GROUP_ID}),
+    seed(GROUP + "/players/<int:player_id>", "GET", "groups.player_page", "ann",
+         params={"group_id": GROUP_ID, "player_id": "1"}, query=[("page", "1")], hx=False),
+    seed(GROUP + "/games/<int:game_id>", "GET", "groups.game_page", "ann",
+         params={"group_id": GROUP_ID, "game_id": "1"}, hx=False),
     seed(GROUP + "/phones/<int:n>/remove", "POST", "groups.remove_phone", "ann",
          params={"group_id": GROUP_ID, "n": "2"}),
 ]

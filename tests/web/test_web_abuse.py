@@ -305,7 +305,8 @@ def test_the_join_limit_and_the_code_space_are_what_security_md_says(tmp_path):
 
 def _post_targets(app, table_id: str) -> list[str]:
     return [fill(rule, table_id=table_id, slug="scorepad", event_id=NO_EVENT, table_no="1",
-                 seq="1", group_id=NO_EVENT, n="2", player_id="1")
+                 seq="1", group_id=NO_EVENT, n="2", player_id="1",
+                 game_id="1")
             for rule in post_rules(app)]
 
 
@@ -403,7 +404,7 @@ def test_security_headers_on_every_route_and_every_kind_of_answer(tmp_path):
     version = attr(host.page(table_id), "[data-version]", "data-version")
     values = dict(table_id=table_id, slug="scorepad", token=join_path.rsplit("#", 1)[1],
                   table_no="1", seq="1",
-                  event_id=NO_EVENT, group_id=NO_EVENT, n="2", player_id="1",
+                  event_id=NO_EVENT, group_id=NO_EVENT, n="2", player_id="1", game_id="1",
                   filename="css/app.css")
     seen: dict[str, set] = {}
 
