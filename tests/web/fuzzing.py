@@ -707,6 +707,12 @@ class World:
         r = ann.post("/g/new", {"name": "Club", "players": "Ann\nBob"})
         assert r.status_code == 303, r.status_code
         self.group_id = urlsplit(r.headers["Location"]).path.rsplit("/", 1)[1]
+        # A game finished at a table of the group: its record (game 1) opens read-only.
+        r = ann.post(f"/g/{self.group_id}/new/scorepad",
+                     {"name_0": "Ann", "name_1": "Bob", "me": "0", "target": "10"})
+        assert r.status_code == 303, r.status_code
+        played = urlsplit(r.headers["Location"]).path.rsplit("/", 1)[1]
+        assert ann.enter(played, {0: 20, 1: 5}).status_code == 200
         self.cast: dict[str, Cast] = {"nobody": Cast()}
         for name, phone in (("ann", ann), ("bob", bob), ("spectator", spectator), ("zed", zed),
                             ("yan", yan), ("stranger", stranger)):

@@ -220,7 +220,8 @@ def test_rocca_figures_come_from_the_actions(new_phone, db_path):
 
 def test_the_group_page_shows_each_games_figures(family):
     """Rook by hand (ROOK): Ann bid twice (150, 160), made both; Bob bid 200, set; Cid bid
-    180, made. Team Ann & Cid: 3 bids, average 163.33, 100 % made, biggest hand +200."""
+    180, made. Team Ann & Cid: 3 bids, average 163.33 (163.3 on the page), 100 % made,
+    biggest hand +200."""
     group_id, ann, _games = family
     page = ann.get(f"/g/{group_id}").get_data(as_text=True)
     [rook] = select(page, '#stats .group-stats[data-section="rook"]')
@@ -232,7 +233,7 @@ def test_the_group_page_shows_each_games_figures(family):
     # Bids taken, average bid, made %, sets, biggest hand.
     assert rows["Ann"] == ["2", "155", "100", "0", "200"]
     assert rows["Bob"] == ["1", "200", "0", "1", "90"]
-    assert rows["Ann & Cid"] == ["3", "163.33", "100", "0", "200"]
+    assert rows["Ann & Cid"] == ["3", "163.3", "100", "0", "200"]
     assert rows["Bob & Dee"] == ["1", "200", "0", "1", "90"]
     for key in ("zocknroll", "rainbow_rummy", "rockit", "scorepad"):
         assert select(page, f'#stats .group-stats[data-section="{key}"]'), key
@@ -258,7 +259,7 @@ def test_a_players_page(family, new_phone):
     # Zock'n'Roll and Rainbow Rummy, shared RockIt's win (one game each) and lost Rocca.
     record = text_of(select(page, "#record")[0])
     assert "6 games · 3 wins · 50 %" in record
-    assert "1 without a win · longest run: 2" in record
+    assert "1 game without a win · longest run: 2" in record
     assert select(page, "#wins-chart svg.wins-chart polyline.line-wins")
     played = select(page, "#played li")
     assert len(played) == 6
