@@ -207,6 +207,12 @@ def test_the_familys_second_evening(phones, live_server, artifacts_dir):
     expect(mom.locator("#wins-chart svg polyline.line-wins")).to_be_visible()
     expect(mom.locator("#played li")).to_have_count(3)
     _shots(mom, artifacts_dir, "group-player")
+    wide = mom.evaluate("""() => [...document.querySelectorAll('table')]
+        .filter(t => t.getBoundingClientRect().right > t.closest('.card').getBoundingClientRect().right)
+        .map(t => t.closest('section').id)""")
+    assert not wide, f"tables wider than their card: {wide}"
+    mom.locator("#head-to-head").scroll_into_view_if_needed()
+    mom.screenshot(path=str(artifacts_dir / "group-player-h2h-375-light.png"))
     player_url = mom.url
     game_url = group_url + f"/games/{ids[1]}"
     # In Japanese too.
