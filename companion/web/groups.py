@@ -8,6 +8,7 @@ from types import SimpleNamespace
 from flask import (Blueprint, current_app, jsonify, make_response, redirect, render_template,
                    request, url_for)
 from flask_babel import gettext
+from jinja2 import UndefinedError
 from markupsafe import Markup, escape
 
 from companion import groups, stats
@@ -283,6 +284,19 @@ class RecordedSheet:
         self.urls = SimpleNamespace(enter="", undo="", confirm="")
         self.ui = ui_for(record["game"])
 
+    def draw(self) -> Markup | None:
+        """The final sheet (templates/groups/_sheet.html around the game's own sheet), or
+        None when the recorded summary no longer fits the game's template (a record made
+        before a rules change): the page then shows the record without its sheet rather
+        than failing."""
+        if not self.sheet.summary:
+            return None
+        try:
+            return Markup(render_template("groups/_sheet.html", view=self, sid=""))
+        except (LookupError, TypeError, ValueError, AttributeError, UndefinedError):
+            current_app.logger.warning("recorded game's sheet not drawn", exc_info=True)
+            return None
+
     def name_of(self, pos: int | None) -> str:
         return next((s.name for s in self.seats if s.pos == pos), "—")
 
@@ -309,8 +323,13 @@ def game_page(group_id: str, game_id: int):
     except TableError as exc:
         return _refused(exc)
     ids = {p.name: p.id for p in groups.players(db, group.id)}
+    try:
+        view = RecordedSheet(record)
+    except LookupError:     # a game this install no longer has
+        view = None
     return render_template("groups/game.html", group=group, rec=record, ids=ids,
-                           view=RecordedSheet(record), sid="",
+                           sheet=view.draw() if view is not None else None,
+                           page_game=record["game"] if view is not None else None,
                            rules=_house_rules(record["game"], record["settings"]),
                            game_name=game_name)
 

@@ -218,6 +218,13 @@ def test_rocca_figures_come_from_the_actions(new_phone, db_path):
     assert rows["Ann"][-2:] == ["1", "4"] and rows["Bob"][-2:] == ["1", "3"]
 
 
+def _figures(page, section):
+    """A game's own figures on the group page: each row's cells by its first cell."""
+    [sec] = select(page, f'#stats .group-stats[data-section="{section}"]')
+    return {text_of(select(tr.html, "th")[0]): [text_of(td) for td in select(tr.html, "td")]
+            for tr in select(sec.html, ".game-figures tbody tr")}
+
+
 def test_the_group_page_shows_each_games_figures(family):
     """Rook by hand (ROOK): Ann bid twice (150, 160), made both; Bob bid 200, set; Cid bid
     180, made. Team Ann & Cid: 3 bids, average 163.33 (163.3 on the page), 100 % made,
@@ -235,12 +242,32 @@ def test_the_group_page_shows_each_games_figures(family):
     assert rows["Bob"] == ["1", "200", "0", "1", "90"]
     assert rows["Ann & Cid"] == ["3", "163.3", "100", "0", "200"]
     assert rows["Bob & Dee"] == ["1", "200", "0", "1", "90"]
-    for key in ("zocknroll", "rainbow_rummy", "rockit", "scorepad"):
-        assert select(page, f'#stats .group-stats[data-section="{key}"]'), key
-    znr = text_of(select(page, '#stats .group-stats[data-section="zocknroll"]')[0])
-    assert "Jörg" not in znr or "showdown" in znr.lower()
-    rr = text_of(select(page, '#stats .group-stats[data-section="rainbow_rummy"]')[0])
-    assert "Blocked hands: 1 of 3" in rr
+    assert select(page, '#stats .group-stats[data-section="scorepad"]')
+    # Zock'n'Roll by hand (ZNR, six turns): Kate drops in round 1 every turn, Ann in
+    # round 2; Bob beats Cy at every showdown. Turns, drop 1 %, drop 2 %, showdowns won
+    # of played, won %; each row checked six times.
+    znr = _figures(page, "zocknroll")
+    assert znr["Kate"] == ["6", "100", "0", "0/0", "–"]
+    assert znr["Ann"] == ["6", "0", "100", "0/0", "–"]
+    assert znr["Bob"] == ["6", "0", "0", "6/6", "100"]
+    assert znr["Cy"] == ["6", "0", "0", "0/6", "0"]
+    assert {znr[row][0] for row in ("Winner of Third Round", "Four of a Kind", "Full House",
+                                    "Two Pair", "Dropped Out First Round")} == {"6"}
+    # Rainbow Rummy by hand (RR): A +75, B +25, B +140; the second hand blocked.
+    # Teams: games, wins, hands, average hand, best hand; players: hands, average, went out.
+    rr = _figures(page, "rainbow_rummy")
+    assert rr["Ann & Cid"] == ["1", "0", "3", "25", "75"]
+    assert rr["Bob & Dee"] == ["1", "1", "3", "55", "140"]
+    assert (rr["Ann"], rr["Dee"], rr["Bob"]) == (["3", "25", "1"], ["3", "55", "1"],
+                                                 ["3", "55", "0"])
+    assert "Blocked hands: 1 of 3" in text_of(
+        select(page, '#stats .group-stats[data-section="rainbow_rummy"]')[0])
+    # RockIt by hand (ROCKIT, three games): each won one; Bob came in twice (2nd, then
+    # 1st); the blocked game left Ann 4 cards, Bob 6, Cid 2. Games, wins, in %, in turn,
+    # cards left.
+    rockit = _figures(page, "rockit")
+    assert rockit == {"Ann": ["3", "1", "33.3", "1", "4"], "Bob": ["3", "1", "66.7", "1.5", "6"],
+                      "Cid": ["3", "1", "33.3", "1", "2"]}
     # Every player's name on the page leads to their page.
     names = {text_of(a): a.attrs["href"] for a in select(page, "#stats tbody th a")}
     assert {"Ann", "Bob", "Cid", "Dee"} <= set(names)
@@ -273,3 +300,21 @@ def test_a_players_page(family, new_phone):
     assert ann.get(f"/g/{group_id}/players/{10 ** 30}").status_code == 404
     assert ann.get(link.attrs["href"] + "?page=x").status_code == 200
     assert new_phone("Eve").get(link.attrs["href"]).status_code == 403
+
+
+def test_a_summary_the_sheet_cant_draw_leaves_the_record(family, db_path):
+    """A record made before a rules change whose summary no longer fits the game's sheet:
+    the page shows the record (winners, seats, scores) without the sheet, not an error."""
+    group_id, ann, games = family
+    game_id = games["rook"]["id"]
+    db = connect(db_path)
+    with db.conn:
+        db.execute("UPDATE group_games SET summary = ? WHERE id = ?",
+                   ['{"hands": 5, "totals": []}', game_id])
+    db.conn.close()
+    r = ann.get(f"/g/{group_id}/games/{game_id}")
+    assert r.status_code == 200
+    page = r.get_data(as_text=True)
+    assert not select(page, "#sheet")
+    assert "Won: Ann & Cid" in text_of(select(page, "#game-facts")[0])
+    assert len(select(page, "#final-scores tbody tr")) == 4
