@@ -208,7 +208,8 @@ def test_the_familys_second_evening(phones, live_server, artifacts_dir):
     expect(mom.locator("#played li")).to_have_count(3)
     _shots(mom, artifacts_dir, "group-player")
     wide = mom.evaluate("""() => [...document.querySelectorAll('table')]
-        .filter(t => t.getBoundingClientRect().right > t.closest('.card').getBoundingClientRect().right)
+        .filter(t => t.getBoundingClientRect().right
+                     > t.closest('.card').getBoundingClientRect().right)
         .map(t => t.closest('section').id)""")
     assert not wide, f"tables wider than their card: {wide}"
     mom.locator("#head-to-head").scroll_into_view_if_needed()

@@ -14,7 +14,6 @@ from companion import tables
 from companion.storage import connect
 from companion.tables import tokens
 from helpers import select, text_of
-from web_helpers import db_rows
 
 from test_web_groups import make_group
 
