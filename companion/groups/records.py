@@ -14,6 +14,7 @@ import csv
 import io
 import json
 from datetime import datetime
+from types import SimpleNamespace
 from typing import Any
 
 import sqlite_utils
@@ -22,7 +23,10 @@ from companion import stats
 from companion.clock import now
 from companion.rules import find_game
 from companion.rules.game import name_key
+from companion.rules.said import N_
 from companion.rules.text import join_names
+from companion.tables.errors import NotFound
+from companion.tables.fold import edits
 
 from .group import add_players
 
@@ -109,7 +113,8 @@ def _record(db, table, names: list[str], result, group_id: str, kept: "_Kept") -
     started = row["started_at"] if row is not None else _started_at(db, table.id,
                                                                      result.game_start)
     finished = row["finished_at"] if row is not None else now()
-    _write(db, table, names, game_no, summary, started, finished, kept)
+    _write(db, table, names, game_no, summary, started, finished, kept,
+           result.past_games[-1] if result.past_games else None)
 
 
 def record_past_games(db: sqlite_utils.Database, table, names: list[str],
@@ -128,7 +133,8 @@ def record_past_games(db: sqlite_utils.Database, table, names: list[str],
     for game_no, summary in enumerate(past_games, start=1):
         finished = (summary or {}).get("ended_at") or now()
         if (summary or {}).get("over"):
-            _write(db, table, names, game_no, summary, started, finished, kept)
+            _write(db, table, names, game_no, summary, started, finished, kept,
+                   past_games[game_no - 2] if game_no > 1 else None)
             recorded += 1
         started = finished
     if own:
@@ -150,18 +156,22 @@ def record_sheet(db: sqlite_utils.Database, table, names: list[str], sheet) -> i
     if summary.get("over"):
         past = sheet.past_games
         started = (past[-1].get("ended_at") if past else None) or _started_at(db, table.id, 0)
-        _write(db, table, names, len(past) + 1, summary, started, now(), kept)
+        _write(db, table, names, len(past) + 1, summary, started, now(), kept,
+               past[-1] if past else None)
         recorded += 1
     kept.save()
     return recorded
 
 
 def _write(db, table, names: list[str], game_no: int, summary: dict, started: str,
-           finished: str, kept: "_Kept", ids: dict[str, int] | None = None) -> None:
+           finished: str, kept: "_Kept", previous: dict | None = None,
+           ids: dict[str, int] | None = None) -> None:
     """Insert or rewrite the record of game `game_no` of the group's `table`, its group's
-    running total following (`kept`). `ids`: each name's player id, when the caller knows
-    them (a merge rewriting old records); else the names are matched to the group's
-    players, a name merged into another player recorded as that player."""
+    running total following (`kept`). `previous`: the summary of the table's game before
+    it (None for its first), from which the table folded this one. `ids`: each name's
+    player id, when the caller knows them (a merge rewriting old records); else the names
+    are matched to the group's players, a name merged into another player recorded as that
+    player."""
     group_id = table.group_id
     summary = {k: v for k, v in summary.items() if k != "ended_at"}
     if ids is None:
@@ -185,7 +195,8 @@ def _write(db, table, names: list[str], game_no: int, summary: dict, started: st
               finished, json.dumps(names),
               json.dumps(list(teams.values())) if teams is not None else None,
               json.dumps(scores), json.dumps(winners), int(outcome.lower_wins),
-              json.dumps(summary, default=str), json.dumps(_facts(game.slug, summary))]
+              json.dumps(summary, default=str),
+              json.dumps(_game_facts(db, table, names, game_no, summary, previous))]
     if row is None:
         game_id = db.execute(
             "INSERT INTO group_games (group_id, table_id, game_no, game, settings, started_at,"
@@ -280,6 +291,52 @@ def _facts(slug: str, summary: dict) -> dict:
         return stats.facts_of_summary(slug, summary)
     except (KeyError, TypeError, ValueError, AttributeError):
         return {"game": slug}
+
+
+#: The games whose figures need more than the final summary: their facts are read from
+#: the game's own actions (Rocca's draws and forgotten Ones are in no summary).
+FROM_ACTIONS = frozenset({"rocca"})
+
+
+def _game_facts(db, table, names: list[str], game_no: int, summary: dict,
+                previous: dict | None) -> dict:
+    """The facts of game `game_no` of `table`: from its live actions for a game in
+    :data:`FROM_ACTIONS`, else (or when the rules refuse the actions on replay, which only
+    a rules change could cause) from its summary."""
+    if table.game_slug in FROM_ACTIONS:
+        actions = game_actions(db, table.id, game_no)
+        if actions is not None:
+            try:
+                return stats.facts_of(table.game_slug, table.settings, names, actions,
+                                      previous)
+            except (KeyError, TypeError, ValueError, AttributeError):
+                pass
+    return _facts(table.game_slug, summary)
+
+
+def game_actions(db: sqlite_utils.Database, table_id: str, game_no: int) -> list[dict] | None:
+    """The rules actions of game `game_no` (1 = the table's first) as the table's fold reads
+    them (companion/tables/fold.py): its live game entries in log order, each as its newest
+    counted change reads it; undone ones and those still waiting for the other team's
+    confirmation left out; a live rematch ends a game. None for a game the log hasn't got."""
+    rows = [{"seq": r["seq"], "row_kind": r["kind"], "payload": json.loads(r["payload"]),
+             "undone_by": r["undone_by"],
+             "waiting": bool(r["pending"]) and r["confirmed_by"] is None
+             and r["undone_by"] is None}
+            for r in db.execute("SELECT seq, kind, payload, undone_by, pending, confirmed_by"
+                                " FROM actions WHERE table_id = ? ORDER BY seq",
+                                [table_id]).fetchall()]
+    rows = [SimpleNamespace(**r) for r in rows]
+    changed = edits(rows)
+    games: list[list[dict]] = [[]]
+    for row in rows:
+        if row.undone_by is not None or row.waiting:
+            continue
+        if row.row_kind == "rematch":
+            games.append([])
+        elif row.row_kind == "game":
+            games[-1].append(changed.get(row.seq, row.payload))
+    return games[game_no - 1] if 0 < game_no <= len(games) else None
 
 
 def _row_facts(row) -> dict | None:
@@ -413,3 +470,60 @@ def _cell(text: str) -> str:
     cell as a formula, so it is quoted with an apostrophe."""
     text = str(text)
     return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+
+
+#: The largest id a record or a player can have (SQLite's integers): a bigger number in
+#: a link is no record, not an overflow.
+MAX_ID = 2 ** 63 - 1
+
+
+def game_record(db: sqlite_utils.Database, group_id: str, game_id: int) -> dict[str, Any]:
+    """One recorded game of the group, for its read-only page: the ``games.json`` fields,
+    plus ``game_no`` (its number at its table), ``minutes`` (how long it took),
+    ``lower_wins``, ``summary`` (the final sheet as the rules summed it up) and ``seats``
+    (per seat, in seat order: ``name``, ``player_id``, ``team``, ``score``, ``place``,
+    ``won``). `NotFound` for an unknown game, another group's, or one deleted from the
+    record."""
+    row = None
+    if 0 < game_id <= MAX_ID:
+        row = db.execute("SELECT * FROM group_games WHERE id = ? AND group_id = ? AND"
+                         " deleted_at IS NULL", [game_id, group_id]).fetchone()
+    if row is None:
+        raise NotFound(N_("This game isn't in the group's record (it may have been deleted)."))
+    out = _game(row)
+    try:
+        summary = json.loads(row["summary"])
+    except (TypeError, ValueError):
+        summary = {}
+    out.update(game_no=row["game_no"], lower_wins=bool(row["lower_wins"]),
+               minutes=_minutes(row["started_at"], row["finished_at"]),
+               summary=summary if isinstance(summary, dict) else {})
+    names = out["players"]
+    out["seats"] = [
+        {"name": names[r["seat"]] if r["seat"] < len(names) else "", "player_id": r["player_id"],
+         "team": r["team"], "score": r["score"], "place": r["place"], "won": bool(r["won"])}
+        for r in db.execute("SELECT * FROM group_game_players WHERE game_id = ? ORDER BY seat",
+                            [row["id"]]).fetchall()]
+    return out
+
+
+def player_games(db: sqlite_utils.Database, group_id: str, player_id: int,
+                 limit: int | None = None) -> list[dict[str, Any]]:
+    """The recorded games player `player_id` of the group sat in, newest finished first:
+    ``id``, ``game``, ``finished_at``, ``score``, ``place``, ``won``, ``winners``,
+    ``scores``, ``players``, ``settings`` (a score pad's name is there)."""
+    if not 0 < player_id <= MAX_ID:
+        return []
+    sql = ("SELECT g.id, g.game, g.finished_at, g.winners, g.scores, g.players, g.settings,"
+           " p.score, p.place, p.won FROM group_game_players p JOIN group_games g"
+           " ON g.id = p.game_id WHERE p.group_id = ? AND p.player_id = ? AND"
+           " g.deleted_at IS NULL ORDER BY g.finished_at DESC, g.id DESC")
+    params: list[Any] = [group_id, player_id]
+    if limit is not None:
+        sql += " LIMIT ?"
+        params.append(limit)
+    return [{"id": r["id"], "game": r["game"], "finished_at": r["finished_at"],
+             "score": r["score"], "place": r["place"], "won": bool(r["won"]),
+             "winners": json.loads(r["winners"]), "scores": json.loads(r["scores"]),
+             "players": json.loads(r["players"]), "settings": json.loads(r["settings"])}
+            for r in db.execute(sql, params).fetchall()]

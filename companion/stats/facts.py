@@ -18,15 +18,19 @@ __all__ = ["facts_of", "facts_of_summary"]
 
 
 def facts_of(slug: str, settings: Mapping[str, Any] | None, names: list[str],
-             actions: Iterable[Mapping[str, Any]]) -> dict:
+             actions: Iterable[Mapping[str, Any]],
+             previous: Mapping[str, Any] | None = None) -> dict:
     """The facts of one finished game from its rules actions (the game's live actions in
     log order, from its start; undone ones left out): the actions are folded from
-    ``Game.new(settings, names)``. For Rocca, whose table deals game after game in one
-    state, the facts are those of the last game the actions reach.
+    ``Game.start_after(settings, names, previous)``, as the table folds them (`previous`:
+    the summary of the table's game before this one, None for its first game). For Rocca,
+    whose table deals game after game in one state, the facts are those of the last game
+    the actions reach.
 
     Raises ValueError (RuleError included) when the rules refuse an action."""
     game = find_game(slug)
-    state = game.new(dict(settings or {}), list(names))
+    state = game.start_after(dict(settings or {}), list(names),
+                             dict(previous) if previous is not None else None)
     if slug == "rocca":
         return _rocca(game, state, actions)
     for action in actions:

@@ -3,15 +3,21 @@ joining by that link, a table for the group, and its recorded games as JSON and 
 Every page of a group is for a phone holding its link only (403 in plain words)."""
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from flask import (Blueprint, current_app, jsonify, make_response, redirect, render_template,
                    request, url_for)
 from flask_babel import gettext
+from jinja2 import UndefinedError
+from markupsafe import Markup, escape
 
 from companion import groups, stats
+from companion.rules import find_game
 from companion.rules.game import MAX_NAME_LENGTH
-from companion.storage import get_db
 from companion.rules.said import N_
-from companion.tables import TableError
+from companion.rules.zocknroll import board as zocknroll_board
+from companion.storage import get_db
+from companion.tables import Seat, TableError
 from companion.tables.errors import Forbidden
 
 from .cookies import own_secret, phone_secret
@@ -61,6 +67,17 @@ def create_group():
     return redirect(url_for(".show", group_id=group.id), 303)
 
 
+def znr_row_label(row: str):
+    """A Zock'n'Roll row's printed name (a Said), on whichever board has it; the key for
+    a row no board has (a record older than a rules change)."""
+    for board in zocknroll_board.BOARDS:
+        try:
+            return zocknroll_board.row_label(board, row)
+        except (ValueError, KeyError):
+            continue
+    return row
+
+
 def _link(group) -> str:
     return qr_link(url_for(".join_page") + "#" + group.token)
 
@@ -75,15 +92,16 @@ def show(group_id: str):
     db = get_db()
     link = _link(group)
     figures = stats.view(groups.kept_stats(db, group.id))
-    return render_template("groups/show.html", group=group, me=me,
-                           players=groups.players(db, group.id),
+    players = groups.players(db, group.id)
+    return render_template("groups/show.html", group=group, me=me, players=players,
+                           ids={p.name: p.id for p in players},
                            phones=groups.phones(db, group.id),
                            games=groups.games(db, group.id, limit=20),
                            sections=figures["games"],
                            link=shown_url(link),
                            qr=qr_svg(link, gettext("QR code to add a phone to the group")),
                            games_to_play=playable_games(), game_name=game_name,
-                           max_name=MAX_NAME_LENGTH)
+                           row_label=znr_row_label, max_name=MAX_NAME_LENGTH)
 
 
 @bp.get("/g/join")
@@ -360,3 +378,140 @@ def import_games(group_id: str):
     except TableError as exc:
         return _refused(exc)
     return redirect(url_for(".show", group_id=group_id, _anchor="games"), 303)
+
+
+class RecordedSheet:
+    """What a game's sheet template (``games/<slug>/_sheet.html``) reads of a table's view,
+    for a recorded game: its final summary and seats, seen by no seated phone, so the
+    template draws the sheet without entry buttons. ``readonly`` lets a template leave out
+    what only the table's own phones can use (its forms, the table's help pages)."""
+
+    readonly = True
+    me = None
+
+    def __init__(self, record: dict):
+        names = record["players"]
+        self.sheet = SimpleNamespace(summary=record["summary"], waiting=None, names=names,
+                                     game_number=record["game_no"])
+        teams = {s["name"]: s["team"] for s in record["seats"]}
+        self.seats = [Seat(pos=i, name=n, team=teams.get(n), has_phone=False)
+                      for i, n in enumerate(names)]
+        self.phone = SimpleNamespace(seated=False, seat=None)
+        self.table = SimpleNamespace(id=record["table_id"], options={}, version=0,
+                                     game_slug=record["game"], settings=record["settings"])
+        self.urls = SimpleNamespace(enter="", undo="", confirm="")
+        self.ui = ui_for(record["game"])
+
+    def draw(self) -> Markup | None:
+        """The final sheet (templates/groups/_sheet.html around the game's own sheet), or
+        None when the recorded summary no longer fits the game's template (a record made
+        before a rules change): the page then shows the record without its sheet rather
+        than failing."""
+        if not self.sheet.summary:
+            return None
+        try:
+            return Markup(render_template("groups/_sheet.html", view=self, sid=""))
+        except (LookupError, TypeError, ValueError, AttributeError, UndefinedError):
+            current_app.logger.warning("recorded game's sheet not drawn", exc_info=True)
+            return None
+
+    def name_of(self, pos: int | None) -> str:
+        return next((s.name for s in self.seats if s.pos == pos), "—")
+
+
+def _house_rules(slug: str, settings: dict) -> list[dict]:
+    try:
+        return find_game(slug).describe_settings(settings)
+    except (LookupError, TypeError, ValueError, KeyError, AttributeError):
+        return []
+
+
+@bp.get("/g/<group_id>/games/<int:game_id>")
+def game_page(group_id: str, game_id: int):
+    """One recorded game, read-only: when, how long, the house rules, the seats, the final
+    sheet as the table showed it, the final scores and the winners (404 for a game not in
+    the group's record, deleted ones included)."""
+    try:
+        group, _me = _mine(group_id)
+    except TableError as exc:
+        return _refused(exc)
+    db = get_db()
+    try:
+        record = groups.game_record(db, group.id, game_id)
+    except TableError as exc:
+        return _refused(exc)
+    ids = {p.name: p.id for p in groups.players(db, group.id)}
+    try:
+        view = RecordedSheet(record)
+    except LookupError:     # a game this install no longer has
+        view = None
+    return render_template("groups/game.html", group=group, rec=record, ids=ids,
+                           sheet=view.draw() if view is not None else None,
+                           page_game=record["game"] if view is not None else None,
+                           rules=_house_rules(record["game"], record["settings"]),
+                           game_name=game_name)
+
+
+#: A player's games per page of their list (newest first; ``?page=2`` the next ones).
+PLAYER_GAMES_PAGE = 50
+
+
+def wins_chart(points: list[dict], width: int = 340, height: int = 140) -> Markup:
+    """A player's games and wins over time (:func:`companion.stats.timeline`: running
+    totals per day played) as a small inline SVG line chart, drawn like Rook's totals
+    chart (no JS): the wins' line over the games' fainter one, the last day's counts at
+    the right."""
+    pad = 8
+    pts = [{"games": 0, "wins": 0}] + list(points)
+    high = max(p["games"] for p in pts) or 1
+
+    def x(i: int) -> float:
+        return pad + (width - 2 * pad - 24) * (i / max(len(pts) - 1, 1))
+
+    def y(v: int) -> float:
+        return pad + (height - 2 * pad) * (1 - v / high)
+
+    label = escape(gettext("Wins over time"))
+    parts = [f'<svg class="chart wins-chart" viewBox="0 0 {width} {height}" role="img" '
+             f'aria-label="{label}">',
+             f'<line class="zero" x1="{pad}" x2="{width - pad}" y1="{y(0):.1f}" '
+             f'y2="{y(0):.1f}"/>']
+    for key in ("games", "wins"):
+        coords = " ".join(f"{x(i):.1f},{y(p[key]):.1f}" for i, p in enumerate(pts))
+        parts.append(f'<polyline class="line-{key}" points="{coords}"/>')
+        parts.append(f'<text class="label-{key}" x="{width - pad}" y="{y(pts[-1][key]) + 4:.1f}"'
+                     f' text-anchor="end">{pts[-1][key]}</text>')
+    parts.append("</svg>")
+    return Markup("".join(parts))
+
+
+@bp.get("/g/<group_id>/players/<int:player_id>")
+def player_page(group_id: str, player_id: int):
+    """A player's page: their record overall and in each game, head-to-head against each
+    other player, a chart of wins over time and every game they played (newest first,
+    each opening its read-only sheet)."""
+    try:
+        group, _me = _mine(group_id)
+    except TableError as exc:
+        return _refused(exc)
+    db = get_db()
+    player = next((p for p in groups.players(db, group.id) if p.id == player_id), None)
+    if player is None:
+        return error_response(gettext("There is no such player in this group."), 404)
+    try:
+        page = max(1, min(int(request.args.get("page", "1")[:6]), 10 ** 5))
+    except ValueError:
+        page = 1
+    kept = groups.kept_stats(db, group.id)
+    figures = stats.view(kept)
+    mine = stats.player(figures, player.name)
+    played = groups.player_games(db, group.id, player.id,
+                                 limit=page * PLAYER_GAMES_PAGE + 1)
+    more = len(played) > page * PLAYER_GAMES_PAGE
+    played = played[(page - 1) * PLAYER_GAMES_PAGE:page * PLAYER_GAMES_PAGE]
+    timeline = stats.timeline(kept, player.name)
+    ids = {p.name: p.id for p in groups.players(db, group.id)}
+    return render_template("groups/player.html", group=group, player=player, mine=mine,
+                           sections=figures["games"], played=played, page=page, more=more,
+                           chart=wins_chart(timeline) if timeline else None,
+                           timeline=timeline, ids=ids, game_name=game_name)

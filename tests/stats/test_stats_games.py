@@ -217,3 +217,21 @@ def test_every_game_comes_out_as_it_went_in(slug, settings, seats, actions):
     add(total, record, facts)
     remove(total, record, facts)
     assert total == before
+
+
+def test_facts_of_folds_from_the_game_before_at_the_table():
+    """A table's later game starts from the one before it (``Game.start_after``): the
+    facts read its actions from there, as the table folds them (Rook: the deal moves on)."""
+    game = find_game("rook")
+    seats = ["Ann", "Bob", "Cid", "Dee"]
+    first = [{"kind": "hand", "bidder": "Ann", "bid": 250, "points": {"A": 250, "B": 0}}] * 3
+    state = game.new({}, seats)
+    for action in first:
+        state = game.apply(state, action)
+    previous = game.summary(state)
+    second = [{"kind": "hand", "bidder": "Bob", "bid": 150, "points": {"A": 100, "B": 150}}]
+    state = game.start_after({}, seats, previous)
+    for action in second:
+        state = game.apply(state, action)
+    assert facts_of("rook", {}, seats, second, previous) == \
+        facts_of_summary("rook", game.summary(state))

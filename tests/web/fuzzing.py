@@ -269,6 +269,9 @@ ROUTES: dict[tuple[str, str], tuple[str, ...]] = {
     (GROUP + "/games.json", "GET"): (),
     (GROUP + "/games.csv", "GET"): (),
     (GROUP + "/stats.json", "GET"): (),
+    # A recorded game's read-only sheet; a player's page (``page``: their list of games).
+    (GROUP + "/games/<int:game_id>", "GET"): (),
+    (GROUP + "/players/<int:player_id>", "GET"): ("page",),
 }
 PATH_PARAMETERS = ("table_id", "slug", "token", "event_id", "table_no", "seq", "group_id",
                    "n", "player_id", "game_id")
@@ -1340,6 +1343,10 @@ SEEDS = [  # in order: the confirmation needs B's pending hand, the rematch a fi
     seed(GROUP + "/games.json", "GET", "groups.games_json", "ann", params={"group_id": GROUP_ID}),
     seed(GROUP + "/games.csv", "GET", "groups.games_csv", "ann", params={"group_id": GROUP_ID}),
     seed(GROUP + "/stats.json", "GET", "groups.stats_json", "ann", params={"group_id": GROUP_ID}),
+    seed(GROUP + "/players/<int:player_id>", "GET", "groups.player_page", "ann",
+         params={"group_id": GROUP_ID, "player_id": "1"}, query=[("page", "1")], hx=False),
+    seed(GROUP + "/games/<int:game_id>", "GET", "groups.game_page", "ann",
+         params={"group_id": GROUP_ID, "game_id": "1"}, hx=False),
     # Bobby (player 3, from the world's group table) is Bob (player 2, now Robert).
     seed(GROUP + "/players/<int:player_id>/merge", "GET", "groups.merge_page", "ann",
          params={"group_id": GROUP_ID, "player_id": "3"}, query=[("into", "2")], hx=False),
