@@ -1041,8 +1041,9 @@ class World:
             # A group's writes touch no table, except a new table made for the group.
             if req.rule.startswith(GROUP):
                 self._check_group(before, params)
-            if req.endpoint == "groups.delete_group":
-                # Its tables play on, out of the group: their rows change, no other's.
+            if req.rule == GROUP + "/delete":
+                # Its tables play on, out of the group: their rows change, no other's. (By
+                # its address: an odd method sent to the confirm page's address is a POST.)
                 assert changed <= self.group_tables(before, params), \
                     f"deleting a group touched {changed}"
             elif req.endpoint in ("groups.keep_table", "groups.attach_table"):
