@@ -9,8 +9,8 @@ is a design problem without a solution for most player counts), and a knockout n
 winner per table who goes on.
 
 Round robin: the circle method. The entrants in the order drawn at round 1; for an odd
-count an empty place joins, and whoever is paired with it has the bye. Entrant 0 stays,
-the others turn one place each round; round ``r`` pairs place ``i`` with place
+count an empty place joins (first, so that it is the place that stays), and whoever is
+paired with it has the bye. Place 0 stays, the others turn one place each round; round ``r`` pairs place ``i`` with place
 ``n - 1 - i``. A dropped entrant's later opponents get a bye (their table is not played).
 
 Top cut: seeds by the Swiss standings; the first knockout round pairs 1v8, 4v5, 2v7, 3v6
@@ -48,7 +48,7 @@ def round_robin_schedule(order: Sequence[str]) -> list[dict[str, Any]]:
         raise ValueError(N_("A round robin needs at least two entrants."))
     if len(set(names)) != len(names):
         raise ValueError(N_("Every entrant of a round robin has their own name."))
-    places: list[str | None] = [*names, None] if len(names) % 2 else list(names)
+    places: list[str | None] = [None, *names] if len(names) % 2 else list(names)
     count = len(places)
     out = []
     for number in range(count - 1):
