@@ -3,15 +3,15 @@ cut after Swiss (a knockout of the best 4 or 8). Pure, like :mod:`.pairing`: nam
 seatings out, in the same shape as :func:`~.pairing.seat_round` returns
 (``{"tables": [{"table": 1, "entrants": [a, b]}, ...], "byes": [...]}``).
 
-Both are for pair formats only (two players or two teams to a table): a table of three or
-more can't be scheduled so that every two players meet exactly once for most counts (that
-is a design problem without a solution for most player counts), and a knockout needs one
-winner per table who goes on.
+Both are for pair formats only (two players or two teams to a table): for most counts,
+tables of three or more can't be scheduled so that every two players meet exactly once, and
+a knockout needs one winner per table who goes on.
 
 Round robin: the circle method. The entrants in the order drawn at round 1; for an odd
 count an empty place joins (first, so that it is the place that stays), and whoever is
-paired with it has the bye. Place 0 stays, the others turn one place each round; round ``r`` pairs place ``i`` with place
-``n - 1 - i``. A dropped entrant's later opponents get a bye (their table is not played).
+paired with it has the bye. Place 0 stays, the others turn one place each round; round
+``r`` pairs place ``i`` with place ``n - 1 - i``. A dropped entrant's later opponents get
+a bye (their table is not played).
 
 Top cut: seeds by the Swiss standings; the first knockout round pairs 1v8, 4v5, 2v7, 3v6
 (1v4, 2v3 for a top 4), so the two best seeds meet only in the final; each later round
@@ -95,8 +95,7 @@ def round_robin_round(order: Sequence[str], number: int,
 def cut_rounds(size: int) -> int:
     """The knockout rounds of a top cut of `size` (4: 2, 8: 3)."""
     if size not in CUT_SIZES:
-        raise ValueError(message("tournament", "A top cut takes the best {sizes}.",
-                                 sizes=" or ".join(str(s) for s in CUT_SIZES)))
+        raise ValueError(N_("A top cut takes the best 4 or the best 8."))
     return size.bit_length() - 1
 
 

@@ -52,7 +52,8 @@ def test_a_round_robin_of_six_teams_meets_everyone_once(director, db_path):
         finish_round(director, db_path, event_id, number)
     names = {name for pair in met for name in pair}
     assert len(names) == 6
-    assert sorted(map(sorted, met)) == sorted(map(sorted, map(frozenset, itertools.combinations(names, 2))))
+    assert set(met) == {frozenset(pair) for pair in itertools.combinations(names, 2)}
+    assert len(met) == 15
     dash = director.get(f"/e/{event_id}").get_data(as_text=True)
     assert select(dash, "#event-over") and not select(dash, "#seat-round")
 
@@ -147,3 +148,4 @@ def test_a_top_4_cut_after_swiss(director, new_phone, db_path):
     (kind,), = db_rows(db_path, "SELECT kind FROM event_audit WHERE event_id = ? AND "
                        "kind = 'cut'", [event_id])
     assert kind == "cut"
+    assert f"Started a top 4 cut: {', '.join(seeds)}." in text_of(select(dash, "#audit")[0])
