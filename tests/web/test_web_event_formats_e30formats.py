@@ -107,13 +107,20 @@ def test_a_top_4_cut_after_swiss(director, new_phone, db_path):
         finish_round(director, db_path, event_id, number)
     standings = director.get(f"/e/{event_id}/standings").get_data(as_text=True)
     dash = director.get(f"/e/{event_id}").get_data(as_text=True)
-    assert select(dash, "#cut-4") and select(dash, "#cut-8")
+    assert select(dash, "#cut-4") and not select(dash, "#cut-8")     # 6 teams: no top 8
     assert director.post(f"/e/{event_id}/cut", {"size": "5"}).status_code == 422
     assert director.post(f"/e/{event_id}/cut", {"size": "8"}).status_code == 422  # 6 teams
     r = director.post(f"/e/{event_id}/cut", {"size": "4"})
     assert r.status_code == 303
     seeds = [tr.get("data-entrant") for tr in select(standings, "tr[data-entrant]")][:4]
     seat_round(director, event_id)
+    # A team left out of the cut is told so on its players' page.
+    fifth = [tr.get("data-entrant") for tr in select(standings, "tr[data-entrant]")][4]
+    out = new_phone("Out")
+    assert out.pick(event_id, fifth.split(" & ")[0]).status_code == 303
+    words = text_of(select(out.get(f"/e/{event_id}/players").get_data(as_text=True),
+                           "#no-table")[0])
+    assert words.startswith("The top cut is being played, and you aren’t in it (any more).")
     semis = seatings(db_path, event_id, 3)
     assert len(semis) == 2
     dash = director.get(f"/e/{event_id}").get_data(as_text=True)

@@ -169,6 +169,8 @@ def _mine(event: Event, name: str) -> dict:
     return {"row": row, "current": current, "table": table,
             "bye": bool(current and name in current.byes), "count": len(rows),
             "over": bool(current and current.locked and current.number >= event.total_rounds),
+            # The top cut is being played without this entrant (not seeded, or knocked out).
+            "cut_out": bool(event.cut and current and current.number > event.rounds),
             "clock": round_clock.clock_state(event, current) if current else None}
 
 
