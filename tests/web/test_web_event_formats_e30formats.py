@@ -91,6 +91,11 @@ def test_a_table_games_round_robin_is_two_to_a_table(director, new_phone, db_pat
                                                  "entrants": "A\nB\nC\nD", "plan": "round_robin"})
     assert r.status_code == 422
     assert "A round robin is played two to a table" in text_of(r.get_data(as_text=True))
+    r = director.post("/events/new/scorepad", {
+        "event_name": "X", "event_rounds": "2", "plan": "round_robin", "rounds": "1",
+        "entrants": "\n".join(f"P{i}" for i in range(21))})
+    assert r.status_code == 422
+    assert "A round robin has at most 20 entrants." in text_of(r.get_data(as_text=True))
     r = director.post("/events/new/rook", {"event_name": "X", "event_rounds": "2",
                                            "entrants": "\n".join(TEAMS), "plan": "knockout"})
     assert r.status_code == 422 and "Pick Swiss or a round robin." in text_of(
@@ -123,6 +128,10 @@ def test_a_top_4_cut_after_swiss(director, new_phone, db_path):
     assert words.startswith("The top cut is being played, and you aren’t in it (any more).")
     semis = seatings(db_path, event_id, 3)
     assert len(semis) == 2
+    r = director.post(f"/e/{event_id}/swap", {"round": "3", "entrant_a": semis[0][2][0],
+                                              "entrant_b": semis[1][2][0]})
+    assert r.status_code == 422
+    assert "A knockout round is paired by the bracket" in text_of(r.get_data(as_text=True))
     dash = director.get(f"/e/{event_id}").get_data(as_text=True)
     assert not select(dash, "#cut-form")
     bracket = text_of(select(dash, "#bracket")[0])
