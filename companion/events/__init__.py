@@ -12,6 +12,8 @@ no SQLite — is what this package exports:
   tie-breaks, Buchholz, Median-Buchholz and Sonneborn-Berger, shared places, and CSVs of
   every result and of the standings; parsers for a director's points list and tie-breaks.
 - :mod:`.matching` — Edmonds' maximum matching, the exact look-ahead of Swiss pairing.
+- :mod:`.brackets` — the other formats: a round robin's schedule (the circle method) and a
+  top cut's knockout bracket (seeds, who goes on).
 
 The service stores events and connects them to :mod:`companion.tables` (every table of a
 round is a real companion table). Its modules own the ``events`` and ``event_*`` SQL and
@@ -27,6 +29,7 @@ their caches; import them by name, none is loaded with the package:
   :mod:`.seating` — seating the next round (at random, then by standings).
 - :mod:`.devices` — the director's devices and links; :mod:`.director` — the director's
   penalties and bonuses, swaps, unseating a round, and the log read back.
+- :mod:`.knockout` — a top cut after the Swiss rounds: starting it, the bracket as shown.
 - :mod:`.round_clock` — the round clock (start, pause, resume, extend, stop).
 
 The web pages are the blueprint :mod:`companion.web.events`.

@@ -180,6 +180,17 @@ def started_tables(db: sqlite_utils.Database, event: Event, number: int) -> set[
     return {row[0] for row in stored} | {row[0] for row in played}
 
 
+def fixed_schedule(event: Event, number: int) -> str | None:
+    """Why round `number`'s tables can't be paired again or swapped (a round robin's
+    schedule, a knockout's bracket), or None when they can."""
+    if event.cut and number > event.rounds:
+        return N_("A knockout round is paired by the bracket: its tables can't change. "
+                  "Correct a result instead.")
+    if event.plan == "round_robin":
+        return N_("A round robin follows its schedule: its tables can't change.")
+    return None
+
+
 def changeable_round(db, event: Event, number: int) -> Round:
     """The current round, which must be round `number` (the form the director saw) and not
     locked; raises ValueError otherwise. Its tables that haven't started may still change
@@ -225,6 +236,9 @@ def swap_entrants(db: sqlite_utils.Database, event: Event, number: int, first: s
     goes back to watching, see :func:`tables.rename_seat`). Audited (kind "swap")."""
     if first == second:
         raise ValueError(N_("Pick two different entrants to swap."))
+    fixed = fixed_schedule(event, number)
+    if fixed:
+        raise ValueError(fixed)
     published = []
     with transaction(db):
         current = changeable_round(db, event, number)

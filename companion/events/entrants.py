@@ -20,6 +20,7 @@ from companion.storage import transaction
 from .event import Event, get_event, give_codes, pass_hash, touch
 
 MAX_ENTRANTS = 2500     # 500 tables of five
+MAX_ROUND_ROBIN = 20    # 19 rounds: within an event's MAX_ROUNDS
 LATE_CHOICES = ("zero", "bye")     # a late arrival starts with 0, or a bye per round missed
 
 
@@ -186,6 +187,14 @@ def add_entrant(db: sqlite_utils.Database, event: Event, line: str) -> str:
         # late_from says how many rounds they missed (see late_points).
         seated = db.execute("SELECT COUNT(*) FROM event_rounds WHERE event_id = ?",
                             [event.id]).fetchone()[0]
+        if event.plan == "round_robin":
+            # The schedule is drawn for the entrants of round 1: a later one would meet
+            # nobody it still has.
+            if seated:
+                raise ValueError(N_("A round robin's entries closed when round 1 was seated."))
+            if len(known) >= MAX_ROUND_ROBIN:
+                raise ValueError(message("tournament", "A round robin has at most {most} "
+                                         "entrants.", most=MAX_ROUND_ROBIN))
         db.execute("INSERT INTO event_entrants (event_id, pos, name, members, late_from)"
                    " VALUES (?, ?, ?, ?, ?)",
                    [event.id, pos, name, json.dumps(members), seated + 1 if seated else None])

@@ -22,6 +22,7 @@ from companion.rules.said import N_, message
 from companion.storage import transaction
 from companion.tables import tokens
 
+from .brackets import cut_rounds
 from .formats import default_scoring, event_format
 from .standings import match_scoring, place_scoring, tiebreak_columns
 
@@ -64,7 +65,30 @@ class Event:
             chosen["preferred_table"] = self.table_size
         if self.config.get("odd_tables"):
             chosen["odd_tables"] = self.config["odd_tables"]
+        if self.config.get("plan") == "round_robin":
+            # A table game's round robin is played two to a table (brackets: everyone
+            # meeting everyone once needs tables of two).
+            chosen = {} if self.game.teams else {"kind": "head_to_head"}
         return event_format(self.game_slug, **chosen)
+
+    @property
+    def plan(self) -> str:
+        """How rounds are paired: "swiss" (the default) or "round_robin" (everyone meets
+        everyone once, :mod:`.brackets`)."""
+        return self.config.get("plan") or "swiss"
+
+    @property
+    def cut(self) -> dict | None:
+        """The top cut after the Swiss rounds once the director started it:
+        ``{"size": 4 or 8, "seeds": [names, best first]}``; None before (or never)."""
+        return self.config.get("cut") or None
+
+    @property
+    def total_rounds(self) -> int:
+        """Every round the event will have: the Swiss (or round robin) rounds and, once a
+        top cut is started, its knockout rounds after them."""
+        cut = self.cut
+        return self.rounds + (cut_rounds(cut["size"]) if cut else 0)
 
     @property
     def scoring(self) -> dict:

@@ -63,6 +63,9 @@ def standings_keyed(db: sqlite_utils.Database, event: Event) -> tuple[list[dict]
     """:func:`standings` and their :func:`results_key`, under which a page may keep what
     it drew from them (the public standings of 2,500 entrants are 650 KB of HTML)."""
     results = all_results(db, event)
+    if event.cut:
+        # The standings are the Swiss rounds'; the cut's rounds decide only the bracket.
+        results = [r for r in results if r["round"] <= event.rounds]
     key = results_key(event, results)
     hit = _standings.get(key)
     if hit is not None:
@@ -108,9 +111,12 @@ def results_csv(db: sqlite_utils.Database, event: Event) -> str:
 
 
 def is_final(db: sqlite_utils.Database, event: Event) -> bool:
-    """Whether the standings are final: the event's last round is locked."""
+    """Whether the standings are final: the event's last round (its last Swiss round,
+    when a top cut follows) is locked."""
     done = rounds(db, event)
-    return len(done) >= event.rounds and bool(done) and done[-1].locked
+    # With a top cut, its knockout rounds follow: the standings are final after the
+    # Swiss rounds all the same.
+    return len(done) >= event.rounds and bool(done) and done[event.rounds - 1].locked
 
 
 def standings_csv(db: sqlite_utils.Database, event: Event) -> str:

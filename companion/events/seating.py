@@ -20,7 +20,8 @@ from companion.rules.said import N_, message
 from companion.storage import transaction
 from companion.tables import TableError, retire
 
-from .director import changeable_round, reseat_table, started_tables
+from .director import changeable_round, fixed_schedule, reseat_table, started_tables
+from .brackets import cut_seating, round_robin_round, round_robin_rounds
 from .entrants import entrants, least_entrants
 from .event import Event, log_change, touch
 from .pairing import (active_ranking, assign_tables, history_from_results, orient_pairs,
@@ -43,10 +44,11 @@ def seat_next_round(db: sqlite_utils.Database, event: Event, rng: random.Random 
         raise ValueError(message("tournament", "Lock round {round} before seating the next one.",
                                  round=done[-1].number))
     number = len(done) + 1
-    if number > event.rounds:
+    if number > event.total_rounds:
         raise ValueError(message("tournament", "All {rounds} rounds have been played.",
-                                 rounds=event.rounds))
-    people = [e for e in entrants(db, event) if not e.dropped]
+                                 rounds=event.total_rounds))
+    everyone = entrants(db, event)
+    people = [e for e in everyone if not e.dropped]
     least = least_entrants(event.format)
     if len(people) < least:
         if len(people) == 1:
@@ -55,7 +57,20 @@ def seat_next_round(db: sqlite_utils.Database, event: Event, rng: random.Random 
         raise ValueError(message("tournament", "A round needs at least {least} entrants; "
                                  "{count} are on the list.", least=least, count=len(people)))
     members = {e.name: e.members for e in people}
-    if number == 1:
+    plan: dict = {}     # what round 1 of a round robin fixes: its order and its rounds
+    if event.cut and number > event.rounds:
+        seating = _knockout_seating(db, event, number)
+    elif event.plan == "round_robin":
+        if number == 1:
+            order = [e.name for e in people]
+            (rng or random.Random(secrets.randbits(64))).shuffle(order)
+            plan = {"order": order, "rounds": round_robin_rounds(len(order))}
+        order = plan.get("order") or event.config.get("order") or []
+        seating = round_robin_round(order, number,
+                                    [e.name for e in everyone if e.dropped])
+        if not seating["tables"]:
+            raise ValueError(N_("Nobody is left to play in this round of the round robin."))
+    elif number == 1:
         seating = seat_round(event.format, [e.name for e in people],
                              rng=rng or random.Random(secrets.randbits(64)))
     else:
@@ -90,6 +105,10 @@ def seat_next_round(db: sqlite_utils.Database, event: Event, rng: random.Random 
             time.sleep(0)   # under gevent: other requests run between the tables of a big round
         try:
             with transaction(db):
+                if plan:
+                    config = {**event.config, "order": plan["order"]}
+                    db.execute("UPDATE events SET config = ?, rounds = ? WHERE id = ?",
+                               [json.dumps(config), plan["rounds"], event.id])
                 db.execute("INSERT INTO event_rounds (event_id, round, byes, seated_at)"
                            " VALUES (?, ?, ?, ?)",
                            [event.id, number, json.dumps(seating["byes"]), now()])
@@ -122,6 +141,17 @@ def _live_group(db, event: Event) -> str | None:
     return event.group_id if row is not None else None
 
 
+def _knockout_seating(db, event: Event, number: int) -> dict:
+    """Round `number` of the top cut: the seeds in bracket order, then the winners of the
+    round before (its results are locked: the round was locked to seat this one)."""
+    seeds = event.cut["seeds"]
+    if number == event.rounds + 1:
+        return cut_seating(seeds)
+    previous = [r for r in all_results(db, event)
+                if r["round"] == number - 1 and not r.get("bye")]
+    return cut_seating(seeds, previous)
+
+
 def seat_by_standings(event: Event, ranking: list[str], history: dict, points: dict) -> dict:
     """A later round's seating: Swiss pairing by score groups in the director's method
     (team games; each pair turned so the team that went first less often is team A), or
@@ -144,6 +174,9 @@ def pair_open_tables(db: sqlite_utils.Database, event: Event, number: int,
     whose name changes goes back to watching. Audited (kind "pair_again"); returns how many
     tables changed. The byes stay as they are."""
     published: list = []
+    fixed = fixed_schedule(event, number)
+    if fixed:
+        raise ValueError(fixed)
     with transaction(db):
         changeable_round(db, event, number)
         started = started_tables(db, event, number)

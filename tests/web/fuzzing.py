@@ -96,7 +96,7 @@ EVENT_FIELDS = ("event_name", "event_rounds", "entrants", "target", "rounds", "l
                 "registration", "table_size", "points_places", "points_win", "points_draw",
                 "points_loss", "points_bye", "late_points", "tiebreak_1", "tiebreak_2",
                 "tiebreak_3", "tiebreak_4", "odd_tables", "pairing", "claim_codes",
-                "claim_codes_shown", "group")
+                "claim_codes_shown", "group", "plan")
 CORRECT_FIELDS = ("round", "table", "place_0", "place_1", "place_2", "place_3", "score_0",
                   "score_1", "score_2", "score_3", "why", "who")
 # Event routes only the director (Ann's browser, holding the event's cookie) may use.
@@ -105,7 +105,8 @@ DIRECTOR_ROUTES = ("events.dashboard", "events.seat", "events.lock", "events.cor
                    "events.change_entrants", "events.registration", "events.clock",
                    "events.director_link", "events.adjustments", "events.swap",
                    "events.unseat", "events.standings_csv", "events.director_devices",
-                   "events.claims_action", "events.slips", "events.pair_again")
+                   "events.claims_action", "events.slips", "events.pair_again",
+                   "events.cut")
 # Event writes that touch the event's own tables, never A or B: a swap renames seats; "my
 # table" seats a phone holding a player's pass (the cast's phones pick names as they go);
 # unseating a round deletes or retires its tables. A claim given up (picking another name,
@@ -238,6 +239,7 @@ ROUTES: dict[tuple[str, str], tuple[str, ...]] = {
     (EVENT + "/swap", "POST"): ("round", "entrant_a", "entrant_b", "who"),
     (EVENT + "/unseat", "POST"): ("round", "who"),
     (EVENT + "/pair-again", "POST"): ("round", "who"),
+    (EVENT + "/cut", "POST"): ("size",),
     (EVENT + "/standings.csv", "GET"): (),
     # Groups: Ann's group (its phones only), joining by its link, a table for it.
     ("/g/new", "GET"): (),
@@ -320,6 +322,7 @@ SID_NEW, SID_OLD, SEQ_LAST, SEQ_PENDING = (Ref("SID_NEW"), Ref("SID_OLD"), Ref("
                                            Ref("SEQ_PENDING"))
 CSRF_VALID, CSRF_OTHER = Ref("CSRF_VALID"), Ref("CSRF_OTHER")
 EVENT_ID = Ref("EVENT_ID")
+CUP_ID = Ref("CUP_ID")      # a Rook event whose Swiss rounds are locked (its top cut)
 DIRECTOR_TOKEN = Ref("DIRECTOR_TOKEN")      # the token of the event's director link
 DEVICE_LAST = Ref("DEVICE_LAST")            # the newest director device of the event
 # The event's latest round, and the first entrant of its first and of its last table.
@@ -715,6 +718,18 @@ class World:
         href = attr(ann.get(f"/e/{self.event_id}").get_data(as_text=True), "a#director-url",
                     "href")
         self.director_token = re.fullmatch(r".*/director#([A-Z2-7]{32})", href).group(1)
+        # A Rook cup Ann directs: 4 teams, its one Swiss round played and locked, so its
+        # top cut may start.
+        r = ann.post("/events/new/rook", {"event_name": "Cup", "event_rounds": "1",
+                                          "entrants": "Ann, Bob\nCy, Dee\nEd, Flo\nGus, Hal"})
+        assert r.status_code == 303, r.status_code
+        self.cup_id = urlsplit(r.headers["Location"]).path.rsplit("/", 1)[1]
+        assert ann.post(f"/e/{self.cup_id}/seat").status_code == 303
+        for table in ("1", "2"):
+            assert ann.post(f"/e/{self.cup_id}/correct", {
+                "round": "1", "table": table, "place_0": "1", "place_1": "2",
+                "why": "Slip"}).status_code == 303
+        assert ann.post(f"/e/{self.cup_id}/lock", {"round": "1"}).status_code == 303
         # A group Ann made (her phone is its only one so far).
         r = ann.post("/g/new", {"name": "Club", "players": "Ann\nBob"})
         assert r.status_code == 303, r.status_code
@@ -839,6 +854,8 @@ class World:
             return self.seated(rows, value)
         if value is EVENT_ID:
             return self.event_id
+        if value is CUP_ID:
+            return self.cup_id
         if value is GROUP_ID:
             return self.group_id
         if value is GROUP_TOKEN:
@@ -1312,6 +1329,8 @@ SEEDS = [  # in order: the confirmation needs B's pending hand, the rematch a fi
          params={"event_id": EVENT_ID}),
     seed(EVENT + "/pair-again", "POST", "events.pair_again", "ann",
          [("round", CURRENT_ROUND), ("who", "Jo")], params={"event_id": EVENT_ID}),
+    seed(EVENT + "/cut", "POST", "events.cut", "ann", [("size", "4")],
+         params={"event_id": CUP_ID}),
     seed(EVENT + "/adjustments", "POST", "events.adjustments", "ann",
          [("action", "add"), ("entrant", "Cy"), ("points", "-2"), ("reason", "Late")],
          params={"event_id": EVENT_ID}),

@@ -8,10 +8,11 @@ from flask import redirect, request, url_for
 
 from companion import groups
 from companion.events import event_format
-from companion.events.entrants import parse_entrants
+from companion.events.brackets import round_robin_rounds
+from companion.events.entrants import MAX_ROUND_ROBIN, parse_entrants
 from companion.events.event import create_event
 from companion.rules import GAMES
-from companion.rules.said import said_of
+from companion.rules.said import message, said_of
 from companion.storage import get_db
 
 from . import bp, forms
@@ -70,6 +71,13 @@ def create(slug: str):
                                          else {"preferred_table": table_size}))
         entrants = parse_entrants(form.get("entrants", ""), fmt, allow_few=registration)
         config = forms.parse_config(form, fmt)
+        if config.get("plan") == "round_robin":
+            # The rounds follow from the entrants (fixed again when round 1 is seated).
+            if len(entrants) > MAX_ROUND_ROBIN:
+                raise ValueError(message("tournament", "A round robin has at most {most} "
+                                         "entrants.", most=MAX_ROUND_ROBIN))
+            rounds = max(1, round_robin_rounds(len(entrants)))
+            table_size = None       # two to a table
         # The form shows the claim codes' checkbox (on by default); a form without it
         # (an older page, a script) keeps the default.
         if form.get("claim_codes_shown") and form.get("claim_codes") != "on":

@@ -168,7 +168,9 @@ def _mine(event: Event, name: str) -> dict:
     table = rounds.table_of(db, event, current.number, name) if current else None
     return {"row": row, "current": current, "table": table,
             "bye": bool(current and name in current.byes), "count": len(rows),
-            "over": bool(current and current.locked and current.number >= event.rounds),
+            "over": bool(current and current.locked and current.number >= event.total_rounds),
+            # The top cut is being played without this entrant (not seeded, or knocked out).
+            "cut_out": bool(event.cut and current and current.number > event.rounds),
             "clock": round_clock.clock_state(event, current) if current else None}
 
 

@@ -20,6 +20,8 @@ from companion.events.event import MAX_ROUNDS, Event
 from companion.events.round_clock import MAX_CLOCK_MINUTES
 from companion.rules.said import N_, message
 
+PLANS = ("swiss", "round_robin")   # how an event's rounds are paired (pair formats)
+
 __all__ = ["config_choices", "parse_adjustment", "parse_config", "parse_minutes",
            "parse_places", "parse_points_by_size", "parse_rounds", "parse_scores",
            "parse_table_size"]
@@ -139,11 +141,27 @@ def parse_config(form: Mapping, fmt: dict) -> dict:
     points_loss (team games), points_bye (empty: a win or first place), late_points
     ("zero" or "bye": a bye's points for every round a late arrival missed), tiebreak_1..
     (the tie-breaks in order; "" for none; absent: the game's order), odd_tables (table
-    games: "closest", "smaller", "larger") and pairing (team games: "dutch", "adjacent").
+    games: "closest", "smaller", "larger"), pairing (team games: "dutch", "adjacent") and
+    plan (pair formats: "swiss" or "round_robin"; table games always play Swiss).
     Raises ValueError with a plain sentence; the event is then not stored.
     """
     base = events.default_scoring(fmt)
     config: dict = {}
+    plan = form.get("plan") or "swiss"
+    if plan not in PLANS:
+        raise ValueError(N_("Pick Swiss or a round robin."))
+    if fmt["kind"] == "tables" and plan == "round_robin":
+        if fmt["min_table"] > 2:
+            raise ValueError(N_("A round robin is played two to a table; tables of this "
+                                "game seat at least three, so its events are paired Swiss."))
+        # Two to a table: scored as a win, a draw or a loss.
+        fmt = {**fmt, "kind": "head_to_head", "min_table": 2, "max_table": 2,
+               "preferred_table": 2, "odd_tables": None}
+        base = events.default_scoring(fmt)
+        config["plan"] = plan
+        # The form's tie-breaks were offered for places at a table: the defaults of a
+        # win/draw/loss scoring stand instead.
+        form = {k: v for k, v in form.items() if not k.startswith("tiebreak_")}
     if fmt["kind"] == "tables":
         text = (form.get("points_places") or "").strip()
         points = _falling(events.parse_points_list(text) if text
@@ -169,6 +187,8 @@ def parse_config(form: Mapping, fmt: dict) -> dict:
         if method not in events.SWISS_METHODS:
             raise ValueError(N_("Pick a pairing from the list."))
         config["pairing"] = method
+        if plan != "swiss":
+            config["plan"] = plan
     config["bye"] = _number(form.get("points_bye"), message("tournament", "a bye"), None)
     late = form.get("late_points") or "zero"
     if late not in LATE_CHOICES:

@@ -9,7 +9,8 @@ from flask import g, make_response, render_template, request, session, url_for
 from flask_babel import gettext
 from markupsafe import Markup
 
-from companion.events import claims, devices, director, entrants, results, round_clock, rounds
+from companion.events import (claims, devices, director, entrants, knockout, results,
+                              round_clock, rounds)
 from companion.events.event import Event
 from companion.lru import LRU
 from companion.storage import get_db
@@ -81,7 +82,9 @@ def room(event: Event, page: bool = True) -> dict:
                 clock=round_clock.clock_state(event, current),
                 clock_minutes=round_clock.DEFAULT_ROUND_MINUTES,
                 can_lock=bool(current) and not current.locked and all(r.result for r in every),
-                can_seat=(not current or current.locked) and len(done) < event.rounds)
+                can_seat=(not current or current.locked) and len(done) < event.total_rounds,
+                bracket=knockout.bracket(db, event),
+                cut_refusal=knockout.can_cut(db, event))
 
 
 @bp.get("/e/<event_id>")
@@ -133,7 +136,9 @@ def director_tools(event: Event, current, rows: list) -> dict:
             # A swap needs two places to trade: two tables that haven't started, or one
             # and a bye.
             "can_swap": len(rows) - len(started) + bool(current and current.byes) >= 2,
-            "refusal": director.edit_refusal(db, event) if current else None}
+            "refusal": director.edit_refusal(db, event) if current else None,
+            # A round robin's schedule or a knockout's bracket: no swaps, no pairing again.
+            "fixed": director.fixed_schedule(event, current.number) if current else None}
 
 
 @bp.get("/e/<event_id>/standings")
@@ -156,6 +161,7 @@ def standings(event_id: str):
         return response
     return render("events/standings.html", "events/standings.html", event=event,
                   standings_table=table, page_no=page, pages=pages, total=len(rows),
+                  bracket=knockout.bracket(db, event),
                   rows_per_page=STANDINGS_ROWS, shown=len(shown))
 
 
@@ -174,6 +180,7 @@ def projector(event_id: str):
                    rows=screen["rows"], rounds=done, legend=False, compact=True)
     return render("events/projector.html", "events/_projector.html", event=event,
                   rounds=done, players_url=url, standings_table=table,
+                  bracket=knockout.bracket(db, event),
                   players_qr=lambda: qr_svg(url, gettext("QR code of the players' page")),
                   **screen)
 

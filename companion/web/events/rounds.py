@@ -10,7 +10,7 @@ from flask import abort, make_response, redirect, request, url_for
 from flask_babel import gettext
 
 from companion import tables
-from companion.events import results, round_clock, rounds, seating
+from companion.events import knockout, results, round_clock, rounds, seating
 from companion.events.event import Event
 from companion.rules.said import message, said_of
 from companion.storage import get_db
@@ -37,6 +37,20 @@ def seat(event_id: str):
     except ValueError as exc:
         return refused(event, said_of(exc))
     return redirect(url_for(".dashboard", event_id=event.id), 303)
+
+
+@bp.post("/e/<event_id>/cut")
+def cut(event_id: str):
+    """Start the top cut after the Swiss rounds (size 4 or 8): the best of the standings
+    go to a knockout, whose first round the director seats next."""
+    event = director_event(event_id)
+    raw = (request.form.get("size") or "")[:3]
+    try:
+        size = int(raw) if raw.isascii() and raw.isdigit() else 0
+        knockout.start_cut(get_db(), event, size)
+    except ValueError as exc:
+        return refused(event, said_of(exc))
+    return redirect(url_for(".dashboard", event_id=event.id) + "#bracket", 303)
 
 
 @bp.post("/e/<event_id>/lock")
