@@ -35,4 +35,4 @@ def _director_seen(response):
 
 
 # The view modules attach their routes to bp (they import it from here).
-from . import create, director, entrants, pages, rounds  # noqa: E402,F401
+from . import create, director, entrants, pages, publish, rounds  # noqa: E402,F401
