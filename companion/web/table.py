@@ -16,7 +16,7 @@ from companion.storage import get_db
 from companion.tables.live import hub
 from companion.tables.numbers import action_at, entry_numbers
 from companion.tables.prune import mark_opened
-from companion.events import claims
+from companion.events import announcements, claims
 from companion.events.devices import is_director
 from companion.events.entrants import seats_for_pass
 from companion.events.event import get_event
@@ -205,7 +205,11 @@ def show():
     """The table page: live sheet, entry form, QR panel."""
     view = _view()
     mark_opened(get_db(), view.table.id)   # for `companion prune` (at most hourly)
-    return render("tables/table.html", "tables/_play.html", **page_context(view))
+    event_id = view.table.event_id
+    # An event's table also shows the director's latest announcements (and hears of new
+    # ones through its stream); any other table carries nothing more.
+    news = announcements.latest(get_db(), event_id) if event_id else []
+    return render("tables/table.html", "tables/_play.html", **page_context(view, news=news))
 
 
 @bp.get("/play")
@@ -227,6 +231,10 @@ def play_fragment():
     return response
 
 
+#: How often an event table's stream looks for a new announcement (seconds).
+NEWS_STEP = 1.0
+
+
 @bp.get("/stream")
 def stream():
     """Server-sent messages: `changed` with the table's version whenever it changes, and a
@@ -243,20 +251,36 @@ def stream():
     hub.ensure_poller(config["DATABASE"], config["LIVE_POLL_INTERVAL"])
     keepalive, max_seconds = config["LIVE_KEEPALIVE"], config["LIVE_MAX_SECONDS"]
     table_id, known = view.table.id, view.table.version
+    # An event's table also hears of the director's announcements: they wake no table, so
+    # its stream looks at the event's key (in memory) every NEWS_STEP seconds.
+    news_key = announcements.live_key(view.table.event_id) if view.table.event_id else None
+    heard = announcements.latest_id(get_db(), view.table.event_id) if news_key else 0
+    step = min(keepalive, NEWS_STEP) if news_key else keepalive
 
     def messages():
+        nonlocal heard
         try:
             # The first message lets a reconnecting page catch up on what it missed.
             yield f"retry: 1000\nevent: changed\ndata: {known}\n\n"
             sent, started = known, time.monotonic()
+            quiet = started
             while time.monotonic() - started < max_seconds and not streams.stopping():
-                current = hub.wait(table_id, sent, keepalive)
+                current = hub.wait(table_id, sent, step)
                 if streams.stopping():
                     break       # the server is stopping: the page reconnects by itself
+                latest = hub.known(news_key) if news_key else None
+                if latest is not None and latest > heard:
+                    # A ping (the page relays it) saying "news": static/js/event.js then
+                    # fetches the announcements.
+                    heard, quiet = latest, time.monotonic()
+                    yield f"event: ping\ndata: news {latest}\n\n"
                 if current is not None and current > sent:
-                    sent = current
+                    sent, quiet = current, time.monotonic()
                     yield f"event: changed\ndata: {current}\n\n"
+                elif time.monotonic() - quiet < keepalive - 0.01:
+                    continue
                 else:
+                    quiet = time.monotonic()
                     # A named message (not a comment): the page can tell the stream is
                     # alive, and a departed phone is noticed at this write.
                     yield "event: ping\ndata: \n\n"

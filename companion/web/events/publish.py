@@ -13,15 +13,17 @@ import time
 import zipfile
 from datetime import datetime, timezone
 
-from flask import make_response, render_template
+from flask import abort, make_response, redirect, render_template, request, url_for
 
-from companion.events import results, rounds
+from companion.events import announcements, results, rounds
 from companion.events.event import Event
 from companion.events.standings import result_points
+from companion.rules.said import said_of
 from companion.storage import get_db
 
 from . import bp
-from .common import director_event
+from .common import director_event, load_event, who
+from .pages import refused
 
 
 def _round_rows(event: Event, number: int) -> list[dict]:
@@ -78,4 +80,31 @@ def export_zip(event_id: str):
     response = make_response(buffer.getvalue())
     response.mimetype = "application/zip"
     response.headers["Content-Disposition"] = f'attachment; filename="{folder}.zip"'
+    return response
+
+
+@bp.post("/e/<event_id>/announce")
+def announce(event_id: str):
+    """The director's announcement (action=send, text, who) to every phone of the event:
+    the players' pages, the projector and the event's tables show it (audited). Empty or
+    too long: the dashboard again with a sentence (422)."""
+    event = director_event(event_id)
+    if request.form.get("action", "send") != "send":
+        abort(400)
+    try:
+        announcements.announce(get_db(), event, (request.form.get("text") or "")[:2000], who())
+    except ValueError as exc:
+        return refused(event, said_of(exc))
+    return redirect(url_for(".dashboard", event_id=event.id) + "#announce", 303)
+
+
+@bp.get("/e/<event_id>/news")
+def news(event_id: str):
+    """The latest announcements alone (anyone with the event's link): what an event's
+    table fetches when its live stream says there is a new one."""
+    event = load_event(event_id)
+    html = render_template("events/_news.html", event=event,
+                           news=announcements.latest(get_db(), event.id))
+    response = make_response(html)
+    response.headers["Cache-Control"] = "no-store"
     return response
