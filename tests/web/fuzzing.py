@@ -241,6 +241,7 @@ ROUTES: dict[tuple[str, str], tuple[str, ...]] = {
     (EVENT + "/pair-again", "POST"): ("round", "who"),
     (EVENT + "/standings.csv", "GET"): (),
     (EVENT + "/export.zip", "GET"): (),
+    (EVENT + "/news", "GET"): (),
     (EVENT + "/announce", "POST"): ("action", "text", "who", "id"),
     # Groups: Ann's group (its phones only), joining by its link, a table for it.
     ("/g/new", "GET"): (),
@@ -1279,6 +1280,7 @@ SEEDS = [  # in order: the confirmation needs B's pending hand, the rematch a fi
     seed(EVENT + "/standings.csv", "GET", "events.standings_csv", "ann",
          params={"event_id": EVENT_ID}),
     seed(EVENT + "/export.zip", "GET", "events.export_zip", "ann", params={"event_id": EVENT_ID}),
+    seed(EVENT + "/news", "GET", "events.news", "nobody", params={"event_id": EVENT_ID}),
     seed(EVENT + "/announce", "POST", "events.announce", "ann",
          [("action", "send"), ("text", "Round 2 starts in 5 minutes"), ("who", "Jo")],
          params={"event_id": EVENT_ID}),

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import io
 import re
+import time
 import zipfile
 
 import pytest
-from test_web_events import PLAYERS, _play_round, create_event, seat_round, seatings
+from test_web_events import (PLAYERS, _play_round, create_event, seat_player, seat_round,
+                             seatings)
 from helpers import select, text_of
-from web_helpers import Phone, standings
+from web_helpers import Phone, db_rows, make_app, standings
 
 
 @pytest.fixture
@@ -69,3 +71,75 @@ def test_the_export_is_a_folder_of_static_pages_with_the_final_standings(
     director.get("/language?to=ja")
     ja = _unzip(director.get(f"/e/{event_id}/export.zip"))[folder + "index.html"]
     assert '<html lang="ja">' in ja
+
+
+def test_announcements_are_checked_audited_and_shown_on_every_page_of_the_event(
+        app, director, db_path, new_phone):
+    event_id = create_event(director, players=PLAYERS[:4])
+    seat_round(director, event_id)
+    (_n, table_id, _ids), = seatings(db_path, event_id, 1)
+    player = seat_player(app, db_path, table_id, 0)
+    before = db_rows(db_path, "SELECT COUNT(*) FROM event_audit")
+    # Empty, blank or too long: a plain sentence, nothing stored; only the director sends.
+    for text, words in (("", "Type the announcement first."),
+                        ("   \n ", "Type the announcement first."),
+                        ("x" * 201, "Keep an announcement under 200 characters (this one "
+                                    "has 201).")):
+        r = director.post(f"/e/{event_id}/announce", {"action": "send", "text": text})
+        assert r.status_code == 422 and words in text_of(r.get_data(as_text=True))
+    assert director.post(f"/e/{event_id}/announce", {"action": "shout", "text": "Hi"}
+                         ).status_code == 400
+    assert player.post(f"/e/{event_id}/announce", {"text": "Free drinks"}).status_code == 403
+    assert db_rows(db_path, "SELECT COUNT(*) FROM event_audit") == before
+    # Sent: kept in the director's log, on the dashboard, the players' pages (a player's own
+    # and the name list), the projector, the event's tables and their news fragment.
+    for text in ("Round 1 ends at 20:30", "Pizza is  here\n in the hall"):
+        r = director.post(f"/e/{event_id}/announce",
+                          {"action": "send", "text": text, "who": "Jo"})
+        assert r.status_code == 303 and r.headers["Location"].endswith("#announce")
+    dash = director.get(f"/e/{event_id}").get_data(as_text=True)
+    assert "Jo — Announced: “Pizza is here in the hall”" in text_of(select(dash, "#audit")[0])
+    assert select(dash, "#announce-form textarea[maxlength='200']")
+    pages = {"dashboard": dash,
+             "player": player.get(f"/e/{event_id}/players").get_data(as_text=True),
+             "player poll": player.get(f"/e/{event_id}/players", hx=True).get_data(as_text=True),
+             "names": new_phone().get(f"/e/{event_id}/players").get_data(as_text=True),
+             "projector": new_phone().get(f"/e/{event_id}/projector").get_data(as_text=True),
+             "table": player.get(f"/t/{table_id}").get_data(as_text=True),
+             "news": new_phone().get(f"/e/{event_id}/news").get_data(as_text=True)}
+    for where, page in pages.items():
+        items = [text_of(select(item, ".news-text")[0]) for item in select(page, "#news [data-news]")]
+        assert [i.split("UTC ", 1)[1] for i in items] == \
+            ["Pizza is here in the hall", "Round 1 ends at 20:30"], where
+        assert all(select(item, "button[data-dismiss-news]")
+                   for item in select(page, "#news [data-news]")), where
+    assert select(pages["table"], "#event-news[data-news-url]")
+    assert select(pages["table"], f"script[src*='event.js']")
+    # The latest three are kept.
+    for n in range(3):
+        director.post(f"/e/{event_id}/announce", {"action": "send", "text": f"News {n}"})
+    page = new_phone().get(f"/e/{event_id}/players").get_data(as_text=True)
+    assert len(select(page, "#news [data-news]")) == 3
+    assert "News 2" in text_of(select(page, "#news [data-news]")[0])
+
+
+def test_an_event_tables_stream_says_news_when_the_director_announces(tmp_path):
+    app = make_app(tmp_path, LIVE_MAX_SECONDS=3, LIVE_KEEPALIVE=0.2)
+    director = Phone(app, "Director")
+    event_id = create_event(director, players=PLAYERS[:4])
+    seat_round(director, event_id)
+    db_path = app.config["DATABASE"]
+    (_n, table_id, _ids), = seatings(db_path, event_id, 1)
+    player = seat_player(app, db_path, table_id, 0)
+    r = player.client.get(f"/t/{table_id}/stream", buffered=False)
+    try:
+        chunks = iter(r.response)
+        assert "event: changed" in next(chunks).decode()
+        director.post(f"/e/{event_id}/announce", {"action": "send", "text": "Last hand"})
+        news, = db_rows(db_path, "SELECT id FROM event_audit WHERE kind = 'announce'")[0:1]
+        seen, deadline = "", time.monotonic() + 3
+        while "news" not in seen and time.monotonic() < deadline:
+            seen += next(chunks).decode()
+        assert f"event: ping\ndata: news {news[0]}\n" in seen
+    finally:
+        r.close()
