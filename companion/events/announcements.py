@@ -12,7 +12,6 @@ from __future__ import annotations
 import sqlite_utils
 
 from companion.clock import now
-from companion.rules.game import MAX_NAME_LENGTH, clean_name
 from companion.rules.said import N_, message
 from companion.storage import transaction
 from companion.tables import live
@@ -30,17 +29,16 @@ def live_key(event_id: str) -> str:
 
 
 def announce(db: sqlite_utils.Database, event: Event, text: str, who: str) -> int:
-    """Send `text` to every phone of the event (audited, kind "announce"); returns its id.
-    Empty or longer than MAX_ANNOUNCEMENT: ValueError with a plain sentence."""
+    """Send `text` to every phone of the event (audited, kind "announce", under `who`, the
+    name the log keeps, clipped as every row's); returns its id. Its spaces and line breaks
+    fold to single spaces. Empty or longer than MAX_ANNOUNCEMENT: ValueError with a plain
+    sentence."""
     text = " ".join((text or "").split())
     if not text:
         raise ValueError(N_("Type the announcement first."))
     if len(text) > MAX_ANNOUNCEMENT:
-        raise ValueError(message("tournament", "Keep an announcement under {most} characters "
-                                 "(this one has {n}).", most=MAX_ANNOUNCEMENT, n=len(text)))
-    if len(clean_name(who or "")) > MAX_NAME_LENGTH:
-        raise ValueError(message("tournament", "Keep the name under {name} characters.",
-                                 name=MAX_NAME_LENGTH))
+        raise ValueError(message("tournament", "An announcement holds at most {most} "
+                                 "characters (this one has {n}).", most=MAX_ANNOUNCEMENT, n=len(text)))
     with transaction(db):
         log_change(db, event, "announce", None, None, who, text, None, {"text": text})
         number = db.execute("SELECT last_insert_rowid()").fetchone()[0]

@@ -83,8 +83,8 @@ def test_announcements_are_checked_audited_and_shown_on_every_page_of_the_event(
     # Empty, blank or too long: a plain sentence, nothing stored; only the director sends.
     for text, words in (("", "Type the announcement first."),
                         ("   \n ", "Type the announcement first."),
-                        ("x" * 201, "Keep an announcement under 200 characters (this one "
-                                    "has 201).")):
+                        ("x" * 201, "An announcement holds at most 200 characters (this "
+                                    "one has 201).")):
         r = director.post(f"/e/{event_id}/announce", {"action": "send", "text": text})
         assert r.status_code == 422 and words in text_of(r.get_data(as_text=True))
     assert director.post(f"/e/{event_id}/announce", {"action": "shout", "text": "Hi"}
