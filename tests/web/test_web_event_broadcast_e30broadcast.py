@@ -107,6 +107,9 @@ def test_announcements_are_checked_audited_and_shown_on_every_page_of_the_event(
              "projector": new_phone().get(f"/e/{event_id}/projector").get_data(as_text=True),
              "table": player.get(f"/t/{table_id}").get_data(as_text=True),
              "news": new_phone().get(f"/e/{event_id}/news").get_data(as_text=True)}
+    projector = pages.pop("projector")
+    assert [text_of(select(item, ".news-text")[0]).split("UTC ", 1)[1]
+            for item in select(projector, "#news [data-news]")] == ["Pizza is here in the hall"]
     for where, page in pages.items():
         items = [text_of(select(item, ".news-text")[0]) for item in select(page, "#news [data-news]")]
         assert [i.split("UTC ", 1)[1] for i in items] == \

@@ -159,7 +159,8 @@ def projector(event_id: str):
     return render("events/projector.html", "events/_projector.html", event=event,
                   rounds=done, players_url=url, standings_table=table,
                   players_qr=lambda: qr_svg(url, gettext("QR code of the players' page")),
-                  news=announcements.latest(db, event.id), **screen)
+                  # The newest announcement only: the board's rows keep their room.
+                  news=announcements.latest(db, event.id, 1), **screen)
 
 
 _paired = LRU(16)    # (event id, event version) -> the round's pairings, for the projector
