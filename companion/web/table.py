@@ -206,9 +206,10 @@ def show():
     view = _view()
     mark_opened(get_db(), view.table.id)   # for `companion prune` (at most hourly)
     event_id = view.table.event_id
-    # An event's table also shows the director's latest announcements (and hears of new
-    # ones through its stream); any other table carries nothing more.
-    news = announcements.latest(get_db(), event_id) if event_id else []
+    # An event's table also shows the director's newest announcement (and hears of new
+    # ones through its stream), one only: the sheet stays on the first screen. Any other
+    # table carries nothing more.
+    news = announcements.latest(get_db(), event_id, 1) if event_id else []
     return render("tables/table.html", "tables/_play.html", **page_context(view, news=news))
 
 

@@ -107,17 +107,24 @@ def test_announcements_are_checked_audited_and_shown_on_every_page_of_the_event(
              "projector": new_phone().get(f"/e/{event_id}/projector").get_data(as_text=True),
              "table": player.get(f"/t/{table_id}").get_data(as_text=True),
              "news": new_phone().get(f"/e/{event_id}/news").get_data(as_text=True)}
-    projector = pages.pop("projector")
-    assert [text_of(select(item, ".news-text")[0]).split("UTC ", 1)[1]
-            for item in select(projector, "#news [data-news]")] == ["Pizza is here in the hall"]
+    # The projector and the tables show the newest only: their rows and sheet keep the room.
+    for where in ("projector", "table", "news"):
+        assert [text_of(select(item, ".news-text")[0]).split("UTC ", 1)[1]
+                for item in select(pages.pop(where), "#news [data-news]")] == \
+            ["Pizza is here in the hall"], where
     for where, page in pages.items():
         items = [text_of(select(item, ".news-text")[0]) for item in select(page, "#news [data-news]")]
         assert [i.split("UTC ", 1)[1] for i in items] == \
             ["Pizza is here in the hall", "Round 1 ends at 20:30"], where
         assert all(select(item, "button[data-dismiss-news]")
                    for item in select(page, "#news [data-news]")), where
-    assert select(pages["table"], "#event-news[data-news-url]")
-    assert select(pages["table"], f"script[src*='event.js']")
+    table_page = player.get(f"/t/{table_id}").get_data(as_text=True)
+    assert select(table_page, "#event-news[data-news-url]")
+    assert select(table_page, "script[src*='event.js']")
+    # A table of no event loads nothing more (the table page's weight).
+    zoe = new_phone("Zoe")
+    other = zoe.get(f"/t/{zoe.create_table(['Zoe', 'Yan'])}").get_data(as_text=True)
+    assert not select(other, "#event-news") and not select(other, "script[src*='event.js']")
     # The latest three are kept.
     for n in range(3):
         director.post(f"/e/{event_id}/announce", {"action": "send", "text": f"News {n}"})

@@ -100,11 +100,11 @@ def announce(event_id: str):
 
 @bp.get("/e/<event_id>/news")
 def news(event_id: str):
-    """The latest announcements alone (anyone with the event's link): what an event's
+    """The newest announcement alone (anyone with the event's link): what an event's
     table fetches when its live stream says there is a new one."""
     event = load_event(event_id)
     html = render_template("events/_news.html", event=event,
-                           news=announcements.latest(get_db(), event.id))
+                           news=announcements.latest(get_db(), event.id, 1))
     response = make_response(html)
     response.headers["Cache-Control"] = "no-store"
     return response
