@@ -121,19 +121,23 @@
     markNews(document);
   });
   var live = document.getElementById("live"), holder = document.getElementById("event-news");
+  function fetchNews(buzz) {
+    fetch(holder.getAttribute("data-news-url"), { credentials: "same-origin" })
+      .then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (html) {
+        if (html === null) return;
+        holder.innerHTML = html;
+        markNews(holder); localise(holder);
+        if (buzz && navigator.vibrate) { try { navigator.vibrate(200); } catch (e) { /* no */ } }
+      }, function () { /* offline: the next news or return tries again */ });
+  }
   if (live && holder) {
     live.addEventListener("ping", function (event) {
       var data = (event.detail && event.detail.data) || "";
-      if (data.indexOf("news") !== 0) return;
-      fetch(holder.getAttribute("data-news-url"), { credentials: "same-origin" })
-        .then(function (r) { return r.ok ? r.text() : null; })
-        .then(function (html) {
-          if (html === null) return;
-          holder.innerHTML = html;
-          markNews(holder); localise(holder);
-          if (navigator.vibrate) { try { navigator.vibrate(200); } catch (e) { /* no */ } }
-        });
+      if (data.indexOf("news") === 0) fetchNews(true);
     });
+    // A hidden page closes its stream (app.js): back in view, catch up on what was said.
+    document.addEventListener("visibilitychange", function () { if (!document.hidden) fetchNews(false); });
   }
 
   tick();

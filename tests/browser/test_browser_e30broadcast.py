@@ -42,6 +42,15 @@ def test_an_announcement_reaches_a_phone_and_the_export_opens_from_the_file_syst
     director.locator("#announce-text").fill("Round 1 ends at 20:30. Pizza in the hall!")
     director.locator("#announce-send").click()
     expect(director.locator("#audit")).to_contain_text("Announced: “Round 1 ends at 20:30.")
+    # The director's phone: the form, the announcement kept below it, in view.
+    for scheme in ("light", "dark"):
+        desk = phones(f"Desk {scheme}", viewport=SMALL, color_scheme=scheme)
+        desk.context.add_cookies(director.context.cookies())
+        desk.page.goto(event_url)
+        desk.page.locator("#announce").scroll_into_view_if_needed()
+        expect(desk.page.locator("#announce #news")).to_be_in_viewport()
+        no_overflow(desk.page)
+        shot(desk.page, f"announce-375-{scheme}")
     news = ann.locator("#event-news [data-news]")
     expect(news).to_contain_text("Pizza in the hall!", timeout=8000)
     expect(news).to_be_in_viewport()
