@@ -71,6 +71,8 @@ def test_the_export_is_a_folder_of_static_pages_with_the_final_standings(
     director.get("/language?to=ja")
     ja = _unzip(director.get(f"/e/{event_id}/export.zip"))[folder + "index.html"]
     assert '<html lang="ja">' in ja
+    assert text_of(select(ja, "#standings-caption")[0]) == "最終順位"
+    assert text_of(select(ja, "#nav-round-1")[0]) == "ラウンド1"
 
 
 def test_announcements_are_checked_audited_and_shown_on_every_page_of_the_event(
