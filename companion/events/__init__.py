@@ -27,7 +27,8 @@ their caches; import them by name, none is loaded with the package:
   :mod:`.seating` — seating the next round (at random, then by standings).
 - :mod:`.devices` — the director's devices and links; :mod:`.director` — the director's
   penalties and bonuses, swaps, unseating a round, and the log read back.
-- :mod:`.round_clock` — the round clock (start, pause, resume, extend, stop).
+- :mod:`.round_clock` — the round clock (start, pause, resume, extend, stop);
+  :mod:`.announcements` — the director's announcements to every phone of the event.
 
 The web pages are the blueprint :mod:`companion.web.events`.
 

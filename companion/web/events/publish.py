@@ -37,7 +37,7 @@ def _round_rows(event: Event, number: int) -> list[dict]:
         except (ValueError, KeyError, TypeError):
             points = {}
         seats = []
-        for k, name in enumerate(row.entrants):
+        for name in row.entrants:
             place = score = None
             if result and name in result.get("entrants", []):
                 j = result["entrants"].index(name)
