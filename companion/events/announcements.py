@@ -38,7 +38,8 @@ def announce(db: sqlite_utils.Database, event: Event, text: str, who: str) -> in
         raise ValueError(N_("Type the announcement first."))
     if len(text) > MAX_ANNOUNCEMENT:
         raise ValueError(message("tournament", "An announcement holds at most {most} "
-                                 "characters (this one has {n}).", most=MAX_ANNOUNCEMENT, n=len(text)))
+                                 "characters (this one has {n}).", most=MAX_ANNOUNCEMENT,
+                                 n=len(text)))
     with transaction(db):
         log_change(db, event, "announce", None, None, who, text, None, {"text": text})
         number = db.execute("SELECT last_insert_rowid()").fetchone()[0]

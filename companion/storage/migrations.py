@@ -619,4 +619,5 @@ def m022_event_audit_lookup(db):
     # The director's log read by event (the dashboard) and the latest announcements
     # (kind "announce"), which every players' page asks for at each refresh: an index
     # rather than a scan of every event's log.
-    db.execute("CREATE INDEX IF NOT EXISTS event_audit_event_kind ON event_audit (event_id, kind, id)")
+    db.execute("CREATE INDEX IF NOT EXISTS event_audit_event_kind"
+               " ON event_audit (event_id, kind, id)")

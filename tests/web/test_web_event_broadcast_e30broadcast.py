@@ -115,7 +115,8 @@ def test_announcements_are_checked_audited_and_shown_on_every_page_of_the_event(
                 for item in select(pages.pop(where), "#news [data-news]")] == \
             ["Pizza is here in the hall"], where
     for where, page in pages.items():
-        items = [text_of(select(item, ".news-text")[0]) for item in select(page, "#news [data-news]")]
+        items = [text_of(select(item, ".news-text")[0])
+                 for item in select(page, "#news [data-news]")]
         assert [i.split("UTC ", 1)[1] for i in items] == \
             ["Pizza is here in the hall", "Round 1 ends at 20:30"], where
         assert all(select(item, "button[data-dismiss-news]")
