@@ -104,6 +104,13 @@ def test_an_announcement_reaches_a_phone_and_the_export_opens_from_the_file_syst
         expect(reader.locator("#standings-table tbody tr")).to_have_count(len(PLAYERS))
         no_overflow(reader)
         shot(reader, f"export-375-{scheme}")
+    # A Japanese director's browser gets the pages in Japanese.
+    response = director.request.get(event_url + "/export.zip", headers={"Accept-Language": "ja"})
+    zipfile.ZipFile(io.BytesIO(response.body())).extractall(tmp_path / "ja")
+    japanese = phones("Reader ja", viewport=SMALL).page
+    japanese.goto(next((tmp_path / "ja").glob("event-*/index.html")).as_uri())
+    expect(japanese.locator("#standings-caption")).to_have_text("最終順位")
+    shot(japanese, "export-375-ja")
     reader.locator("#nav-round-1").click()
     assert reader.url.startswith("file://") and reader.url.endswith("/round-1.html")
     expect(reader.locator("#round-results tbody")).to_have_count(2)
