@@ -232,10 +232,6 @@ def play_fragment():
     return response
 
 
-#: How often an event table's stream looks for a new announcement (seconds).
-NEWS_STEP = 1.0
-
-
 @bp.get("/stream")
 def stream():
     """Server-sent messages: `changed` with the table's version whenever it changes, and a
@@ -252,11 +248,11 @@ def stream():
     hub.ensure_poller(config["DATABASE"], config["LIVE_POLL_INTERVAL"])
     keepalive, max_seconds = config["LIVE_KEEPALIVE"], config["LIVE_MAX_SECONDS"]
     table_id, known = view.table.id, view.table.version
-    # An event's table also hears of the director's announcements: they wake no table, so
-    # its stream looks at the event's key (in memory) every NEWS_STEP seconds.
+    # An event's table also hears of the director's announcements: they change no table,
+    # so at each wake-up (a change, or the keep-alive) its stream looks at the event's key
+    # in this process's memory (companion.events.announcements.live_key).
     news_key = announcements.live_key(view.table.event_id) if view.table.event_id else None
     heard = announcements.latest_id(get_db(), view.table.event_id) if news_key else 0
-    step = min(keepalive, NEWS_STEP) if news_key else keepalive
 
     def messages():
         nonlocal heard
@@ -264,24 +260,22 @@ def stream():
             # The first message lets a reconnecting page catch up on what it missed.
             yield f"retry: 1000\nevent: changed\ndata: {known}\n\n"
             sent, started = known, time.monotonic()
-            quiet = started
             while time.monotonic() - started < max_seconds and not streams.stopping():
-                current = hub.wait(table_id, sent, step)
+                current = hub.wait(table_id, sent, keepalive)
                 if streams.stopping():
                     break       # the server is stopping: the page reconnects by itself
-                latest = hub.known(news_key) if news_key else None
-                if latest is not None and latest > heard:
-                    # A ping (the page relays it) saying "news": static/js/event.js then
-                    # fetches the announcements.
-                    heard, quiet = latest, time.monotonic()
-                    yield f"event: ping\ndata: news {latest}\n\n"
+                news = hub.known(news_key) if news_key else None
+                if news is not None and news > heard:
+                    # A ping saying "news" (the page relays pings): static/js/event.js
+                    # fetches the announcement. It is this wake-up's sign of life too.
+                    heard = news
+                    yield f"event: ping\ndata: news {news}\n\n"
+                    if current is None or current <= sent:
+                        continue
                 if current is not None and current > sent:
-                    sent, quiet = current, time.monotonic()
+                    sent = current
                     yield f"event: changed\ndata: {current}\n\n"
-                elif time.monotonic() - quiet < keepalive - 0.01:
-                    continue
                 else:
-                    quiet = time.monotonic()
                     # A named message (not a comment): the page can tell the stream is
                     # alive, and a departed phone is noticed at this write.
                     yield "event: ping\ndata: \n\n"

@@ -52,7 +52,8 @@ def test_an_announcement_reaches_a_phone_and_the_export_opens_from_the_file_syst
         no_overflow(desk.page)
         shot(desk.page, f"announce-375-{scheme}")
     news = ann.locator("#event-news [data-news]")
-    expect(news).to_contain_text("Pizza in the hall!", timeout=8000)
+    # Within the stream's keep-alive (5 s).
+    expect(news).to_contain_text("Pizza in the hall!", timeout=10000)
     expect(news).to_be_in_viewport()
     no_overflow(ann)
     shot(ann, "table-news-375-light")
