@@ -30,7 +30,8 @@ their caches; import them by name, none is loaded with the package:
 - :mod:`.devices` — the director's devices and links; :mod:`.director` — the director's
   penalties and bonuses, swaps, unseating a round, and the log read back.
 - :mod:`.knockout` — a top cut after the Swiss rounds: starting it, the bracket as shown.
-- :mod:`.round_clock` — the round clock (start, pause, resume, extend, stop).
+- :mod:`.round_clock` — the round clock (start, pause, resume, extend, stop);
+  :mod:`.announcements` — the director's announcements to every phone of the event.
 
 The web pages are the blueprint :mod:`companion.web.events`.
 

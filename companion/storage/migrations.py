@@ -620,3 +620,12 @@ def m018_event_groups(db):
     # the group like any table of the group's (the tables get `tables.group_id` when a
     # round is seated). NULL: an event of no group, or its group was deleted.
     db.execute("ALTER TABLE events ADD COLUMN group_id TEXT REFERENCES groups(id)")
+
+
+@migrations()
+def m022_event_audit_lookup(db):
+    # The director's log read by event (the dashboard) and the latest announcements
+    # (kind "announce"), which every players' page asks for at each refresh: an index
+    # rather than a scan of every event's log.
+    db.execute("CREATE INDEX IF NOT EXISTS event_audit_event_kind"
+               " ON event_audit (event_id, kind, id)")

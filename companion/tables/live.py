@@ -139,6 +139,11 @@ class LiveHub:
             # than after the writer has rendered its own answer.
             time.sleep(0)
 
+    def known(self, key: str) -> int | None:
+        """The newest version this process knows of under `key` (None: none)."""
+        with self._lock:
+            return self._versions.get(key)
+
     def wake_all(self) -> None:
         """Wake every waiting stream now (the process is stopping; see web/streams.py)."""
         with self._lock:

@@ -16,7 +16,7 @@ from companion.storage import get_db
 from companion.tables.live import hub
 from companion.tables.numbers import action_at, entry_numbers
 from companion.tables.prune import mark_opened
-from companion.events import claims
+from companion.events import announcements, claims
 from companion.events.devices import is_director
 from companion.events.entrants import seats_for_pass
 from companion.events.event import get_event
@@ -206,7 +206,12 @@ def show():
     """The table page: live sheet, entry form, QR panel."""
     view = _view()
     mark_opened(get_db(), view.table.id)   # for `companion prune` (at most hourly)
-    return render("tables/table.html", "tables/_play.html", **page_context(view))
+    event_id = view.table.event_id
+    # An event's table also shows the director's newest announcement (and hears of new
+    # ones through its stream), one only: the sheet stays on the first screen. Any other
+    # table carries nothing more.
+    news = announcements.latest(get_db(), event_id, 1) if event_id else []
+    return render("tables/table.html", "tables/_play.html", **page_context(view, news=news))
 
 
 @bp.get("/play")
@@ -244,8 +249,14 @@ def stream():
     hub.ensure_poller(config["DATABASE"], config["LIVE_POLL_INTERVAL"])
     keepalive, max_seconds = config["LIVE_KEEPALIVE"], config["LIVE_MAX_SECONDS"]
     table_id, known = view.table.id, view.table.version
+    # An event's table also hears of the director's announcements: they change no table,
+    # so at each wake-up (a change, or the keep-alive) its stream looks at the event's key
+    # in this process's memory (companion.events.announcements.live_key).
+    news_key = announcements.live_key(view.table.event_id) if view.table.event_id else None
+    heard = announcements.latest_id(get_db(), view.table.event_id) if news_key else 0
 
     def messages():
+        nonlocal heard
         try:
             # The first message lets a reconnecting page catch up on what it missed.
             yield f"retry: 1000\nevent: changed\ndata: {known}\n\n"
@@ -254,6 +265,14 @@ def stream():
                 current = hub.wait(table_id, sent, keepalive)
                 if streams.stopping():
                     break       # the server is stopping: the page reconnects by itself
+                news = hub.known(news_key) if news_key else None
+                if news is not None and news > heard:
+                    # A ping saying "news" (the page relays pings): static/js/event.js
+                    # fetches the announcement. It is this wake-up's sign of life too.
+                    heard = news
+                    yield f"event: ping\ndata: news {news}\n\n"
+                    if current is None or current <= sent:
+                        continue
                 if current is not None and current > sent:
                     sent = current
                     yield f"event: changed\ndata: {current}\n\n"

@@ -6,6 +6,12 @@
 // - [data-print] buttons print the page.
 // - The director's room holds its refresh while a minutes box has the focus (the swap would
 //   throw away what is being typed).
+// - When a round clock this page saw running runs out (it ticks to zero, or a refresh says
+//   "Time is up"), the phone vibrates where it can, and a page with a sound toggle (the
+//   projector) plays a short tone once the toggle was tapped (browsers play sound only after
+//   a tap). Once per round end: extending the clock makes a new end.
+// - The director's announcements: each is dismissible on this phone (remembered in
+//   localStorage); an event's table fetches them again when its stream says "news".
 // - The director's log tells each change at the viewer's own time: the page says
 //   <time class="local-time" datetime="…Z">HH:MM UTC</time>, true anywhere; where the
 //   browser can, it becomes the local HH:MM, with the full local date and time as its title.
@@ -34,13 +40,111 @@
       if (left <= 0) {
         el.textContent = el.getAttribute("data-up") || "00:00";
         if (box) box.classList.add("over");
+        timeUp(box, end);
       } else {
+        if (box) running[box.getAttribute("data-round")] = end;
         var text = pad(Math.floor(left / 60)) + ":" + pad(left % 60);
         el.textContent = (el.getAttribute("data-format") || "{}").replace("{}", text);
         el.setAttribute("datetime", "PT" + left + "S");
       }
     }
   }
+  // The round clock's end: round -> the end (epoch ms) last seen ticking; the ends rung.
+  var running = {}, rung = {}, audio = null;
+  function soundOn() {
+    try { return localStorage.getItem("tc-sound") === "on"; } catch (e) { return false; }
+  }
+  function tone() {
+    if (!audio || !soundOn()) return;
+    try {
+      if (audio.state === "suspended") audio.resume();
+      [0, 0.45, 0.9].forEach(function (at) {   // three short beeps
+        var osc = audio.createOscillator(), gain = audio.createGain(), t = audio.currentTime + at;
+        osc.type = "sine"; osc.frequency.value = 880;
+        gain.gain.setValueAtTime(0.0001, t);
+        gain.gain.exponentialRampToValueAtTime(0.4, t + 0.02);
+        gain.gain.exponentialRampToValueAtTime(0.0001, t + 0.35);
+        osc.connect(gain); gain.connect(audio.destination);
+        osc.start(t); osc.stop(t + 0.4);
+      });
+    } catch (e) { /* no Web Audio: the screen says it */ }
+  }
+  function timeUp(box, end) {
+    var round = box && box.getAttribute("data-round");
+    if (!round || !running[round]) return;     // never seen running here: nothing to ring
+    var key = round + ":" + (end || running[round]);
+    if (rung[key]) return;
+    rung[key] = true;
+    delete running[round];
+    document.documentElement.setAttribute("data-time-up", key);
+    tone();
+    if (navigator.vibrate) { try { navigator.vibrate([400, 200, 400]); } catch (e) { /* no */ } }
+  }
+  function overClocks(root) {     // a refresh that says "Time is up" where a clock ran
+    var boxes = (root || document).querySelectorAll ? (root || document).querySelectorAll(".clock.over[data-round]") : [];
+    for (var i = 0; i < boxes.length; i++) timeUp(boxes[i], null);
+  }
+  function showSound(button) {
+    var on = soundOn() && audio;
+    button.setAttribute("aria-pressed", on ? "true" : "false");
+    button.textContent = button.getAttribute(on ? "data-on" : "data-off");
+  }
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("#sound-toggle");
+    if (!button) return;
+    var on = !(soundOn() && audio);
+    if (on && !audio) {
+      var Ctx = window.AudioContext || window.webkitAudioContext;
+      if (Ctx) { try { audio = new Ctx(); } catch (e) { audio = null; } }
+    }
+    try { localStorage.setItem("tc-sound", on ? "on" : "off"); } catch (e) { /* private mode */ }
+    showSound(button);
+    if (on) tone();                // a first beep: the room hears that it works
+  });
+  var toggle = document.getElementById("sound-toggle");
+  if (toggle) showSound(toggle);
+
+  // Announcements dismissed on this phone (their ids).
+  function seenNews() {
+    try { return JSON.parse(localStorage.getItem("tc-news-seen") || "[]"); } catch (e) { return []; }
+  }
+  function markNews(root) {
+    if (!root || !root.querySelectorAll) return;
+    var seen = seenNews(), items = root.querySelectorAll("[data-news]");
+    for (var i = 0; i < items.length; i++) {
+      var el = items[i];
+      if (seen.indexOf(el.getAttribute("data-news")) < 0) continue;
+      if (el.closest(".news-keep")) el.classList.add("seen"); else el.hidden = true;
+    }
+  }
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-dismiss-news]");
+    if (!button) return;
+    var seen = seenNews();
+    seen.push(button.getAttribute("data-dismiss-news"));
+    try { localStorage.setItem("tc-news-seen", JSON.stringify(seen.slice(-50))); } catch (e) { /* private mode */ }
+    markNews(document);
+  });
+  var live = document.getElementById("live"), holder = document.getElementById("event-news");
+  function fetchNews(buzz) {
+    fetch(holder.getAttribute("data-news-url"), { credentials: "same-origin" })
+      .then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (html) {
+        if (html === null) return;
+        holder.innerHTML = html;
+        markNews(holder); localise(holder);
+        if (buzz && navigator.vibrate) { try { navigator.vibrate(200); } catch (e) { /* no */ } }
+      }, function () { /* offline: the next news or return tries again */ });
+  }
+  if (live && holder) {
+    live.addEventListener("ping", function (event) {
+      var data = (event.detail && event.detail.data) || "";
+      if (data.indexOf("news") === 0) fetchNews(true);
+    });
+    // A hidden page closes its stream (app.js): back in view, catch up on what was said.
+    document.addEventListener("visibilitychange", function () { if (!document.hidden) fetchNews(false); });
+  }
+
   tick();
   setInterval(tick, 1000);
 
@@ -108,8 +212,10 @@
   }
   localise(document);
   fitProjector();
+  markNews(document);
+  overClocks(document);
   if (window.htmx && htmx.onLoad) {
-    htmx.onLoad(localise);
+    htmx.onLoad(function (el) { localise(el); markNews(el); overClocks(el); });
     htmx.onLoad(function () { fitProjector(); });
   }
 })();

@@ -106,7 +106,7 @@ DIRECTOR_ROUTES = ("events.dashboard", "events.seat", "events.lock", "events.cor
                    "events.director_link", "events.adjustments", "events.swap",
                    "events.unseat", "events.standings_csv", "events.director_devices",
                    "events.claims_action", "events.slips", "events.pair_again",
-                   "events.cut")
+                   "events.cut", "events.export_zip", "events.announce")
 # Event writes that touch the event's own tables, never A or B: a swap renames seats; "my
 # table" seats a phone holding a player's pass (the cast's phones pick names as they go);
 # unseating a round deletes or retires its tables. A claim given up (picking another name,
@@ -241,6 +241,9 @@ ROUTES: dict[tuple[str, str], tuple[str, ...]] = {
     (EVENT + "/pair-again", "POST"): ("round", "who"),
     (EVENT + "/cut", "POST"): ("size",),
     (EVENT + "/standings.csv", "GET"): (),
+    (EVENT + "/export.zip", "GET"): (),
+    (EVENT + "/news", "GET"): (),
+    (EVENT + "/announce", "POST"): ("action", "text", "who"),
     # Groups: Ann's group (its phones only), joining by its link, a table for it.
     ("/g/new", "GET"): (),
     ("/g/new", "POST"): ("name", "players"),
@@ -1337,6 +1340,11 @@ SEEDS = [  # in order: the confirmation needs B's pending hand, the rematch a fi
     seed(EVENT + "/adjustments", "POST", "events.adjustments", "ann",
          [("action", "withdraw"), ("id", "1")], params={"event_id": EVENT_ID}),
     seed(EVENT + "/standings.csv", "GET", "events.standings_csv", "ann",
+         params={"event_id": EVENT_ID}),
+    seed(EVENT + "/export.zip", "GET", "events.export_zip", "ann", params={"event_id": EVENT_ID}),
+    seed(EVENT + "/news", "GET", "events.news", "nobody", params={"event_id": EVENT_ID}),
+    seed(EVENT + "/announce", "POST", "events.announce", "ann",
+         [("action", "send"), ("text", "Round 2 starts in 5 minutes"), ("who", "Jo")],
          params={"event_id": EVENT_ID}),
     # Claims: the director releases Cy's claim and gives Cy a new code; a phone says "not me".
     seed(EVENT + "/claims", "POST", "events.claims_action", "ann",

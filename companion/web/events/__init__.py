@@ -6,7 +6,8 @@ URLs ``/events/new`` and ``/e/<event_id>/…``. Its view modules attach their ro
 - :mod:`.pages` — the director's dashboard, the standings, the projector, the pairings;
 - :mod:`.rounds` — seating, locking, results and corrections, the round clock, table cards;
 - :mod:`.entrants` — late arrivals and drops, registration, claims, the players' page;
-- :mod:`.director` — director links and devices, penalties and bonuses, swaps, unseating.
+- :mod:`.director` — director links and devices, penalties and bonuses, swaps, unseating;
+- :mod:`.publish` — the event as static pages (a zip), the director's announcements.
 
 :mod:`.forms` reads the director's forms into checked values and :mod:`.common` holds what
 the views share. The work is the event service, :mod:`companion.events`.
@@ -35,4 +36,4 @@ def _director_seen(response):
 
 
 # The view modules attach their routes to bp (they import it from here).
-from . import create, director, entrants, pages, rounds  # noqa: E402,F401
+from . import create, director, entrants, pages, publish, rounds  # noqa: E402,F401

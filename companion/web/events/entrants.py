@@ -13,7 +13,8 @@ from flask_limiter.util import get_remote_address
 from markupsafe import Markup
 
 from companion import tables
-from companion.events import claims, devices, entrants, results, round_clock, rounds
+from companion.events import (announcements, claims, devices, entrants, results, round_clock,
+                              rounds)
 from companion.events.event import Event, get_event
 from companion.rules.said import message, said_of
 from companion.storage import get_db, rates
@@ -149,7 +150,7 @@ def _players_page(event: Event, name: str, own: bool, *, missing: str | None = N
                   name=name, mine=mine, own=own, long_list=LONG_LIST, fmt=event.format,
                   values=values or {}, error=error, missing=missing,
                   me=holder[1] if holder else None, members=members,
-                  codes=claims.codes_on(event),
+                  codes=claims.codes_on(event), news=announcements.latest(db, event.id),
                   partners=claims.partner_codes(db, event, phone_secret()) if own else [])
 
 

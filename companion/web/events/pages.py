@@ -9,8 +9,8 @@ from flask import g, make_response, render_template, request, session, url_for
 from flask_babel import gettext
 from markupsafe import Markup
 
-from companion.events import (claims, devices, director, entrants, knockout, results,
-                              round_clock, rounds)
+from companion.events import (announcements, claims, devices, director, entrants, knockout,
+                              results, round_clock, rounds)
 from companion.events.event import Event
 from companion.lru import LRU
 from companion.storage import get_db
@@ -80,6 +80,8 @@ def room(event: Event, page: bool = True) -> dict:
                 my_device=(g.get("director_device") or {}).get("device_id"),
                 link_minutes=devices.LINK_MINUTES,
                 clock=round_clock.clock_state(event, current),
+                news=announcements.latest(db, event.id),
+                announce_most=announcements.MAX_ANNOUNCEMENT,
                 clock_minutes=round_clock.DEFAULT_ROUND_MINUTES,
                 can_lock=bool(current) and not current.locked and all(r.result for r in every),
                 can_seat=(not current or current.locked) and len(done) < event.total_rounds,
@@ -182,7 +184,8 @@ def projector(event_id: str):
                   rounds=done, players_url=url, standings_table=table,
                   bracket=knockout.bracket(db, event),
                   players_qr=lambda: qr_svg(url, gettext("QR code of the players' page")),
-                  **screen)
+                  # The newest announcement only: the board's rows keep their room.
+                  news=announcements.latest(db, event.id, 1), **screen)
 
 
 _paired = LRU(16)    # (event id, event version) -> the round's pairings, for the projector
