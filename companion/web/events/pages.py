@@ -9,7 +9,8 @@ from flask import g, make_response, render_template, request, session, url_for
 from flask_babel import gettext
 from markupsafe import Markup
 
-from companion.events import claims, devices, director, entrants, results, round_clock, rounds
+from companion.events import (claims, devices, director, entrants, restrictions, results,
+                              round_clock, rounds)
 from companion.events.event import Event
 from companion.lru import LRU
 from companion.storage import get_db
@@ -47,11 +48,16 @@ def room(event: Event, page: bool = True) -> dict:
     done = rounds.rounds(db, event)
     current = done[-1] if done else None
     rows = rounds.round_tables(db, event, current.number) if current else []
+    people = entrants.entrants(db, event) if page else []
     return dict(event=event, rounds=done, current=current, rows=rows, long_list=LONG_LIST,
                 public_base=public_base(), loopback=base_is_loopback(),
                 other_base=base_mismatch(),
                 words=STATUS_WORDS, counts=entrants.entrant_counts(db, event),
-                entrants=entrants.entrants(db, event) if page else [],
+                entrants=people, checked=entrants.check_in_count(people),
+                groups=restrictions.apart_groups(event) if page else [],
+                fixed=restrictions.fixed_tables(db, event) if page else {},
+                notes=(restrictions.round_notes(db, event, rows) if page and current
+                       and not current.locked else None),
                 audit=director.audit(db, event), error=None,
                 claims=claims.player_claims(db, event) if page else [],
                 codes=claims.codes_on(event),
