@@ -289,15 +289,21 @@ def _check_in_late(db: sqlite_utils.Database, event: Event, name: str) -> None:
 
 def player_check_in(db: sqlite_utils.Database, event_id: str, secret: str | None) -> str:
     """A player's own phone checks its entrant in (the pass it holds says who), before
-    round 1 while the event's check-in is on. Returns the entrant's name."""
+    round 1 while the event's check-in is on; once round 1 is seated a no-show is refused
+    (the director checks them in late) and anyone else plays already. Returns the
+    entrant's name."""
     holder = pass_holder(db, event_id, secret)
     if holder is None:
         raise ValueError(N_("This phone hasn't picked a player yet: pick your name first."))
     event = get_event(db, event_id)
     with transaction(db):
         if _seated_rounds(db, event):
-            raise ValueError(N_("Round 1 is seated already. Ask the director to check you "
-                                "in: you play from the next round."))
+            row = db.execute("SELECT no_show FROM event_entrants WHERE event_id = ? AND"
+                             " name = ?", [event.id, holder[0]]).fetchone()
+            if row and row[0]:
+                raise ValueError(N_("Round 1 is seated already. Ask the director to check "
+                                    "you in: you play from the next round."))
+            return holder[0]    # playing already (a late tap): nothing to check in
         if not _check_in_on(db, event):
             raise ValueError(N_("Check-in is off: every entrant on the list plays round 1."))
         db.execute("UPDATE event_entrants SET checked_in = 1 WHERE event_id = ? AND name = ?",
