@@ -63,7 +63,8 @@ def test_check_in_leaves_a_no_show_out_who_joins_late(app, director, db_path):
     p08 = Phone(app, "P08")
     assert p08.pick(event_id, "P08").status_code == 303
     page = p08.get(f"/e/{event_id}/players").get_data(as_text=True)
-    assert "You weren’t checked in when round 1 was seated" in text_of(select(page, "#no-table")[0])
+    assert "You weren’t checked in when round 1 was seated" in text_of(
+        select(page, "#no-table")[0])
     r = p08.post(f"/e/{event_id}/check-in")
     assert r.status_code == 422 and "Ask the director to check you in" in text_of(
         r.get_data(as_text=True))
