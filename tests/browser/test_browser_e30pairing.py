@@ -57,11 +57,14 @@ def test_check_in_leaves_a_no_show_out(phones):
         entrant(director, name).get_by_role("button", name="Check in").click()
         expect(entrant(director, name)).to_contain_text("checked in")
     # P5 checks in from their own phone.
-    phone = phones("P5", viewport=SMALL).page
+    phone = phones("P5", viewport=SMALL, color_scheme="light").page
     phone.goto(event_url + "/players")
     phone.locator("#name-list").get_by_role("button", name="P5", exact=True).click()
     phone.locator("#check-in-button").click()
     expect(phone.locator("#check-in")).to_contain_text("You’re checked in.")
+    expect(phone.locator("#check-in")).to_be_in_viewport()
+    no_overflow(phone)
+    shot(phone, "checked-in-375-light")
     director.reload()
     expect(director.locator("#check-in-count")).to_contain_text("5 of 6 checked in")
     director.locator("#seat-round").click()
