@@ -160,9 +160,11 @@ def seats_for_pass(db: sqlite_utils.Database, table: tables.Table, secret: str |
     return {seat.pos for seat in tables.seats_of(db, table.id) if seat.name in names}
 
 
-def add_entrant(db: sqlite_utils.Database, event: Event, line: str) -> str:
+def add_entrant(db: sqlite_utils.Database, event: Event, line: str, *,
+                checked_in: bool = False) -> str:
     """A late arrival (a player, or a team line "Ann, Bob"): seated from the next round,
-    with no points for the rounds missed. Returns the entrant's name."""
+    with no points for the rounds missed. `checked_in`: the director added them at the
+    desk, so before round 1 they count as checked in. Returns the entrant's name."""
     line = (line or "").strip()
     if not line or "\n" in line or "\r" in line:
         raise ValueError(N_("Type one name (or one team) to add."))
@@ -190,9 +192,10 @@ def add_entrant(db: sqlite_utils.Database, event: Event, line: str) -> str:
         # late_from says how many rounds they missed (see late_points).
         seated = db.execute("SELECT COUNT(*) FROM event_rounds WHERE event_id = ?",
                             [event.id]).fetchone()[0]
-        db.execute("INSERT INTO event_entrants (event_id, pos, name, members, late_from)"
-                   " VALUES (?, ?, ?, ?, ?)",
-                   [event.id, pos, name, json.dumps(members), seated + 1 if seated else None])
+        db.execute("INSERT INTO event_entrants (event_id, pos, name, members, late_from,"
+                   " checked_in) VALUES (?, ?, ?, ?, ?, ?)",
+                   [event.id, pos, name, json.dumps(members), seated + 1 if seated else None,
+                    int(checked_in)])
         give_codes(db, event.id, name, members)
         touch(db, event.id)
     return name

@@ -50,8 +50,11 @@ def test_check_in_leaves_a_no_show_out_who_joins_late(app, director, db_path):
     assert "You’re checked in." in text_of(select(page, "#check-in")[0])
     dash = director.get(f"/e/{event_id}").get_data(as_text=True)
     assert "6 of 8 checked in" in text_of(select(dash, "#check-in-count")[0])
+    # Added at the desk by the director: checked in at once.
+    assert post({"action": "add", "name": "P09"}).status_code == 303
+    assert entrant_row(db_path, event_id, "P09")[2] == 1
     seat_round(director, event_id)
-    assert seated(db_path, event_id, 1) == set(PLAYERS[:5] + ["P07"])
+    assert seated(db_path, event_id, 1) == set(PLAYERS[:5] + ["P07", "P09"])
     for name in ("P06", "P08"):
         assert entrant_row(db_path, event_id, name)[:2] == (1, 1)
     dash = director.get(f"/e/{event_id}").get_data(as_text=True)
@@ -75,7 +78,7 @@ def test_check_in_leaves_a_no_show_out_who_joins_late(app, director, db_path):
     assert r.status_code == 422 and "only a no-show" in text_of(r.get_data(as_text=True))
     finish_round(director, db_path, event_id, 1)
     seat_round(director, event_id)
-    assert seated(db_path, event_id, 2) == set(PLAYERS[:5] + ["P07", "P08"])
+    assert seated(db_path, event_id, 2) == set(PLAYERS[:5] + ["P07", "P08", "P09"])
 
 
 def test_unseating_round_one_brings_the_no_shows_back(app, director, db_path):

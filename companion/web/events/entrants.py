@@ -45,7 +45,7 @@ def change_entrants(event_id: str):
     name = (request.form.get("name") or "")[:400]
     try:
         if action == "add":
-            entrants.add_entrant(get_db(), event, name)
+            entrants.add_entrant(get_db(), event, name, checked_in=True)
         elif action in ("drop", "return"):
             entrants.set_dropped(get_db(), event, name, action == "drop")
         elif action in ("checkin", "uncheck"):
