@@ -91,14 +91,16 @@ def test_a_keep_apart_pair_never_meets_over_rounds():
 @given(st.integers(2, 9), st.lists(st.lists(st.integers(0, 8), min_size=2, max_size=4),
                                    max_size=3),
        st.lists(st.tuples(st.integers(0, 8), st.integers(0, 8)), max_size=10),
+       st.lists(st.integers(0, 8), max_size=3),
        st.randoms(use_true_random=False), st.sampled_from(["dutch", "adjacent"]))
-def test_no_keep_apart_pair_meets_when_a_valid_pairing_exists(count, groups, met, rng,
+def test_no_keep_apart_pair_meets_when_a_valid_pairing_exists(count, groups, met, byes, rng,
                                                                method):
     people = [f"E{i}" for i in range(count)]
     groups = [[people[i] for i in g if i < count] for g in groups]
     history = history_from_results(
         [{"round": 1, "entrants": [people[a], people[b]]} for a, b in met
-         if a < count and b < count and a != b])
+         if a < count and b < count and a != b]
+        + [{"round": 1, "entrants": [people[b]], "bye": True} for b in byes if b < count])
     seating = swiss_pairing(people, history, method=method, apart=groups)
     together = apart_pairs(seating, groups)
     if _can_keep_apart(people, groups):
