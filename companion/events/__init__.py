@@ -7,7 +7,8 @@ no SQLite — is what this package exports:
   or tables of several players), derived from the game's rules, and the default scoring.
 - :mod:`.pairing` — the first round at random (with a seeded ``random.Random``), Swiss
   pairing by standings (Dutch-style by score group) with byes, late arrivals and drops,
-  who goes first at a table of two, and table assignment for the table games.
+  keep-apart groups, who goes first at a table of two, table assignment for the table
+  games, and table numbers kept for entrants with a fixed table.
 - :mod:`.standings` — points per result, the director's adjustments, the game's own
   tie-breaks, Buchholz, Median-Buchholz and Sonneborn-Berger, shared places, and CSVs of
   every result and of the standings; parsers for a director's points list and tie-breaks.
@@ -21,8 +22,10 @@ their caches; import them by name, none is loaded with the package:
 
 - :mod:`.event` — the event itself: loading, creating, its version (:func:`~.event.touch`),
   the director's and players' secrets, the director's log.
-- :mod:`.entrants` — the entrants, late arrivals, drops, self-registration, players'
-  passes; :mod:`.claims` — which phone holds which player (claim codes).
+- :mod:`.entrants` — the entrants, late arrivals, drops, check-in before round 1 and
+  no-shows, self-registration, players' passes; :mod:`.claims` — which phone holds which
+  player (claim codes); :mod:`.restrictions` — keep-apart groups and fixed tables, and
+  what a round broke of them.
 - :mod:`.rounds` — rounds seated onto tables, each table's result read from its sheet in
   the game's own order, locking, corrections, pairings by name.
 - :mod:`.results` — every result and the standings (cached per result set), as CSV too;

@@ -334,6 +334,10 @@ def unseat_round(db: sqlite_utils.Database, event: Event, number: int,
                    [event.id, number])
         db.execute("UPDATE event_entrants SET late_from = NULLIF(?, 1) WHERE event_id = ?"
                    " AND late_from > ?", [number, event.id, number])
+        if number == 1:
+            # Round 1 is seated again: its no-shows are back on the list, to check in.
+            db.execute("UPDATE event_entrants SET no_show = 0, dropped = 0 WHERE"
+                       " event_id = ? AND no_show = 1", [event.id])
         log_change(db, event, "unseat", number, None, who, "", old, None)
         touch(db, event.id)
     retire.publish(retired)

@@ -32,6 +32,9 @@ class Entrant:
     members: list
     dropped: bool
     late_from: int | None = None   # the first round a late arrival could play (None: from 1)
+    checked_in: bool = False       # checked in for round 1 (while the event's check-in is on)
+    no_show: bool = False          # not checked in when round 1 was seated (dropped too)
+    fixed_table: int | None = None  # the table number kept every round (accessibility)
 
 
 def parse_entrants(text: str, fmt: dict, *, allow_few: bool = False
@@ -88,7 +91,8 @@ def entrants(db: sqlite_utils.Database, event: Event) -> list[Entrant]:
     """The event's entrants in the order they were listed."""
     rows = db.execute("SELECT * FROM event_entrants WHERE event_id = ? ORDER BY pos",
                       [event.id]).fetchall()
-    return [Entrant(r["name"], json.loads(r["members"]), bool(r["dropped"]), r["late_from"])
+    return [Entrant(r["name"], json.loads(r["members"]), bool(r["dropped"]), r["late_from"],
+                    bool(r["checked_in"]), bool(r["no_show"]), r["fixed_table"])
             for r in rows]
 
 
@@ -157,9 +161,11 @@ def seats_for_pass(db: sqlite_utils.Database, table: tables.Table, secret: str |
     return {seat.pos for seat in tables.seats_of(db, table.id) if seat.name in names}
 
 
-def add_entrant(db: sqlite_utils.Database, event: Event, line: str) -> str:
+def add_entrant(db: sqlite_utils.Database, event: Event, line: str, *,
+                checked_in: bool = False) -> str:
     """A late arrival (a player, or a team line "Ann, Bob"): seated from the next round,
-    with no points for the rounds missed. Returns the entrant's name."""
+    with no points for the rounds missed. `checked_in`: the director added them at the
+    desk, so before round 1 they count as checked in. Returns the entrant's name."""
     line = (line or "").strip()
     if not line or "\n" in line or "\r" in line:
         raise ValueError(N_("Type one name (or one team) to add."))
@@ -195,9 +201,10 @@ def add_entrant(db: sqlite_utils.Database, event: Event, line: str) -> str:
             if len(known) >= MAX_ROUND_ROBIN:
                 raise ValueError(message("tournament", "A round robin has at most {most} "
                                          "entrants.", most=MAX_ROUND_ROBIN))
-        db.execute("INSERT INTO event_entrants (event_id, pos, name, members, late_from)"
-                   " VALUES (?, ?, ?, ?, ?)",
-                   [event.id, pos, name, json.dumps(members), seated + 1 if seated else None])
+        db.execute("INSERT INTO event_entrants (event_id, pos, name, members, late_from,"
+                   " checked_in) VALUES (?, ?, ?, ?, ?, ?)",
+                   [event.id, pos, name, json.dumps(members), seated + 1 if seated else None,
+                    int(checked_in)])
         give_codes(db, event.id, name, members)
         touch(db, event.id)
     return name
@@ -220,13 +227,114 @@ def set_registration(db: sqlite_utils.Database, event: Event, open_: bool) -> No
 
 
 def set_dropped(db: sqlite_utils.Database, event: Event, name: str, dropped: bool) -> None:
-    """Drop an entrant from the next rounds (their results so far stay), or take them back."""
+    """Drop an entrant from the next rounds (their results so far stay), or take them back
+    (a no-show taken back is checked in late: see :func:`check_in`)."""
     with transaction(db):
-        cur = db.execute("UPDATE event_entrants SET dropped = ? WHERE event_id = ? AND name = ?",
-                         [int(dropped), event.id, name])
-        if cur.rowcount == 0:
+        row = db.execute("SELECT no_show FROM event_entrants WHERE event_id = ? AND name = ?",
+                         [event.id, name]).fetchone()
+        if row is None:
             raise tables.NotFound(N_("That name isn't on this event's list."))
+        if row[0] and not dropped:
+            _check_in_late(db, event, name)
+        else:
+            db.execute("UPDATE event_entrants SET dropped = ? WHERE event_id = ? AND name = ?",
+                       [int(dropped), event.id, name])
         touch(db, event.id)
+
+
+def _seated_rounds(db: sqlite_utils.Database, event: Event) -> int:
+    return db.execute("SELECT COUNT(*) FROM event_rounds WHERE event_id = ?",
+                      [event.id]).fetchone()[0]
+
+
+def set_check_in(db: sqlite_utils.Database, event: Event, on: bool) -> None:
+    """Switch the event's check-in on or off before round 1: while it is on, round 1 seats
+    only the entrants checked in (the others become no-shows)."""
+    with transaction(db):
+        if _seated_rounds(db, event):
+            raise ValueError(N_("Check-in is for round 1, which is seated already. A no-show "
+                                "is checked in from the entrants' list."))
+        row = db.execute("SELECT config FROM events WHERE id = ?", [event.id]).fetchone()
+        config = json.loads(row[0] or "{}")
+        if on:
+            config["checkin"] = True
+        else:
+            config.pop("checkin", None)
+        db.execute("UPDATE events SET config = ? WHERE id = ?", [json.dumps(config), event.id])
+        touch(db, event.id)
+
+
+def check_in(db: sqlite_utils.Database, event: Event, name: str, on: bool = True) -> None:
+    """Check an entrant in (or, before round 1, out again: a mistaken tap). Before round 1
+    this needs the event's check-in on; after it only a no-show is checked in, late: they
+    join from the next round as a late arrival would (:func:`add_entrant`)."""
+    with transaction(db):
+        row = db.execute("SELECT no_show FROM event_entrants WHERE event_id = ? AND name = ?",
+                         [event.id, name]).fetchone()
+        if row is None:
+            raise tables.NotFound(N_("That name isn't on this event's list."))
+        if _seated_rounds(db, event):
+            if not row[0] or not on:
+                raise ValueError(N_("Round 1 is seated: only a no-show can be checked in "
+                                    "now."))
+            _check_in_late(db, event, name)
+        else:
+            if not _check_in_on(db, event):
+                raise ValueError(N_("Check-in is off: every entrant on the list plays "
+                                    "round 1."))
+            db.execute("UPDATE event_entrants SET checked_in = ? WHERE event_id = ? AND"
+                       " name = ?", [int(on), event.id, name])
+        touch(db, event.id)
+
+
+def _check_in_on(db: sqlite_utils.Database, event: Event) -> bool:
+    """Whether check-in is on, read inside the write lock (it may have just changed)."""
+    row = db.execute("SELECT config FROM events WHERE id = ?", [event.id]).fetchone()
+    return bool(json.loads(row[0] or "{}").get("checkin"))
+
+
+def _check_in_late(db: sqlite_utils.Database, event: Event, name: str) -> None:
+    db.execute("UPDATE event_entrants SET dropped = 0, no_show = 0, checked_in = 1,"
+               " late_from = ? WHERE event_id = ? AND name = ?",
+               [_seated_rounds(db, event) + 1, event.id, name])
+
+
+def player_check_in(db: sqlite_utils.Database, event_id: str, secret: str | None) -> str:
+    """A player's own phone checks its entrant in (the pass it holds says who), before
+    round 1 while the event's check-in is on; once round 1 is seated a no-show is refused
+    (the director checks them in late) and anyone else plays already. Returns the
+    entrant's name."""
+    holder = pass_holder(db, event_id, secret)
+    if holder is None:
+        raise ValueError(N_("This phone hasn't picked a player yet: pick your name first."))
+    event = get_event(db, event_id)
+    with transaction(db):
+        if _seated_rounds(db, event):
+            row = db.execute("SELECT no_show FROM event_entrants WHERE event_id = ? AND"
+                             " name = ?", [event.id, holder[0]]).fetchone()
+            if row and row[0]:
+                raise ValueError(N_("Round 1 is seated already. Ask the director to check "
+                                    "you in: you play from the next round."))
+            return holder[0]    # playing already (a late tap): nothing to check in
+        if not _check_in_on(db, event):
+            raise ValueError(N_("Check-in is off: every entrant on the list plays round 1."))
+        db.execute("UPDATE event_entrants SET checked_in = 1 WHERE event_id = ? AND name = ?",
+                   [event.id, holder[0]])
+        touch(db, event.id)
+    return holder[0]
+
+
+def is_checked_in(db: sqlite_utils.Database, event: Event, name: str) -> bool:
+    """Whether the entrant called `name` is checked in."""
+    row = db.execute("SELECT checked_in FROM event_entrants WHERE event_id = ? AND name = ?",
+                     [event.id, name]).fetchone()
+    return bool(row and row[0])
+
+
+def check_in_count(people: list[Entrant]) -> tuple[int, int]:
+    """(entrants checked in, entrants on the list not dropped)."""
+    playing = [e for e in people if not e.dropped]
+    return sum(e.checked_in for e in playing), len(playing)
 
 
 def late_points(event: Event, people: list[Entrant]) -> dict[str, float]:

@@ -51,7 +51,9 @@ __all__ = [
     "PAIR_KINDS",
     "SWISS_METHODS",
     "active_ranking",
+    "apart_pairs",
     "assign_tables",
+    "fix_table_numbers",
     "history_from_results",
     "orient_pairs",
     "random_pairing",
@@ -197,8 +199,8 @@ SWISS_METHODS = ("dutch", "adjacent")
 
 
 def swiss_pairing(ranking: Sequence[str], history: Mapping[str, Any] | None = None, *,
-                  points: Mapping[str, float] | None = None, method: str = "dutch"
-                  ) -> dict[str, list]:
+                  points: Mapping[str, float] | None = None, method: str = "dutch",
+                  apart: Iterable[Iterable[str]] | None = None) -> dict[str, list]:
     """Pair the ranking for one Swiss round (head-to-head or team-against-team).
 
     ``points`` maps each entrant of the ranking to its points so far (entries for others
@@ -239,6 +241,14 @@ def swiss_pairing(ranking: Sequence[str], history: Mapping[str, Any] | None = No
     "not yet met" ("not met, no clash") graph decides (Edmonds' algorithm,
     :mod:`.matching`). The bye is chosen before clashes are looked at. Returns a seating
     (module doc), each table's entrants in ranking order.
+
+    ``apart`` are *keep-apart groups* (club or family members who must not meet; names not
+    in the ranking are ignored). They come before everything above: when some pairing of
+    the round (with some bye) meets no two members of one group, the pairing is one of
+    those — every step then also keeps the entrants left pairable without such a pair, and
+    rematches are as few as that search finds (the fewest whenever the groups leave that
+    choice free). When none exists, such pairs count as rematches (never preferred to a
+    partner not met), and :func:`apart_pairs` names the ones that met.
     """
     ids = _check_ranking(ranking)
     if method not in SWISS_METHODS:
@@ -246,13 +256,23 @@ def swiss_pairing(ranking: Sequence[str], history: Mapping[str, Any] | None = No
                                  "{method!r}.", methods=", ".join(SWISS_METHODS), method=method))
     group = _score_groups(ids, points)
     times = _times_met(ids, history)
-    fresh = {i: [j for j in range(len(ids)) if j != i and not times[i][j]]
-             for i in range(len(ids))}
     order = list(range(len(ids)))
+    kept = _apart_positions(ids, apart)
+    allowed = None
+    if kept:
+        allowed = {i: [j for j in order if j != i and (i, j) not in kept] for i in order}
+        if 2 * matching_size(maximum_matching(order, allowed)) < len(order) - len(order) % 2:
+            # No pairing keeps every group apart: its pairs only go last, like rematches.
+            allowed = None
+            times = [[t + ((i, j) in kept) for j, t in enumerate(row)]
+                     for i, row in enumerate(times)]
+    fresh = {i: [j for j in order if j != i and not times[i][j]
+                 and (allowed is None or (i, j) not in kept)] for i in order}
     matching = maximum_matching(order, fresh)
     sit_out = []
     if len(order) % 2:
-        bye, matching = _choose_bye(order, fresh, matching, _bye_counts(ids, history))
+        bye, matching = _choose_bye(order, fresh, matching, _bye_counts(ids, history),
+                                    allowed)
         order.remove(bye)
         sit_out.append(bye)
     clash = _clashes(ids, history) if method == "dutch" else _no_clash
@@ -263,8 +283,32 @@ def swiss_pairing(ranking: Sequence[str], history: Mapping[str, Any] | None = No
         if matching_size(clear) == matching_size(matching):  # no rematch more
             good, matching = strict, clear
     prefer = _dutch_preference(group) if method == "dutch" else _adjacent_preference
-    pairs = _pair_top_down(order, good, matching, times, prefer, clash)
+    pairs = _pair_top_down(order, good, matching, times, prefer, clash, allowed)
     return _seating(ids, pairs, sit_out, history)
+
+
+def _apart_positions(ids: Sequence[str], apart: Iterable[Iterable[str]] | None
+                     ) -> set[tuple[int, int]]:
+    """The ranking positions (both orders) of every two members of one keep-apart group."""
+    where = {entrant: i for i, entrant in enumerate(ids)}
+    kept: set[tuple[int, int]] = set()
+    for members in apart or ():
+        here = sorted({where[m] for m in members if m in where})
+        kept.update((a, b) for a in here for b in here if a != b)
+    return kept
+
+
+def apart_pairs(seating: Mapping[str, Any], apart: Iterable[Iterable[str]] | None
+                ) -> list[list[str]]:
+    """The pairs of one keep-apart group seated at one table (what the director is told
+    could not be kept apart), table by table, in each table's order."""
+    groups = [set(members) for members in apart or ()]
+    out = []
+    for table in seating["tables"]:
+        names = list(table["entrants"])
+        out.extend([a, b] for k, a in enumerate(names) for b in names[k + 1:]
+                   if any(a in g and b in g for g in groups))
+    return out
 
 
 def _surplus(entrant: str, history: Mapping[str, Any] | None) -> int:
@@ -341,21 +385,32 @@ def _without(matching: Mapping[int, int], *gone: int) -> dict[int, int]:
 
 
 def _choose_bye(order: list[int], fresh: Mapping[int, list[int]], matching: dict[int, int],
-                bye_counts: Sequence[int]) -> tuple[int, dict[int, int]]:
+                bye_counts: Sequence[int], allowed: Mapping[int, list[int]] | None = None
+                ) -> tuple[int, dict[int, int]]:
     """The bye that keeps the fewest rematches, fewest earlier byes, lowest rank.
 
     Removing one vertex lowers the maximum matching by at most one, and some vertex (one
     the matching leaves exposed; the count is odd) keeps it, so the first candidate in
-    preference order that keeps it is the answer.
+    preference order that keeps it is the answer. With keep-apart groups (``allowed``:
+    the pairs that may meet, a pairing of everyone else possible) only a bye that leaves
+    the rest pairable within ``allowed`` is taken, the one keeping most fresh pairs.
     """
     best = matching_size(matching)
+    fallback = None
     for candidate in _choose_sit_outs(bye_counts, len(order), order):
+        rest = [v for v in order if v != candidate]
+        if allowed is not None and \
+                2 * matching_size(maximum_matching(rest, allowed)) < len(rest):
+            continue
         if candidate not in matching:
             return candidate, matching
-        rest = [v for v in order if v != candidate]
         smaller = maximum_matching(rest, fresh, _without(matching, candidate))
         if matching_size(smaller) == best:
             return candidate, smaller
+        if fallback is None or matching_size(smaller) > matching_size(fallback[1]):
+            fallback = candidate, smaller
+    if fallback is not None:
+        return fallback
     # An exposed vertex always keeps the maximum: never reached.
     raise AssertionError  # pragma: no cover
 
@@ -363,7 +418,8 @@ def _choose_bye(order: list[int], fresh: Mapping[int, list[int]], matching: dict
 def _pair_top_down(order: list[int], good: Mapping[int, list[int]],
                    matching: dict[int, int], times: Sequence[Sequence[int]],
                    prefer: Callable[[int, Sequence[int]], list[int]] = _adjacent_preference,
-                   clash: Callable[[int, int], bool] = _no_clash
+                   clash: Callable[[int, int], bool] = _no_clash,
+                   allowed: Mapping[int, list[int]] | None = None
                    ) -> list[tuple[int, int]]:
     """Pair the top entrant with its best partner that keeps the rest optimally pairable.
 
@@ -376,29 +432,55 @@ def _pair_top_down(order: list[int], good: Mapping[int, list[int]],
     Invariant: ``matching`` is a maximum matching of ``good`` on ``order``, so its size is
     the most good pairs the entrants left can have; a pair is taken only if that number
     stays reachable.
+
+    ``allowed`` (keep-apart groups, when everyone can be paired within it) is a hard rule:
+    a partner is taken only if the entrants left can still all be paired within
+    ``allowed`` (``perfect``, a perfect matching of it, keeps that check cheap). When no
+    such partner keeps the most good pairs, the one keeping most does.
     """
     pairs = []
     order = list(order)
     near = {v: set(good.get(v, ())) for v in order}
+    hard = None if allowed is None else {v: set(allowed.get(v, ())) for v in order}
+    perfect = maximum_matching(order, allowed) if allowed is not None else {}
     while order:
         top, rest = order[0], order[1:]
         best = matching_size(matching)
+        fallback = None
         for partner in sorted(prefer(top, rest),
                               key=lambda v: (times[top][v], clash(top, v))):
+            others = None
+            kept = None
+            if hard is not None:
+                if partner not in hard[top]:
+                    continue
+                kept = _exchanged(perfect, top, partner, hard)
+                if kept is None:
+                    others = [v for v in rest if v != partner]
+                    kept = maximum_matching(others, allowed, _without(perfect, top, partner))
+                if 2 * matching_size(kept) < len(rest) - 1:
+                    continue
             is_good = partner in near[top]
             left = _exchanged(matching, top, partner, near) if is_good else None
             if left is None:
-                others = [v for v in rest if v != partner]
+                others = others or [v for v in rest if v != partner]
                 left = maximum_matching(others, good, _without(matching, top, partner))
                 if matching_size(left) + is_good != best:
+                    if hard is not None and (fallback is None or matching_size(left)
+                                             + is_good > fallback[0]):
+                        fallback = (matching_size(left) + is_good, partner, left, kept)
                     continue
-            pairs.append((top, partner))
-            order = [v for v in rest if v != partner]
-            matching = left
             break
-        else:  # pragma: no cover
-            # The partner of a maximum matching always keeps the maximum: never reached.
-            raise AssertionError
+        else:
+            if fallback is None:  # pragma: no cover
+                # The partner of a maximum matching always keeps the maximum: never reached.
+                raise AssertionError
+            _size, partner, left, kept = fallback
+        pairs.append((top, partner))
+        order = [v for v in rest if v != partner]
+        matching = left
+        if kept is not None:
+            perfect = kept
     return pairs
 
 
@@ -431,18 +513,20 @@ def _exchanged(matching: Mapping[int, int], top: int, partner: int,
 
 
 def random_pairing(entrants: Sequence[str], rng: random.Random,
-                   history: Mapping[str, Any] | None = None) -> dict[str, list]:
+                   history: Mapping[str, Any] | None = None, *,
+                   apart: Iterable[Iterable[str]] | None = None) -> dict[str, list]:
     """A random round (the first one): shuffle with ``rng``, then pair as :func:`swiss_pairing`.
 
     Pairing the shuffled order keeps the guarantees of the Swiss pairing (no rematch or
     second bye when avoidable, which matters when a director reseats a later round at
     random); with an odd count the bye goes to the last drawn who has had none. The
     shuffled order is paired with the "adjacent" method, so a seed draws the same round as
-    before the Dutch system existed (both are equally random).
+    before the Dutch system existed (both are equally random). ``apart``: keep-apart
+    groups, as in :func:`swiss_pairing`.
     """
     order = _check_ranking(entrants)
     rng.shuffle(order)
-    return swiss_pairing(order, history, method="adjacent")
+    return swiss_pairing(order, history, method="adjacent", apart=apart)
 
 
 # Tables of several players.
@@ -524,8 +608,8 @@ def _check_sizes(min_size: int, max_size: int, preferred: int | None) -> int:
 
 def assign_tables(ranking: Sequence[str], history: Mapping[str, Any] | None = None, *,
                   min_size: int, max_size: int, preferred: int | None = None,
-                  odd: str = "closest", sizes: Sequence[int] | None = None
-                  ) -> dict[str, list]:
+                  odd: str = "closest", sizes: Sequence[int] | None = None,
+                  apart: Iterable[Iterable[str]] | None = None) -> dict[str, list]:
     """Seat a table-game round by standings: top entrants together, few repeated table-mates.
 
     Sizes come from :func:`table_sizes` (``odd`` as there); whoever cannot be seated sits
@@ -539,7 +623,10 @@ def assign_tables(ranking: Sequence[str], history: Mapping[str, Any] | None = No
     of more than :data:`BLOCK` entrants is seated in blocks of consecutive tables (see
     :func:`_blocks`). Returns a seating (module doc); every entrant is seated once or sits
     out. Given ``sizes`` (the tables to fill, their sum the number of entrants: tables
-    already made, paired again) those are the tables, largest first.
+    already made, paired again) those are the tables, largest first. ``apart`` are
+    keep-apart groups: two members at one table weigh as :data:`APART_WEIGHT` earlier
+    meetings, so the search separates them whenever it finds a way (:func:`apart_pairs`
+    names any left together).
     """
     ids = _check_ranking(ranking)
     if sizes is None:
@@ -555,7 +642,7 @@ def assign_tables(ranking: Sequence[str], history: Mapping[str, Any] | None = No
     tables: list[list[int]] = []
     for group in _blocks(sizes, BLOCK):
         block, players = players[:sum(group)], players[sum(group):]
-        tables += _seat_block(block, group, [ids[p] for p in block], history)
+        tables += _seat_block(block, group, [ids[p] for p in block], history, apart)
     return _seating(ids, tables, sit_out, history)
 
 
@@ -576,10 +663,18 @@ def _blocks(sizes: Sequence[int], limit: int) -> list[list[int]]:
     return [list(sizes[round(k * per):round((k + 1) * per)]) for k in range(count)]
 
 
+#: What two members of one keep-apart group at one table cost the table search, in earlier
+#: meetings: more than any number of rematches a round could seat.
+APART_WEIGHT = 10_000
+
+
 def _seat_block(block: Sequence[int], sizes: Sequence[int], names: Sequence[str],
-                history: Mapping[str, Any] | None) -> list[list[int]]:
+                history: Mapping[str, Any] | None,
+                apart: Iterable[Iterable[str]] | None = None) -> list[list[int]]:
     """Seat the entrants `block` (ranking positions, best first) at tables of `sizes`."""
     times = _times_met(names, history)
+    for a, b in _apart_positions(names, apart):
+        times[a][b] += APART_WEIGHT
     local = list(range(len(block)))
     home = _standings_split(local, sizes)
     if _seatings_count(sizes) <= EXACT_LIMIT:
@@ -748,14 +843,15 @@ def _swap_search(table_of: dict[int, int], home: Mapping[int, int],
 def random_tables(entrants: Sequence[str], rng: random.Random,
                   history: Mapping[str, Any] | None = None, *, min_size: int,
                   max_size: int, preferred: int | None = None, odd: str = "closest",
-                  sizes: Sequence[int] | None = None) -> dict[str, list]:
+                  sizes: Sequence[int] | None = None,
+                  apart: Iterable[Iterable[str]] | None = None) -> dict[str, list]:
     """A random table-game round (the first one): shuffle with ``rng``, then seat as
     :func:`assign_tables` would seat that order (so repeats are still avoided if a later
-    round is drawn at random); ``sizes`` as there."""
+    round is drawn at random); ``sizes`` and ``apart`` as there."""
     order = _check_ranking(entrants)
     rng.shuffle(order)
     return assign_tables(order, history, min_size=min_size, max_size=max_size,
-                         preferred=preferred, odd=odd, sizes=sizes)
+                         preferred=preferred, odd=odd, sizes=sizes, apart=apart)
 
 
 # Who goes first at a table of two.
@@ -804,7 +900,8 @@ def orient_pairs(seating: Mapping[str, Any], history: Mapping[str, Any] | None =
 def seat_round(fmt: Mapping[str, Any], ranking: Sequence[str],
                history: Mapping[str, Any] | None = None, *,
                rng: random.Random | None = None,
-               points: Mapping[str, float] | None = None) -> dict[str, list]:
+               points: Mapping[str, float] | None = None,
+               apart: Iterable[Iterable[str]] | None = None) -> dict[str, list]:
     """Seat one round of an event in format ``fmt`` (see :mod:`.formats`).
 
     With ``rng`` the round is drawn at random (the first one); without, it is seated by
@@ -814,23 +911,71 @@ def seat_round(fmt: Mapping[str, Any], ranking: Sequence[str],
     goes first and a table's entrants are no longer necessarily in ranking order.
     ``"tables"`` formats use table assignment with the format's sizes and ``odd_tables``
     (``"closest"`` when the format has none); they ignore ``points``, and so does a random
-    round.
+    round. ``apart``: keep-apart groups (see :func:`swiss_pairing`, :func:`assign_tables`).
     """
     kind = fmt.get("kind")
     if kind in PAIR_KINDS:
         if rng is not None:
-            seating = random_pairing(ranking, rng, history)
+            seating = random_pairing(ranking, rng, history, apart=apart)
         else:
-            seating = swiss_pairing(ranking, history, points=points)
+            seating = swiss_pairing(ranking, history, points=points, apart=apart)
         return orient_pairs(seating, history)
     if kind == "tables":
         sizes = {"min_size": fmt["min_table"], "max_size": fmt["max_table"],
                  "preferred": fmt.get("preferred_table"),
-                 "odd": fmt.get("odd_tables") or "closest"}
+                 "odd": fmt.get("odd_tables") or "closest", "apart": apart}
         if rng is not None:
             return random_tables(ranking, rng, history, **sizes)
         return assign_tables(ranking, history, **sizes)
     raise ValueError(message("tournament", "Unknown tournament format kind {kind!r}.", kind=kind))
+
+
+def fix_table_numbers(seating: Mapping[str, Any], fixed: Mapping[str, int]
+                      ) -> tuple[dict[str, list], list[dict[str, Any]]]:
+    """Number a seating's tables so that entrants with a fixed table (accessibility: a
+    player who must stay at table 1) sit at that number; who meets whom is unchanged.
+
+    ``fixed`` maps entrants to table numbers (entrants not seated, a bye, are left alone).
+    Tables are taken top first: a table with a fixed entrant gets that number when the
+    round has that many tables and no table above took it; the other tables fill the
+    numbers left in their order. Returns ``(seating, misses)``, the seating's tables in
+    number order, and ``misses`` one ``{"entrant", "wanted", "table", "because"}`` for
+    each fixed entrant who sits elsewhere: ``because`` is ``"fewer"`` (the round has
+    fewer tables), ``"taken"`` (an entrant at another table has that number:
+    ``"with"``) or ``"opponent"`` (a table-mate's fixed number won: ``"with"``).
+    """
+    tables = [dict(t) for t in seating["tables"]]
+    count = len(tables)
+    number_of: dict[int, int] = {}      # index in tables -> its new number
+    holder: dict[int, str] = {}         # number -> the fixed entrant it was given for
+    for k, table in enumerate(tables):
+        for entrant in table["entrants"]:
+            wanted = fixed.get(entrant)
+            if wanted is None or k in number_of or not 1 <= wanted <= count \
+                    or wanted in holder:
+                continue
+            number_of[k], holder[wanted] = wanted, entrant
+    free = iter(n for n in range(1, count + 1) if n not in holder)
+    for k in range(count):
+        if k not in number_of:
+            number_of[k] = next(free)
+    misses = []
+    for k, table in enumerate(tables):
+        table["table"] = number_of[k]
+        for entrant in table["entrants"]:
+            wanted = fixed.get(entrant)
+            if wanted is None or wanted == number_of[k]:
+                continue
+            miss = {"entrant": entrant, "wanted": wanted, "table": number_of[k]}
+            if not 1 <= wanted <= count:
+                miss["because"] = "fewer"
+            elif holder.get(number_of[k]) in table["entrants"]:
+                miss.update(because="opponent", **{"with": holder[number_of[k]]})
+            else:
+                miss.update(because="taken", **{"with": holder[wanted]})
+            misses.append(miss)
+    tables.sort(key=lambda t: t["table"])
+    return {**seating, "tables": tables}, misses
 
 
 def team_seats(team_a: Sequence[str], team_b: Sequence[str]) -> list[str]:

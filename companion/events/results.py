@@ -86,9 +86,11 @@ def _standings_rows(db: sqlite_utils.Database, event: Event, results: list[dict]
                        order=event.tiebreaks, initial_points=late_points(event, people),
                        adjustments=adjustments(db, event))
     gone = {e.name for e in people if e.dropped}
+    absent = {e.name for e in people if e.no_show}
     for row in rows:
         row["game_score"] = own.get(row["entrant"], 0)
         row["dropped"] = row["entrant"] in gone
+        row["no_show"] = row["entrant"] in absent
     return rows
 
 

@@ -24,8 +24,10 @@ from .director import changeable_round, fixed_schedule, reseat_table, started_ta
 from .brackets import cut_seating, round_robin_round, round_robin_rounds
 from .entrants import entrants, least_entrants
 from .event import Event, log_change, touch
-from .pairing import (active_ranking, assign_tables, history_from_results, orient_pairs,
-                      random_pairing, random_tables, seat_round, swiss_pairing)
+from .pairing import (active_ranking, assign_tables, fix_table_numbers,
+                      history_from_results, orient_pairs, random_pairing, random_tables,
+                      seat_round, swiss_pairing)
+from .restrictions import apart_members, fixed_tables
 from .results import all_results, standings
 from .rounds import rounds, seat_names
 
@@ -35,7 +37,11 @@ def seat_next_round(db: sqlite_utils.Database, event: Event, rng: random.Random 
     """Seat the next round on new companion tables; returns its number.
 
     Round 1 is drawn at random; later rounds are seated by standings (Swiss pairing or
-    tables by standings), after the previous round is locked. Raises ValueError.
+    tables by standings), after the previous round is locked. Raises ValueError. With the
+    event's check-in on, round 1 seats only the entrants checked in; the others become
+    no-shows (dropped, shown as such, checked in late from the entrants' list). The
+    director's keep-apart groups and fixed tables (:mod:`.restrictions`) are kept
+    wherever the pairing allows.
     `admit(count)` is called with the number of tables the round needs before any is
     made, and refuses them by raising (the web's per-address quota on event tables).
     """
@@ -49,7 +55,15 @@ def seat_next_round(db: sqlite_utils.Database, event: Event, rng: random.Random 
                                  rounds=event.total_rounds))
     everyone = entrants(db, event)
     people = [e for e in everyone if not e.dropped]
+    no_shows: list[str] = []
+    if number == 1 and event.config.get("checkin"):
+        no_shows = [e.name for e in people if not e.checked_in]
+        people = [e for e in people if e.checked_in]
     least = least_entrants(event.format)
+    if no_shows and len(people) < least:
+        raise ValueError(message("tournament", "A round needs at least {least} entrants; "
+                                 "{count} of the list are checked in.", least=least,
+                                 count=len(people)))
     if len(people) < least:
         if len(people) == 1:
             raise ValueError(message("tournament", "A round needs at least {least} entrants; "
@@ -58,6 +72,7 @@ def seat_next_round(db: sqlite_utils.Database, event: Event, rng: random.Random 
                                  "{count} are on the list.", least=least, count=len(people)))
     members = {e.name: e.members for e in people}
     plan: dict = {}     # what round 1 of a round robin fixes: its order and its rounds
+    apart = apart_members(event)
     if event.cut and number > event.rounds:
         seating = _knockout_seating(db, event, number)
     elif event.plan == "round_robin":
@@ -72,7 +87,7 @@ def seat_next_round(db: sqlite_utils.Database, event: Event, rng: random.Random 
             raise ValueError(N_("Nobody is left to play in this round of the round robin."))
     elif number == 1:
         seating = seat_round(event.format, [e.name for e in people],
-                             rng=rng or random.Random(secrets.randbits(64)))
+                             rng=rng or random.Random(secrets.randbits(64)), apart=apart)
     else:
         results = all_results(db, event)
         rows = standings(db, event)
@@ -82,7 +97,8 @@ def seat_next_round(db: sqlite_utils.Database, event: Event, rng: random.Random 
         # director's adjustments included), so the ranking and the groups agree.
         points = {r["entrant"]: r["points"] for r in rows if r["entrant"] in members}
         seating = seat_by_standings(event, ranking, history_from_results(results),
-                                    points)
+                                    points, apart)
+    seating, _misses = fix_table_numbers(seating, fixed_tables(db, event))
     seats = []
     for table in seating["tables"]:
         ids = table["entrants"]
@@ -116,6 +132,10 @@ def seat_next_round(db: sqlite_utils.Database, event: Event, rng: random.Random 
                     db.execute("INSERT INTO event_seatings (event_id, round, table_no,"
                                " table_id, entrants) VALUES (?, ?, ?, ?, ?)",
                                [event.id, number, table_no, table_id, json.dumps(ids)])
+                if no_shows:
+                    db.execute("UPDATE event_entrants SET no_show = 1, dropped = 1 WHERE"
+                               " event_id = ? AND name IN (SELECT value FROM json_each(?))",
+                               [event.id, json.dumps(no_shows)])
                 touch(db, event.id)
         except sqlite3.IntegrityError:
             raise ValueError(message("tournament", "Round {round} was just seated from another "
@@ -152,16 +172,18 @@ def _knockout_seating(db, event: Event, number: int) -> dict:
     return cut_seating(seeds, previous)
 
 
-def seat_by_standings(event: Event, ranking: list[str], history: dict, points: dict) -> dict:
+def seat_by_standings(event: Event, ranking: list[str], history: dict, points: dict,
+                      apart: list | None = None) -> dict:
     """A later round's seating: Swiss pairing by score groups in the director's method
     (team games; each pair turned so the team that went first less often is team A), or
-    tables by standings with the director's odd tables (table games)."""
+    tables by standings with the director's odd tables (table games); `apart`: the
+    keep-apart groups."""
     method = event.config.get("pairing", "dutch")
     if event.format["kind"] != "tables" and method != "dutch":
         # seat_round pairs Dutch-style; the other method is the library's swiss_pairing.
-        seating = swiss_pairing(ranking, history, points=points, method=method)
+        seating = swiss_pairing(ranking, history, points=points, method=method, apart=apart)
         return orient_pairs(seating, history)
-    return seat_round(event.format, ranking, history, points=points)
+    return seat_round(event.format, ranking, history, points=points, apart=apart)
 
 
 def pair_open_tables(db: sqlite_utils.Database, event: Event, number: int,
@@ -191,6 +213,7 @@ def pair_open_tables(db: sqlite_utils.Database, event: Event, number: int,
         ids = [e for _n, _t, table in open_ for e in table]
         members = {e.name: e.members for e in entrants(db, event)}
         history = history_from_results(all_results(db, event))
+        apart = apart_members(event)
         fmt = event.format
         sizes = {"min_size": fmt.get("min_table") or 2, "max_size": fmt.get("max_table") or 2,
                  "preferred": fmt.get("preferred_table"),
@@ -199,27 +222,37 @@ def pair_open_tables(db: sqlite_utils.Database, event: Event, number: int,
         if number == 1:
             rng = rng or random.Random(secrets.randbits(64))
             if fmt["kind"] == "tables":
-                seating = random_tables(ids, rng, history, **sizes)
+                seating = random_tables(ids, rng, history, apart=apart, **sizes)
             else:
-                seating = orient_pairs(random_pairing(ids, rng, history), history)
+                seating = orient_pairs(random_pairing(ids, rng, history, apart=apart),
+                                       history)
         else:
             wanted = set(ids)
             rows_ = standings(db, event)
             ranking = [r["entrant"] for r in rows_ if r["entrant"] in wanted]
             ranking += [e for e in ids if e not in set(ranking)]
             if fmt["kind"] == "tables":
-                seating = assign_tables(ranking, history, **sizes)
+                seating = assign_tables(ranking, history, apart=apart, **sizes)
             else:
                 points = {r["entrant"]: r["points"] for r in rows_ if r["entrant"] in wanted}
-                seating = seat_by_standings(event, ranking, history, points)
+                seating = seat_by_standings(event, ranking, history, points, apart)
         if seating["byes"]:     # every entrant had a seat: pairing them again keeps that
             raise ValueError(N_("These tables can't be paired again without a bye."))
         # The new tables, best first, go to the open table numbers in order (the same size:
-        # a companion table's seats are fixed).
+        # a companion table's seats are fixed); a table with an entrant whose fixed table
+        # is open goes there first.
         free = list(open_)
+        fixed = fixed_tables(db, event)
         old, new, changed = [], [], 0
-        for table in seating["tables"]:
-            spot = next(row for row in free if len(row[2]) == len(table["entrants"]))
+        wants = [next((row for row in free for e in table["entrants"]
+                       if row[0] == fixed.get(e) and len(row[2]) == len(table["entrants"])),
+                      None) for table in seating["tables"]]
+        order = sorted(range(len(wants)), key=lambda k: wants[k] is None)
+        for k in order:
+            table = seating["tables"][k]
+            spot = wants[k] if wants[k] in free else None
+            spot = spot or next(row for row in free
+                                if len(row[2]) == len(table["entrants"]))
             free.remove(spot)
             table_no, table_id, before = spot
             after = list(table["entrants"])

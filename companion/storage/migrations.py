@@ -623,6 +623,18 @@ def m018_event_groups(db):
 
 
 @migrations()
+def m021_check_in_and_fixed_tables(db):
+    # Check-in before round 1 and a fixed table per entrant: `checked_in` is set by the
+    # director's tap or the player's own phone while the event's check-in is on; round 1
+    # leaves out whoever isn't, marking them `no_show` (and dropped, so every later round
+    # leaves them out too until the director checks them in late). `fixed_table` is the
+    # table number an entrant keeps every round (accessibility), NULL for none.
+    db.execute("ALTER TABLE event_entrants ADD COLUMN checked_in INTEGER NOT NULL DEFAULT 0")
+    db.execute("ALTER TABLE event_entrants ADD COLUMN no_show INTEGER NOT NULL DEFAULT 0")
+    db.execute("ALTER TABLE event_entrants ADD COLUMN fixed_table INTEGER")
+
+
+@migrations()
 def m022_event_audit_lookup(db):
     # The director's log read by event (the dashboard) and the latest announcements
     # (kind "announce"), which every players' page asks for at each refresh: an index

@@ -106,7 +106,8 @@ DIRECTOR_ROUTES = ("events.dashboard", "events.seat", "events.lock", "events.cor
                    "events.director_link", "events.adjustments", "events.swap",
                    "events.unseat", "events.standings_csv", "events.director_devices",
                    "events.claims_action", "events.slips", "events.pair_again",
-                   "events.cut", "events.export_zip", "events.announce")
+                   "events.cut", "events.export_zip", "events.announce",
+                   "events.pairing_rules")
 # Event writes that touch the event's own tables, never A or B: a swap renames seats; "my
 # table" seats a phone holding a player's pass (the cast's phones pick names as they go);
 # unseating a round deletes or retires its tables. A claim given up (picking another name,
@@ -221,6 +222,7 @@ ROUTES: dict[tuple[str, str], tuple[str, ...]] = {
     (EVENT + "/register", "POST"): ("member_0", "member_1", "member_2"),
     (EVENT + "/pick", "POST"): ("name", "code"),
     (EVENT + "/not-me", "POST"): (),
+    (EVENT + "/check-in", "POST"): (),
     (EVENT + "/claims", "POST"): ("action", "player", "who"),
     (EVENT + "/slips", "GET"): (),
     (EVENT + "/my-table", "POST"): (),
@@ -240,6 +242,7 @@ ROUTES: dict[tuple[str, str], tuple[str, ...]] = {
     (EVENT + "/unseat", "POST"): ("round", "who"),
     (EVENT + "/pair-again", "POST"): ("round", "who"),
     (EVENT + "/cut", "POST"): ("size",),
+    (EVENT + "/pairing-rules", "POST"): ("action", "group", "members", "name", "table"),
     (EVENT + "/standings.csv", "GET"): (),
     (EVENT + "/export.zip", "GET"): (),
     (EVENT + "/news", "GET"): (),
@@ -1302,6 +1305,9 @@ SEEDS = [  # in order: the confirmation needs B's pending hand, the rematch a fi
          params={"event_id": EVENT_ID}),
     seed(EVENT + "/pick", "POST", "events.pick", "stranger",
          [("name", "Cy"), ("code", CLAIM_CODE_CY)], params={"event_id": EVENT_ID}),
+    # Cy's phone taps "I'm here" after round 1 is seated: Cy plays already, nothing to do.
+    seed(EVENT + "/check-in", "POST", "events.check_in", "stranger",
+         params={"event_id": EVENT_ID}),
     seed(EVENT + "/slips", "GET", "events.slips", "ann", params={"event_id": EVENT_ID}),
     seed(EVENT + "/my-table", "POST", "events.my_table", "stranger",
          params={"event_id": EVENT_ID}),
@@ -1354,6 +1360,12 @@ SEEDS = [  # in order: the confirmation needs B's pending hand, the rematch a fi
     seed(EVENT + "/claims", "POST", "events.claims_action", "ann",
          [("action", "codes_off")], params={"event_id": EVENT_ID}),
     seed(EVENT + "/not-me", "POST", "events.not_me", "stranger", params={"event_id": EVENT_ID}),
+    # The director's keep-apart group and fixed table.
+    seed(EVENT + "/pairing-rules", "POST", "events.pairing_rules", "ann",
+         [("action", "apart_add"), ("group", "Club"), ("members", "Cy\nEve")],
+         params={"event_id": EVENT_ID}),
+    seed(EVENT + "/pairing-rules", "POST", "events.pairing_rules", "ann",
+         [("action", "fix"), ("name", "Cy"), ("table", "1")], params={"event_id": EVENT_ID}),
     # Groups: the stranger makes one; Bob joins Ann's by its link; Ann's phone renames Bob,
     # makes a table for the group, reads its games and removes Bob's phone.
     seed("/g/new", "GET", "groups.new_group", "nobody"),

@@ -9,9 +9,9 @@ from flask import (abort, current_app, g, make_response, redirect, render_templa
                    session, url_for)
 
 from companion import tables
-from companion.events import devices, director, results, seating
+from companion.events import devices, director, restrictions, results, seating
 from companion.events.event import Event
-from companion.rules.said import said_of
+from companion.rules.said import N_, said_of
 from companion.storage import get_db
 
 from . import bp, forms
@@ -153,6 +153,36 @@ def pair_again(event_id: str):
     except ValueError as exc:
         return refused(event, said_of(exc))
     return _tools_done(event)
+
+
+@bp.post("/e/<event_id>/pairing-rules")
+def pairing_rules(event_id: str):
+    """The director's pairing restrictions (audited): add (or replace) a keep-apart group
+    (action=apart_add: group, members), remove one (apart_remove: group), give an entrant
+    a fixed table (fix: name, table) or take it away (unfix: name)."""
+    event = director_event(event_id)
+    form = request.form
+    action = form.get("action")
+    name = (form.get("name") or "")[:400]
+    group = (form.get("group") or "")[:400]
+    try:
+        if action == "apart_add":
+            restrictions.add_group(get_db(), event, group, (form.get("members") or "")[:20000],
+                                   who())
+        elif action == "apart_remove":
+            restrictions.remove_group(get_db(), event, group, who())
+        elif action == "fix":
+            raw = (form.get("table") or "").strip()
+            if not raw.isdigit() or len(raw) > 5:
+                raise ValueError(N_("Type the table number, e.g. 1."))
+            restrictions.set_fixed_table(get_db(), event, name, int(raw), who())
+        elif action == "unfix":
+            restrictions.set_fixed_table(get_db(), event, name, None, who())
+        else:
+            abort(400)
+    except ValueError as exc:
+        return refused(event, said_of(exc))
+    return redirect(url_for(".dashboard", event_id=event.id) + "#pairing-rules", 303)
 
 
 @bp.post("/e/<event_id>/unseat")

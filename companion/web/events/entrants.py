@@ -38,15 +38,21 @@ CLAIM_GUESS_LIMIT = (10, 60.0)
 
 @bp.post("/e/<event_id>/entrants")
 def change_entrants(event_id: str):
-    """Between rounds: add a late arrival, drop an entrant, or take a dropped one back."""
+    """Between rounds: add a late arrival, drop an entrant, or take a dropped one back;
+    check an entrant in (checkin; a no-show late) or out again (uncheck), switch the
+    check-in before round 1 on or off (checkin_on / checkin_off)."""
     event = director_event(event_id)
     action = request.form.get("action")
+    name = (request.form.get("name") or "")[:400]
     try:
         if action == "add":
-            entrants.add_entrant(get_db(), event, (request.form.get("name") or "")[:400])
+            entrants.add_entrant(get_db(), event, name, checked_in=True)
         elif action in ("drop", "return"):
-            entrants.set_dropped(get_db(), event, (request.form.get("name") or "")[:400],
-                                 action == "drop")
+            entrants.set_dropped(get_db(), event, name, action == "drop")
+        elif action in ("checkin", "uncheck"):
+            entrants.check_in(get_db(), event, name, action == "checkin")
+        elif action in ("checkin_on", "checkin_off"):
+            entrants.set_check_in(get_db(), event, action == "checkin_on")
         else:
             abort(400)
     except ValueError as exc:
@@ -167,7 +173,11 @@ def _mine(event: Event, name: str) -> dict:
     done = rounds.rounds(db, event)
     current = done[-1] if done else None
     table = rounds.table_of(db, event, current.number, name) if current else None
-    return {"row": row, "current": current, "table": table,
+    # Before round 1, with check-in on: whether this entrant checked in (None: no check-in).
+    check_in = None
+    if not done and event.config.get("checkin"):
+        check_in = entrants.is_checked_in(db, event, name)
+    return {"row": row, "check_in": check_in, "current": current, "table": table,
             "bye": bool(current and name in current.byes), "count": len(rows),
             "over": bool(current and current.locked and current.number >= event.total_rounds),
             # The top cut is being played without this entrant (not seeded, or knocked out).
@@ -223,6 +233,21 @@ def pick(event_id: str):
                              error=said_of(exc))
     claims.free_own_seat(db, event, secret, given_up)
     return done
+
+
+@bp.post("/e/<event_id>/check-in")
+def check_in(event_id: str):
+    """"I'm here": a player's phone checks its own player (its claim) in before round 1,
+    while the director has check-in on."""
+    event = load_event(event_id)
+    try:
+        entrants.player_check_in(get_db(), event.id, phone_secret())
+    except ValueError as exc:
+        holder = entrants.pass_holder(get_db(), event.id, phone_secret())
+        return _players_page(event, holder[0] if holder else "", bool(holder),
+                             member=holder[1] if holder else None, status=422,
+                             error=said_of(exc))
+    return redirect(url_for(".players", event_id=event.id) + "#check-in", 303)
 
 
 @bp.post("/e/<event_id>/not-me")

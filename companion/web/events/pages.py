@@ -10,7 +10,7 @@ from flask_babel import gettext
 from markupsafe import Markup
 
 from companion.events import (announcements, claims, devices, director, entrants, knockout,
-                              results, round_clock, rounds)
+                              restrictions, results, round_clock, rounds)
 from companion.events.event import Event
 from companion.lru import LRU
 from companion.storage import get_db
@@ -66,12 +66,17 @@ def room(event: Event, page: bool = True) -> dict:
     every = rounds.round_tables(db, event, current.number) if current else []
     open_only = request.args.get("tables") == "open"
     rows = [r for r in every if r.status != "finished"] if open_only else every
+    people = entrants.entrants(db, event) if page else []
     return dict(event=event, rounds=done, current=current, rows=rows, long_list=LONG_LIST,
                 table_counts=table_counts(every), open_only=open_only,
                 public_base=public_base(), loopback=base_is_loopback(),
                 other_base=base_mismatch(),
                 words=STATUS_WORDS, counts=entrants.entrant_counts(db, event),
-                entrants=entrants.entrants(db, event) if page else [],
+                entrants=people, checked=entrants.check_in_count(people),
+                groups=restrictions.apart_groups(event) if page else [],
+                fixed=restrictions.fixed_tables(db, event) if page else {},
+                notes=(restrictions.round_notes(db, event, every) if page and current
+                       and not current.locked else None),
                 audit=director.audit(db, event), error=None,
                 claims=claims.player_claims(db, event) if page else [],
                 codes=claims.codes_on(event),
