@@ -472,6 +472,13 @@ def _fields(text: str) -> set[str]:
     return found
 
 
+def _lone_percents(text: str) -> int:
+    """How many % signs are neither "%%" nor a "%(name)s" field: Jinja's gettext formats
+    every template string (newstyle), so a translation's bare % (28%, （%）) is an error
+    at render time unless its msgid has one too."""
+    return _PERCENT.sub("", text).replace("%%", "").count("%")
+
+
 def _forms(value) -> tuple:
     return tuple(value) if isinstance(value, (list, tuple)) else (value,)
 
@@ -539,6 +546,8 @@ def test_every_message_has_japanese_with_the_same_fields(name):
             if string_ and _fields(string_) != _fields(english[-1 if len(english) > 1 else 0]) \
                     and _fields(string_) != _fields(english[0]):
                 fields.append(f"{where} -> {string_!r}")
+            if string_ and _lone_percents(string_) > _lone_percents(english[0]):
+                fields.append(f"{where} -> {string_!r} (a bare %: write %%)")
     assert not empty, f"{len(empty)} messages without Japanese:\n" + "\n".join(empty)
     assert not fuzzy, f"{len(fuzzy)} fuzzy messages:\n" + "\n".join(fuzzy)
     assert not fields, "translations that lose or add a field:\n" + "\n".join(fields)
