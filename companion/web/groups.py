@@ -27,6 +27,7 @@ from .games import game_or_404, playable_games, ui_for
 from .home import MAX_PLAYERS_SHOWN, create_from_form, game_name
 from .qr import qr_svg, shown_url
 from .quotas import quota
+from .sheet_image import image_data
 from .urls import qr_link
 
 bp = Blueprint("groups", __name__)
@@ -445,8 +446,18 @@ def game_page(group_id: str, game_id: int):
         view = RecordedSheet(record)
     except LookupError:     # a game this install no longer has
         view = None
+    picture = None
+    if view is not None and record["summary"]:
+        # The same picture History offers at the table (web/sheet_image.py), dated by
+        # when the game finished.
+        try:
+            picture = image_data(find_game(record["game"]), record["summary"],
+                                 record["players"], record["finished_at"], "")
+        except (LookupError, TypeError, ValueError, AttributeError):
+            current_app.logger.warning("recorded game's picture not made", exc_info=True)
     return render_template("groups/game.html", group=group, rec=record, ids=ids,
                            sheet=view.draw() if view is not None else None,
+                           sheet_image=picture,
                            page_game=record["game"] if view is not None else None,
                            rules=_house_rules(record["game"], record["settings"]),
                            game_name=game_name)

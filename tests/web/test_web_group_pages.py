@@ -317,3 +317,54 @@ def test_a_summary_the_sheet_cant_draw_leaves_the_record(family, db_path):
     assert not select(page, "#sheet")
     assert "Won: Ann & Cid" in text_of(select(page, "#game-facts")[0])
     assert len(select(page, "#final-scores tbody tr")) == 4
+
+
+def test_a_paper_rook_game_is_recorded_with_its_totals_but_not_as_a_hand(new_phone, db_path):
+    """Rook from a paper sheet at 340-285 at a group's table (target 600): Bob bids 150
+    and his team takes 180 (A 410, B 465), Ann bids 190 and takes 200 (A 610, B 515). The
+    record's scores are the sheet's totals, paper included; the Rook figures count the two
+    hands played here only (the paper line is no hand: nobody bid in it). The game's page
+    offers its picture, the paper line first."""
+    ann = new_phone("Ann")
+    group_id = make_group(ann, players="Ann\nBob\nCid\nDee\n")
+    table_id = group_table(ann, group_id, "rook", ROOK_SEATS, paper_A=340, paper_B=285)
+    enter_all(db_path, ann, table_id, [hand("Bob", 150, 70, 180), hand("Ann", 190, 200, 50)])
+    [game] = ann.get(f"/g/{group_id}/games.json").get_json()
+    assert game["scores"] == {"Ann & Cid": 610, "Bob & Dee": 515}
+    assert game["winners"] == ["Ann", "Cid"]
+    rook = ann.get(f"/g/{group_id}/stats.json").get_json()["games"]["rook"]
+    figures = rook["figures"]
+    assert figures["hands"] == 2
+    by_hand = {"Ann": (1, 190, 1, 200), "Bob": (1, 150, 1, 180), "Cid": (0, None, 0, 200),
+               "Dee": (0, None, 0, 180), "Ann & Cid": (1, 190, 1, 200),
+               "Bob & Dee": (1, 150, 1, 180)}
+    rows = figures["players"] | figures["teams"]
+    assert {k: (r["bids_taken"], r["average_bid"], r["made"], r["biggest_hand"])
+            for k, r in rows.items()} == by_hand
+    assert all(r["hands"] == 2 for r in rows.values())
+    page = ann.get(f"/g/{group_id}/games/{game['id']}").get_data(as_text=True)
+    assert any("/js/sheet-image.js" in s.attrs.get("src", "") for s in select(page, "script"))
+    assert select(page, "#share-sheet button[data-sheet-image=sheet-image-data]")
+    import json
+    data = json.loads(select(page, "script#sheet-image-data")[0].text)
+    assert [(r["label"], r["running"]) for r in data["rows"]] == [
+        ("From the paper sheet", [340, 285]), ("Hand 1", [410, 465]), ("Hand 2", [610, 515])]
+    assert data["totals"] == [610, 515] and data["winners"] == ["Ann & Cid"]
+
+
+def test_group_pages_show_dates_in_the_phones_time_the_table_page_doesnt_load_it(family):
+    """The group's page, a game's and a player's load js/local-time.js (the UTC text stays
+    for a phone without scripts); the table page, whose weight is budgeted, doesn't."""
+    group_id, ann, games = family
+    game = games["rook"]
+    group_page = ann.get(f"/g/{group_id}").get_data(as_text=True)
+    [player] = [a.attrs["href"] for a in select(group_page, ".group-players a")
+                if "/players/" in a.attrs["href"]][:1]
+    for url in (f"/g/{group_id}", f"/g/{group_id}/games/{game['id']}", player):
+        page = ann.get(url).get_data(as_text=True)
+        assert any("/js/local-time.js" in s.attrs.get("src", "")
+                   for s in select(page, "script")), url
+        assert re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", text_of(select(page, "time.local-time")[0]))
+    assert "local-time.js" not in ann.page(game["table_id"])
+    js = ann.get("/static/js/local-time.js")
+    assert js.status_code == 200 and b"time.local-time" in js.get_data()
