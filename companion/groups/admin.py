@@ -15,6 +15,7 @@ from types import SimpleNamespace
 import sqlite_utils
 
 from companion.clock import now
+from companion.rules.game import name_key
 from companion.rules.said import N_, message
 from companion.storage import transaction
 from companion.tables import tokens
@@ -126,6 +127,54 @@ def merge_players(db: sqlite_utils.Database, group_id: str, secret: str | None,
     return Player(dst["id"], dst["name"]), len(game_ids)
 
 
+def rename_in_records(db: sqlite_utils.Database, group_id: str, player_id: int, old: str,
+                      new: str) -> int:
+    """Inside the caller's write transaction (a rename): every recorded game player
+    `player_id` sat in is rewritten with `old` called `new` (seat names, teams, scores,
+    winners, the final summary and the stored facts, so Rocca's facts from the log stay
+    whole), the group's total is built again, and the old name is kept as an alias of the
+    player (a row merged into them), so a live table still seating `old` records its later
+    games under `new`. Returns how many (not deleted) games were rewritten."""
+    count = 0
+    rows = db.execute("SELECT g.*, p.seat FROM group_games g JOIN group_game_players p ON"
+                      " p.game_id = g.id WHERE p.group_id = ? AND p.player_id = ?",
+                      [group_id, player_id]).fetchall()
+    for row in rows:
+        record = _game(row)
+        seated = record["players"][row["seat"]] if row["seat"] < len(record["players"]) \
+            else old
+        record = rename_record(record, seated, new)
+        try:
+            summary = json.loads(row["summary"])
+            facts = json.loads(row["facts"]) if row["facts"] else None
+        except (TypeError, ValueError):
+            summary, facts = None, None
+        names = json.loads(row["players"])
+        if isinstance(summary, dict):
+            _names, summary = renamed(names, summary, seated, new)
+        if isinstance(facts, dict):
+            _names, facts = renamed(names, facts, seated, new)
+        db.execute("UPDATE group_games SET players = ?, teams = ?, scores = ?, winners = ?,"
+                   " summary = ?, facts = ? WHERE id = ?",
+                   [json.dumps(record["players"]),
+                    json.dumps(record["teams"]) if record["teams"] is not None else None,
+                    json.dumps(record["scores"]), json.dumps(record["winners"]),
+                    json.dumps(summary, default=str) if summary is not None else row["summary"],
+                    json.dumps(facts) if facts is not None else row["facts"], row["id"]])
+        count += not row["deleted_at"]
+    old_key = name_key(old)
+    if old_key != name_key(new) and db.execute(
+            "SELECT 1 FROM group_players WHERE group_id = ? AND key = ? AND merged_into = ?",
+            [group_id, old_key, player_id]).fetchone() is None:
+        pid = db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM group_players WHERE"
+                         " group_id = ?", [group_id]).fetchone()[0]
+        db.execute("INSERT INTO group_players (group_id, id, name, key, created_at,"
+                   " merged_into) VALUES (?, ?, ?, ?, ?, ?)",
+                   [group_id, pid, old, old_key, now(), player_id])
+    rebuild_stats(db, group_id)
+    return count
+
+
 def _rename_imported(db, row, from_id: int, into_id: int, new: str) -> None:
     """A merge at a game brought from a CSV (no summary to rewrite): its record's names,
     and its seat rows' player."""
@@ -209,5 +258,5 @@ def delete_group(db: sqlite_utils.Database, group_id: str, secret: str | None) -
     return games
 
 
-__all__ = ["merge_players", "merge_preview", "delete_game", "game_row", "group_size",
+__all__ = ["rename_in_records", "merge_players", "merge_preview", "delete_game", "game_row", "group_size",
            "delete_group"]

@@ -136,7 +136,7 @@ def remove_phone(group_id: str, n: int):
 
 @bp.post("/g/<group_id>/players/<int:player_id>/rename")
 def rename_player(group_id: str, player_id: int):
-    """A phone of the group renames a player (the recorded games keep the old name)."""
+    """A phone of the group renames a player (their recorded games and figures follow)."""
     try:
         groups.rename_player(get_db(), group_id[:64], phone_secret(), player_id,
                              (request.form.get("name") or "")[:1000])

@@ -5,6 +5,7 @@ the record). Every game is played at a table of the group through the real rules
 figures are checked against hand computations."""
 from __future__ import annotations
 
+import json
 import re
 from urllib.parse import urlsplit
 
@@ -345,7 +346,6 @@ def test_a_paper_rook_game_is_recorded_with_its_totals_but_not_as_a_hand(new_pho
     page = ann.get(f"/g/{group_id}/games/{game['id']}").get_data(as_text=True)
     assert any("/js/sheet-image.js" in s.attrs.get("src", "") for s in select(page, "script"))
     assert select(page, "#share-sheet button[data-sheet-image=sheet-image-data]")
-    import json
     data = json.loads(select(page, "script#sheet-image-data")[0].text)
     assert [(r["label"], r["running"]) for r in data["rows"]] == [
         ("From the paper sheet", [340, 285]), ("Hand 1", [410, 465]), ("Hand 2", [610, 515])]
@@ -368,3 +368,31 @@ def test_group_pages_show_dates_in_the_phones_time_the_table_page_doesnt_load_it
     assert "local-time.js" not in ann.page(game["table_id"])
     js = ann.get("/static/js/local-time.js")
     assert js.status_code == 200 and b"time.local-time" in js.get_data()
+
+
+def test_renaming_a_player_moves_their_figures_to_the_new_name(family):
+    """Ann, who played all six games, becomes Annie: stats.json and her page show one
+    player with every game (each game's own figures too, Rook's partnership and Rocca's
+    facts from the log included), nothing left under the old name."""
+    group_id, ann, games = family
+    before = ann.get(f"/g/{group_id}/stats.json").get_json()
+    page = ann.get(f"/g/{group_id}").get_data(as_text=True)
+    [pid] = [li.attrs["data-player"] for li in select(page, ".group-players li[data-player]")
+             if text_of(select(li.html, "summary")[0]) == "Ann"]
+    r = ann.post(f"/g/{group_id}/players/{pid}/rename", {"name": "Annie"})
+    assert r.status_code == 303
+    after = ann.get(f"/g/{group_id}/stats.json").get_json()
+    assert "Ann" not in after["players"] and after["players"]["Annie"] == before["players"]["Ann"]
+    text = json.dumps(after)
+    assert '"Ann"' not in text and "Ann &" not in text and "& Ann" not in text
+    rook = after["games"]["rook"]["figures"]
+    assert rook["players"]["Annie"] == before["games"]["rook"]["figures"]["players"]["Ann"]
+    assert rook["teams"]["Annie & Cid"] == before["games"]["rook"]["figures"]["teams"]["Ann & Cid"]
+    rocca = after["games"]["rocca"]["figures"]
+    assert json.dumps(rocca) == json.dumps(before["games"]["rocca"]["figures"]).replace(
+        '"Ann"', '"Annie"')
+    assert all("Ann" not in g["players"] for g in ann.get(f"/g/{group_id}/games.json").get_json())
+    page = ann.get(f"/g/{group_id}/players/{pid}").get_data(as_text=True)
+    assert text_of(select(page, "#player-name")[0]) == "Annie"
+    assert "6 games · 3 wins · 50 %" in text_of(select(page, "#record")[0])
+    assert len(select(page, "#played li")) == 6
