@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections import OrderedDict
 from datetime import datetime
 from types import SimpleNamespace
 from typing import Any
@@ -408,8 +409,44 @@ def rebuild_stats(db: sqlite_utils.Database, group_id: str) -> dict:
 
 def kept_stats(db: sqlite_utils.Database, group_id: str) -> dict:
     """The group's running total of statistics (companion.stats), kept as games finish;
-    ``stats.view`` of it is what ``/g/<id>/stats.json`` serves."""
+    ``stats.view`` of it is what ``/g/<id>/stats.json`` serves. A fresh copy: the caller
+    may change it (see :func:`kept_figures` for the pages' shared, read-only one)."""
     return _load(db, group_id)
+
+
+#: The pages' total and its view per group, in this process: ``group_id -> (stored text,
+#: total, view)``, newest used last. A page reads the stored total's text (one SELECT) and,
+#: while it is the text the cache was made from, uses the total and view made from it: no
+#: ``json.loads`` of the whole total and no ``stats.view`` over it. Any write (a game
+#: finished, edited, deleted; a merge or rename) stores a new text, so a stale entry is
+#: never used; each process keeps its own.
+_FIGURES: "OrderedDict[str, tuple[str, dict, dict]]" = OrderedDict()
+#: How many groups' figures a process keeps (each ~1 MB with 2,000 games).
+FIGURES_KEPT = 16
+
+
+def kept_figures(db: sqlite_utils.Database, group_id: str) -> tuple[dict, dict]:
+    """The group's running total and ``stats.view`` of it, for its pages: shared between
+    requests, so READ-ONLY (copy before changing anything). Made again only when the
+    stored total changed since (its text compared); a group without a stored total has it
+    built (not cached: the next write stores it)."""
+    row = db.execute("SELECT stats FROM group_stats WHERE group_id = ?",
+                     [group_id]).fetchone()
+    if row is None:
+        total = _load(db, group_id)
+        return total, stats.view(total)
+    text = row[0]
+    hit = _FIGURES.get(group_id)
+    if hit is not None and hit[0] == text:
+        _FIGURES.move_to_end(group_id)
+        return hit[1], hit[2]
+    total = json.loads(text)
+    figures = stats.view(total)
+    _FIGURES[group_id] = (text, total, figures)
+    _FIGURES.move_to_end(group_id)
+    while len(_FIGURES) > FIGURES_KEPT:
+        _FIGURES.popitem(last=False)
+    return total, figures
 
 
 def record_of(row) -> dict[str, Any]:

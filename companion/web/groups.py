@@ -92,7 +92,7 @@ def show(group_id: str):
         return _refused(exc)
     db = get_db()
     link = _link(group)
-    figures = stats.view(groups.kept_stats(db, group.id))
+    _total, figures = groups.kept_figures(db, group.id)
     players = groups.players(db, group.id)
     return render_template("groups/show.html", group=group, me=me, players=players,
                            ids={p.name: p.id for p in players},
@@ -191,7 +191,7 @@ def stats_json(group_id: str):
         group, _me = _mine(group_id)
     except TableError as exc:
         return _refused(exc)
-    response = jsonify(stats.view(groups.kept_stats(get_db(), group.id)))
+    response = jsonify(groups.kept_figures(get_db(), group.id)[1])
     response.headers["Cache-Control"] = "private, no-store"
     return response
 
@@ -513,8 +513,7 @@ def player_page(group_id: str, player_id: int):
         page = max(1, min(int(request.args.get("page", "1")[:6]), 10 ** 5))
     except ValueError:
         page = 1
-    kept = groups.kept_stats(db, group.id)
-    figures = stats.view(kept)
+    kept, figures = groups.kept_figures(db, group.id)
     mine = stats.player(figures, player.name)
     played = groups.player_games(db, group.id, player.id,
                                  limit=page * PLAYER_GAMES_PAGE + 1)
