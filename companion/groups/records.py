@@ -91,9 +91,38 @@ def _kept(db, group_id: str) -> "_Kept":
     return kept
 
 
+#: Games a table plays one after another inside one of its games (a match: Rocca deals
+#: the next game with "new game", no rematch between them; RULES.md §ROC-9 ends each one).
+#: Each finished game of the match is a record of its own, stored as game
+#: ``n * MATCH_GAMES + k`` of its table: game k of the match that is the table's game n.
+#: The numbers keep the table's order, so "every record after this one" stays a range.
+IN_MATCH = frozenset({"rocca"})
+MATCH_GAMES = 1_000_000
+
+
+def _stored_no(slug: str, n: int, summary: dict) -> int:
+    """The record number of the table's game `n` as `summary` stands: `n`, or for a game
+    played in a match, the match's last finished game (its summary's ``games``: the
+    current one once over; 0 while the first is played)."""
+    if slug not in IN_MATCH:
+        return n
+    return n * MATCH_GAMES + len(summary.get("games") or ())
+
+
+def table_game_no(stored: int) -> int:
+    """The table's game (1 = its first) a record number belongs to."""
+    return stored // MATCH_GAMES if stored >= MATCH_GAMES else stored
+
+
+def shown_game_no(stored: int) -> int:
+    """A record's number as a page shows it: the game at its table, or in its match."""
+    return stored % MATCH_GAMES if stored >= MATCH_GAMES else stored
+
+
 def _record(db, table, names: list[str], result, group_id: str, kept: "_Kept") -> None:
-    game_no = len(result.past_games) + 1
     summary = result.summary or {}
+    n = len(result.past_games) + 1
+    game_no = _stored_no(table.game_slug, n, summary)
     # A game brought back by an undone rematch is this number again: later ones go. A
     # record deleted from the group's games stays (deleted) in its place, so the table's
     # later writes, finishing that game again, never bring it back.
@@ -103,6 +132,10 @@ def _record(db, table, names: list[str], result, group_id: str, kept: "_Kept") -
     db.execute("DELETE FROM group_games WHERE table_id = ? AND game_no > ? AND deleted_at"
                " IS NULL", [table.id, game_no])
     if not summary.get("over"):
+        if table.game_slug in IN_MATCH:
+            # The match's next game is being played: the finished ones keep their records
+            # (an undone last play took its game's away above).
+            return
         row = db.execute("SELECT * FROM group_games WHERE table_id = ? AND game_no = ?",
                          [table.id, game_no]).fetchone()
         if row is not None and not row["deleted_at"]:
@@ -111,8 +144,13 @@ def _record(db, table, names: list[str], result, group_id: str, kept: "_Kept") -
         return
     row = db.execute("SELECT started_at, finished_at FROM group_games WHERE table_id = ?"
                      " AND game_no = ?", [table.id, game_no]).fetchone()
-    started = row["started_at"] if row is not None else _started_at(db, table.id,
-                                                                     result.game_start)
+    before = None
+    if row is None and game_no > n * MATCH_GAMES + 1:
+        # A match's later game began when the one before it ended.
+        before = db.execute("SELECT finished_at FROM group_games WHERE table_id = ? AND"
+                            " game_no = ?", [table.id, game_no - 1]).fetchone()
+    started = row["started_at"] if row is not None else before[0] if before is not None \
+        else _started_at(db, table.id, result.game_start)
     finished = row["finished_at"] if row is not None else now()
     _write(db, table, names, game_no, summary, started, finished, kept,
            result.past_games[-1] if result.past_games else None)
@@ -134,8 +172,8 @@ def record_past_games(db: sqlite_utils.Database, table, names: list[str],
     for game_no, summary in enumerate(past_games, start=1):
         finished = (summary or {}).get("ended_at") or now()
         if (summary or {}).get("over"):
-            _write(db, table, names, game_no, summary, started, finished, kept,
-                   past_games[game_no - 2] if game_no > 1 else None)
+            _write(db, table, names, _stored_no(table.game_slug, game_no, summary), summary,
+                   started, finished, kept, past_games[game_no - 2] if game_no > 1 else None)
             recorded += 1
         started = finished
     if own:
@@ -157,8 +195,8 @@ def record_sheet(db: sqlite_utils.Database, table, names: list[str], sheet) -> i
     if summary.get("over"):
         past = sheet.past_games
         started = (past[-1].get("ended_at") if past else None) or _started_at(db, table.id, 0)
-        _write(db, table, names, len(past) + 1, summary, started, now(), kept,
-               past[-1] if past else None)
+        _write(db, table, names, _stored_no(table.game_slug, len(past) + 1, summary),
+               summary, started, now(), kept, past[-1] if past else None)
         recorded += 1
     kept.save()
     return recorded
@@ -305,7 +343,7 @@ def _game_facts(db, table, names: list[str], game_no: int, summary: dict,
     :data:`FROM_ACTIONS`, else (or when the rules refuse the actions on replay, which only
     a rules change could cause) from its summary."""
     if table.game_slug in FROM_ACTIONS:
-        actions = game_actions(db, table.id, game_no)
+        actions = game_actions(db, table.id, table_game_no(game_no))
         if actions is not None:
             try:
                 return stats.facts_of(table.game_slug, table.settings, names, actions,
@@ -532,7 +570,8 @@ def game_record(db: sqlite_utils.Database, group_id: str, game_id: int) -> dict[
         summary = json.loads(row["summary"])
     except (TypeError, ValueError):
         summary = {}
-    out.update(game_no=row["game_no"], lower_wins=bool(row["lower_wins"]),
+    out.update(game_no=shown_game_no(row["game_no"]), in_match=row["game_no"] >= MATCH_GAMES,
+               lower_wins=bool(row["lower_wins"]),
                minutes=_minutes(row["started_at"], row["finished_at"]),
                summary=summary if isinstance(summary, dict) else {})
     names = out["players"]

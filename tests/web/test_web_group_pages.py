@@ -197,8 +197,9 @@ def test_game_pages_are_for_the_group_only(family, new_phone, db_path):
 
 def test_rocca_figures_come_from_the_actions(new_phone, db_path):
     """Rocca: by hand, game 1: Ann drew 1 (a draw), no One penalty; Bob said One and went
-    out. The record is the table's current game; after the second game (ROCCA_2: Ann drew
-    1 + the 3 of her refused play, Bob the 3 of his), its record is that game's."""
+    out. The second game of the same match (ROCCA_2: Ann drew 1 + the 3 of her refused
+    play, Bob the 3 of his) is a record of its own: both count, the first kept when the
+    second was dealt."""
     ann = new_phone("Ann")
     group_id = make_group(ann, players="Ann\nBob\n")
     table_id = group_table(ann, group_id, "rocca", ["Ann", "Bob"])
@@ -207,15 +208,34 @@ def test_rocca_figures_come_from_the_actions(new_phone, db_path):
     assert fig == {"games_counted": 1, "players": {
         "Ann": {"games": 1, "one_penalties": 0, "cards_drawn": 1, "average_cards_drawn": 1.0},
         "Bob": {"games": 1, "one_penalties": 0, "cards_drawn": 0, "average_cards_drawn": 0.0}}}
-    enter_all(db_path, ann, table_id, ROCCA_2)
+    enter_all(db_path, ann, table_id, ROCCA_2[:1])          # the next game dealt
+    [first] = ann.get(f"/g/{group_id}/games.json").get_json()
+    assert first["winners"] == ["Bob"]
+    enter_all(db_path, ann, table_id, ROCCA_2[1:])
     fig = ann.get(f"/g/{group_id}/stats.json").get_json()["games"]["rocca"]["figures"]
     players = {p: (r["one_penalties"], r["cards_drawn"]) for p, r in fig["players"].items()}
-    assert fig["games_counted"] == 1 and players == {"Ann": (1, 4), "Bob": (1, 3)}
+    assert fig["games_counted"] == 2 and players == {"Ann": (1, 5), "Bob": (1, 3)}
+    second, again = ann.get(f"/g/{group_id}/games.json").get_json()
+    assert again == first and second["winners"] == ["Bob"]
+    assert second["started_at"] == first["finished_at"]
     page = ann.get(f"/g/{group_id}").get_data(as_text=True)
     [sec] = select(page, '#stats .group-stats[data-section="rocca"]')
     rows = {text_of(select(tr.html, "th")[0]): [text_of(td) for td in select(tr.html, "td")]
             for tr in select(sec.html, ".game-figures tbody tr")}
-    assert rows["Ann"][-2:] == ["1", "4"] and rows["Bob"][-2:] == ["1", "3"]
+    assert rows["Ann"][-2:] == ["1", "5"] and rows["Bob"][-2:] == ["1", "3"]
+    # Each opens its own final sheet, numbered in the match.
+    page = ann.get(f"/g/{group_id}/games/{second['id']}").get_data(as_text=True)
+    assert "Game 2 of the match" in text_of(select(page, "#game-facts")[0])
+    # Undoing the play that won the second game takes its record away; the first stays.
+    db = connect(db_path)
+    try:
+        me = tables.phone_by_secret(db, table_id, ann.secret())
+        last = db.execute("SELECT MAX(seq) FROM actions WHERE table_id = ? AND kind = 'game'",
+                          [table_id]).fetchone()[0]
+        tables.undo(db, table_id, me, last, tokens.new_submission_id())
+    finally:
+        db.conn.close()
+    assert ann.get(f"/g/{group_id}/games.json").get_json() == [first]
 
 
 def _figures(page, section):
