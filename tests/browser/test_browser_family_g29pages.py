@@ -43,8 +43,9 @@ def test_group_statistics_fit_a_small_phone(phones, artifacts_dir):
     expect(page.locator("#group-name")).to_have_text("Friday")
     group_url = page.url
     page.goto(group_url + "/new/scorepad")
-    page.get_by_label("Player 1", exact=True).fill(LONG)
-    page.get_by_label("Player 2", exact=True).fill("Bob")
+    # By name: "Player 1" also labels the paper sheet's box for the first player's total.
+    page.locator("input[name=name_0]").fill(LONG)
+    page.locator("input[name=name_1]").fill("Bob")
     page.locator("#change-rules > summary").click()
     page.get_by_label("Target score").fill("50")
     page.get_by_role("button", name="Create table").click()
@@ -148,7 +149,7 @@ def test_the_familys_second_evening(phones, live_server, artifacts_dir):
     # Last week: a Rook table, finished, then "Keep these players".
     mom.goto("/new/rook")
     for i, name in enumerate(["Mom", "Dad", "Leo", "Mia"]):
-        mom.get_by_label(f"Player {i + 1}", exact=True).fill(name)
+        mom.locator(f"input[name=name_{i}]").fill(name)
     mom.locator("#change-rules > summary").click()
     mom.locator("#f-target").fill("300")
     mom.get_by_role("button", name="Create table").click()
@@ -198,6 +199,9 @@ def test_the_familys_second_evening(phones, live_server, artifacts_dir):
     tonight, last_week = days[0], days[2]
     assert days[1] == tonight and tonight != last_week
     assert (datetime.fromisoformat(tonight) - datetime.fromisoformat(last_week)).days == 7
+    # Each date in the phone's own time (js/local-time.js; the page says UTC without it).
+    expect(items.first.locator("time")).to_have_attribute("data-local", "1")
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", items.first.locator("time").inner_text())
     for item, names in zip(items.all(), ("Mom & Leo", "Dad & Mia", "Mom & Leo")):
         expect(item).to_contain_text(f"Won: {names}")
     # The Rook figures, as computed by hand above.
