@@ -22,7 +22,7 @@ from companion.tables import tokens
 from companion.tables.errors import Forbidden, NotFound, TableError
 
 from .group import Player, audit, require_phone
-from .records import _game, _Kept, _write, rebuild_stats, renamed
+from .records import FROM_ACTIONS, _game, _Kept, _write, rebuild_stats, renamed
 from .transfer import IMPORTED, rename_record
 
 
@@ -105,6 +105,11 @@ def merge_players(db: sqlite_utils.Database, group_id: str, secret: str | None,
                 if seat < len(names):
                     ids[names[seat]] = pid
             [old] = [names[s] for s, pid in seats if pid == from_id and s < len(names)]
+            facts = None
+            if row["game"] in FROM_ACTIONS and row["facts"]:
+                # Read from the table's log, which names the merged player as they sat:
+                # the stored facts renamed, not read again.
+                facts = renamed(names, json.loads(row["facts"]), old, dst["name"])[1]
             names, summary = renamed(names, summary, old, dst["name"])
             ids = {(dst["name"] if n == old else n): (into_id if p == from_id else p)
                    for n, p in ids.items()}
@@ -112,7 +117,7 @@ def merge_players(db: sqlite_utils.Database, group_id: str, secret: str | None,
                                     game_slug=row["game"], settings=json.loads(row["settings"]))
             try:
                 _write(db, table, names, row["game_no"], summary, row["started_at"],
-                       row["finished_at"], kept, ids=ids)
+                       row["finished_at"], kept, ids=ids, facts=facts)
             except (KeyError, TypeError, ValueError, AttributeError):
                 # A name that is also a word of the game's own record (a team called "A"):
                 # renamed, the record no longer reads. The transaction rolls back.

@@ -204,13 +204,14 @@ def record_sheet(db: sqlite_utils.Database, table, names: list[str], sheet) -> i
 
 def _write(db, table, names: list[str], game_no: int, summary: dict, started: str,
            finished: str, kept: "_Kept", previous: dict | None = None,
-           ids: dict[str, int] | None = None) -> None:
+           ids: dict[str, int] | None = None, facts: dict | None = None) -> None:
     """Insert or rewrite the record of game `game_no` of the group's `table`, its group's
     running total following (`kept`). `previous`: the summary of the table's game before
     it (None for its first), from which the table folded this one. `ids`: each name's
     player id, when the caller knows them (a merge rewriting old records); else the names
     are matched to the group's players, a name merged into another player recorded as that
-    player."""
+    player. `facts`: the game's facts when the caller has them (a merge renames the stored
+    ones: a log still names the old player); else they are read now."""
     group_id = table.group_id
     summary = {k: v for k, v in summary.items() if k != "ended_at"}
     if ids is None:
@@ -235,7 +236,8 @@ def _write(db, table, names: list[str], game_no: int, summary: dict, started: st
               json.dumps(list(teams.values())) if teams is not None else None,
               json.dumps(scores), json.dumps(winners), int(outcome.lower_wins),
               json.dumps(summary, default=str),
-              json.dumps(_game_facts(db, table, names, game_no, summary, previous))]
+              json.dumps(facts if facts is not None
+                         else _game_facts(db, table, names, game_no, summary, previous))]
     if row is None:
         game_id = db.execute(
             "INSERT INTO group_games (group_id, table_id, game_no, game, settings, started_at,"

@@ -416,3 +416,30 @@ def test_renaming_a_player_moves_their_figures_to_the_new_name(family):
     assert text_of(select(page, "#player-name")[0]) == "Annie"
     assert "6 games · 3 wins · 50 %" in text_of(select(page, "#record")[0])
     assert len(select(page, "#played li")) == 6
+
+
+def _player_ids(phone, group_id):
+    page = phone.get(f"/g/{group_id}").get_data(as_text=True)
+    return {text_of(select(li.html, "summary")[0]): li.attrs["data-player"]
+            for li in select(page, ".group-players li[data-player]")}
+
+
+def test_merging_or_renaming_keeps_roccas_facts_from_the_log(new_phone, db_path):
+    """Rocca's facts come from the table's log, which names the players as they sat: a
+    merge (Bob into Rob) and a rename (Ann to Annie) carry the stored facts over renamed,
+    so the game stays counted with its draws (by hand as in ROCCA: Ann drew 1)."""
+    ann = new_phone("Ann")
+    group_id = make_group(ann, players="Ann\nBob\nRob\n")
+    table_id = group_table(ann, group_id, "rocca", ["Ann", "Bob"])
+    enter_all(db_path, ann, table_id, ROCCA)
+    ids = _player_ids(ann, group_id)
+    assert ann.post(f"/g/{group_id}/players/{ids['Bob']}/merge",
+                    {"into": ids["Rob"]}).status_code == 303
+    assert ann.post(f"/g/{group_id}/players/{ids['Ann']}/rename",
+                    {"name": "Annie"}).status_code == 303
+    fig = ann.get(f"/g/{group_id}/stats.json").get_json()["games"]["rocca"]["figures"]
+    assert fig == {"games_counted": 1, "players": {
+        "Annie": {"games": 1, "one_penalties": 0, "cards_drawn": 1, "average_cards_drawn": 1.0},
+        "Rob": {"games": 1, "one_penalties": 0, "cards_drawn": 0, "average_cards_drawn": 0.0}}}
+    [game] = ann.get(f"/g/{group_id}/games.json").get_json()
+    assert game["players"] == ["Annie", "Rob"] and game["winners"] == ["Rob"]
