@@ -263,5 +263,6 @@ def delete_group(db: sqlite_utils.Database, group_id: str, secret: str | None) -
     return games
 
 
-__all__ = ["rename_in_records", "merge_players", "merge_preview", "delete_game", "game_row", "group_size",
+__all__ = ["rename_in_records", "merge_players", "merge_preview", "delete_game", "game_row",
+           "group_size",
            "delete_group"]
