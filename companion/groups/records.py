@@ -68,7 +68,8 @@ def record_table(db: sqlite_utils.Database, table, names: list[str], result) -> 
     """Inside the write transaction that stored `result` (the table's fold): bring the
     group's record of the table's current game in line with its sheet. A finished game is
     recorded (or its record rewritten: an edited last hand); a game not finished has no
-    record (an undone last hand takes it away). Past games keep theirs."""
+    record (an undone last hand takes it away). Past games keep theirs, and so do a
+    match's finished games while its next is played (:data:`IN_MATCH`)."""
     group_id = getattr(table, "group_id", None)
     if not group_id:
         return
