@@ -15,13 +15,14 @@ from types import SimpleNamespace
 import sqlite_utils
 
 from companion.clock import now
+from companion.rules.game import name_key
 from companion.rules.said import N_, message
 from companion.storage import transaction
 from companion.tables import tokens
 from companion.tables.errors import Forbidden, NotFound, TableError
 
 from .group import Player, audit, require_phone
-from .records import _game, _Kept, _write, rebuild_stats, renamed
+from .records import FROM_ACTIONS, _game, _Kept, _write, rebuild_stats, renamed
 from .transfer import IMPORTED, rename_record
 
 
@@ -104,6 +105,11 @@ def merge_players(db: sqlite_utils.Database, group_id: str, secret: str | None,
                 if seat < len(names):
                     ids[names[seat]] = pid
             [old] = [names[s] for s, pid in seats if pid == from_id and s < len(names)]
+            facts = None
+            if row["game"] in FROM_ACTIONS and row["facts"]:
+                # Read from the table's log, which names the merged player as they sat:
+                # the stored facts renamed, not read again.
+                facts = renamed(names, json.loads(row["facts"]), old, dst["name"])[1]
             names, summary = renamed(names, summary, old, dst["name"])
             ids = {(dst["name"] if n == old else n): (into_id if p == from_id else p)
                    for n, p in ids.items()}
@@ -111,7 +117,7 @@ def merge_players(db: sqlite_utils.Database, group_id: str, secret: str | None,
                                     game_slug=row["game"], settings=json.loads(row["settings"]))
             try:
                 _write(db, table, names, row["game_no"], summary, row["started_at"],
-                       row["finished_at"], kept, ids=ids)
+                       row["finished_at"], kept, ids=ids, facts=facts)
             except (KeyError, TypeError, ValueError, AttributeError):
                 # A name that is also a word of the game's own record (a team called "A"):
                 # renamed, the record no longer reads. The transaction rolls back.
@@ -124,6 +130,54 @@ def merge_players(db: sqlite_utils.Database, group_id: str, secret: str | None,
         audit(db, group_id, "merge", me.n, {"id": from_id, "name": src["name"]},
               {"id": into_id, "name": dst["name"], "games": len(game_ids)})
     return Player(dst["id"], dst["name"]), len(game_ids)
+
+
+def rename_in_records(db: sqlite_utils.Database, group_id: str, player_id: int, old: str,
+                      new: str) -> int:
+    """Inside the caller's write transaction (a rename): every recorded game player
+    `player_id` sat in is rewritten with `old` called `new` (seat names, teams, scores,
+    winners, the final summary and the stored facts, so Rocca's facts from the log stay
+    whole), the group's total is built again, and the old name is kept as an alias of the
+    player (a row merged into them), so a live table still seating `old` records its later
+    games under `new`. Returns how many (not deleted) games were rewritten."""
+    count = 0
+    rows = db.execute("SELECT g.*, p.seat FROM group_games g JOIN group_game_players p ON"
+                      " p.game_id = g.id WHERE p.group_id = ? AND p.player_id = ?",
+                      [group_id, player_id]).fetchall()
+    for row in rows:
+        record = _game(row)
+        seated = record["players"][row["seat"]] if row["seat"] < len(record["players"]) \
+            else old
+        record = rename_record(record, seated, new)
+        try:
+            summary = json.loads(row["summary"])
+            facts = json.loads(row["facts"]) if row["facts"] else None
+        except (TypeError, ValueError):
+            summary, facts = None, None
+        names = json.loads(row["players"])
+        if isinstance(summary, dict):
+            _names, summary = renamed(names, summary, seated, new)
+        if isinstance(facts, dict):
+            _names, facts = renamed(names, facts, seated, new)
+        db.execute("UPDATE group_games SET players = ?, teams = ?, scores = ?, winners = ?,"
+                   " summary = ?, facts = ? WHERE id = ?",
+                   [json.dumps(record["players"]),
+                    json.dumps(record["teams"]) if record["teams"] is not None else None,
+                    json.dumps(record["scores"]), json.dumps(record["winners"]),
+                    json.dumps(summary, default=str) if summary is not None else row["summary"],
+                    json.dumps(facts) if facts is not None else row["facts"], row["id"]])
+        count += not row["deleted_at"]
+    old_key = name_key(old)
+    if old_key != name_key(new) and db.execute(
+            "SELECT 1 FROM group_players WHERE group_id = ? AND key = ? AND merged_into = ?",
+            [group_id, old_key, player_id]).fetchone() is None:
+        pid = db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM group_players WHERE"
+                         " group_id = ?", [group_id]).fetchone()[0]
+        db.execute("INSERT INTO group_players (group_id, id, name, key, created_at,"
+                   " merged_into) VALUES (?, ?, ?, ?, ?, ?)",
+                   [group_id, pid, old, old_key, now(), player_id])
+    rebuild_stats(db, group_id)
+    return count
 
 
 def _rename_imported(db, row, from_id: int, into_id: int, new: str) -> None:
@@ -209,5 +263,6 @@ def delete_group(db: sqlite_utils.Database, group_id: str, secret: str | None) -
     return games
 
 
-__all__ = ["merge_players", "merge_preview", "delete_game", "game_row", "group_size",
+__all__ = ["rename_in_records", "merge_players", "merge_preview", "delete_game", "game_row",
+           "group_size",
            "delete_group"]

@@ -299,8 +299,11 @@ def remove_phone(db: sqlite_utils.Database, group_id: str, secret: str | None, n
 
 def rename_player(db: sqlite_utils.Database, group_id: str, secret: str | None,
                   player_id: int, name: str) -> Player:
-    """A phone of the group renames player `player_id` (audited; the recorded games keep
-    the names they were played under). 422 for a blank or taken name."""
+    """A phone of the group renames player `player_id`: their recorded games are rewritten
+    under the new name (seat names, teams, scores, winners, the final summary and its
+    facts) and the group's statistics built again, so their figures stay one player's;
+    the old name stays an alias, so a table still seating it records later games under
+    the new one. One transaction, audited. 422 for a blank or taken name."""
     if not 0 < player_id < 2**31:
         raise NotFound(N_("There is no such player in the group."))
     cleaned = clean_name(name or "")
@@ -324,8 +327,10 @@ def rename_player(db: sqlite_utils.Database, group_id: str, secret: str | None,
             return Player(player_id, cleaned)
         db.execute("UPDATE group_players SET name = ?, key = ? WHERE group_id = ? AND id = ?",
                    [cleaned, key, group_id, player_id])
+        from .admin import rename_in_records     # admin builds on this module
+        games = rename_in_records(db, group_id, player_id, row["name"], cleaned)
         audit(db, group_id, "rename", me.n, {"id": player_id, "name": row["name"]},
-              {"id": player_id, "name": cleaned})
+              {"id": player_id, "name": cleaned, "games": games})
     return Player(player_id, cleaned)
 
 

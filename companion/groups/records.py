@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections import OrderedDict
 from datetime import datetime
 from types import SimpleNamespace
 from typing import Any
@@ -67,7 +68,8 @@ def record_table(db: sqlite_utils.Database, table, names: list[str], result) -> 
     """Inside the write transaction that stored `result` (the table's fold): bring the
     group's record of the table's current game in line with its sheet. A finished game is
     recorded (or its record rewritten: an edited last hand); a game not finished has no
-    record (an undone last hand takes it away). Past games keep theirs."""
+    record (an undone last hand takes it away). Past games keep theirs, and so do a
+    match's finished games while its next is played (:data:`IN_MATCH`)."""
     group_id = getattr(table, "group_id", None)
     if not group_id:
         return
@@ -90,9 +92,38 @@ def _kept(db, group_id: str) -> "_Kept":
     return kept
 
 
+#: Games a table plays one after another inside one of its games (a match: Rocca deals
+#: the next game with "new game", no rematch between them; RULES.md §ROC-9 ends each one).
+#: Each finished game of the match is a record of its own, stored as game
+#: ``n * MATCH_GAMES + k`` of its table: game k of the match that is the table's game n.
+#: The numbers keep the table's order, so "every record after this one" stays a range.
+IN_MATCH = frozenset({"rocca"})
+MATCH_GAMES = 1_000_000
+
+
+def _stored_no(slug: str, n: int, summary: dict) -> int:
+    """The record number of the table's game `n` as `summary` stands: `n`, or for a game
+    played in a match, the match's last finished game (its summary's ``games``: the
+    current one once over; 0 while the first is played)."""
+    if slug not in IN_MATCH:
+        return n
+    return n * MATCH_GAMES + len(summary.get("games") or ())
+
+
+def table_game_no(stored: int) -> int:
+    """The table's game (1 = its first) a record number belongs to."""
+    return stored // MATCH_GAMES if stored >= MATCH_GAMES else stored
+
+
+def shown_game_no(stored: int) -> int:
+    """A record's number as a page shows it: the game at its table, or in its match."""
+    return stored % MATCH_GAMES if stored >= MATCH_GAMES else stored
+
+
 def _record(db, table, names: list[str], result, group_id: str, kept: "_Kept") -> None:
-    game_no = len(result.past_games) + 1
     summary = result.summary or {}
+    n = len(result.past_games) + 1
+    game_no = _stored_no(table.game_slug, n, summary)
     # A game brought back by an undone rematch is this number again: later ones go. A
     # record deleted from the group's games stays (deleted) in its place, so the table's
     # later writes, finishing that game again, never bring it back.
@@ -102,6 +133,10 @@ def _record(db, table, names: list[str], result, group_id: str, kept: "_Kept") -
     db.execute("DELETE FROM group_games WHERE table_id = ? AND game_no > ? AND deleted_at"
                " IS NULL", [table.id, game_no])
     if not summary.get("over"):
+        if table.game_slug in IN_MATCH:
+            # The match's next game is being played: the finished ones keep their records
+            # (an undone last play took its game's away above).
+            return
         row = db.execute("SELECT * FROM group_games WHERE table_id = ? AND game_no = ?",
                          [table.id, game_no]).fetchone()
         if row is not None and not row["deleted_at"]:
@@ -110,8 +145,13 @@ def _record(db, table, names: list[str], result, group_id: str, kept: "_Kept") -
         return
     row = db.execute("SELECT started_at, finished_at FROM group_games WHERE table_id = ?"
                      " AND game_no = ?", [table.id, game_no]).fetchone()
-    started = row["started_at"] if row is not None else _started_at(db, table.id,
-                                                                     result.game_start)
+    before = None
+    if row is None and game_no > n * MATCH_GAMES + 1:
+        # A match's later game began when the one before it ended.
+        before = db.execute("SELECT finished_at FROM group_games WHERE table_id = ? AND"
+                            " game_no = ?", [table.id, game_no - 1]).fetchone()
+    started = row["started_at"] if row is not None else before[0] if before is not None \
+        else _started_at(db, table.id, result.game_start)
     finished = row["finished_at"] if row is not None else now()
     _write(db, table, names, game_no, summary, started, finished, kept,
            result.past_games[-1] if result.past_games else None)
@@ -133,8 +173,8 @@ def record_past_games(db: sqlite_utils.Database, table, names: list[str],
     for game_no, summary in enumerate(past_games, start=1):
         finished = (summary or {}).get("ended_at") or now()
         if (summary or {}).get("over"):
-            _write(db, table, names, game_no, summary, started, finished, kept,
-                   past_games[game_no - 2] if game_no > 1 else None)
+            _write(db, table, names, _stored_no(table.game_slug, game_no, summary), summary,
+                   started, finished, kept, past_games[game_no - 2] if game_no > 1 else None)
             recorded += 1
         started = finished
     if own:
@@ -156,8 +196,8 @@ def record_sheet(db: sqlite_utils.Database, table, names: list[str], sheet) -> i
     if summary.get("over"):
         past = sheet.past_games
         started = (past[-1].get("ended_at") if past else None) or _started_at(db, table.id, 0)
-        _write(db, table, names, len(past) + 1, summary, started, now(), kept,
-               past[-1] if past else None)
+        _write(db, table, names, _stored_no(table.game_slug, len(past) + 1, summary),
+               summary, started, now(), kept, past[-1] if past else None)
         recorded += 1
     kept.save()
     return recorded
@@ -165,13 +205,14 @@ def record_sheet(db: sqlite_utils.Database, table, names: list[str], sheet) -> i
 
 def _write(db, table, names: list[str], game_no: int, summary: dict, started: str,
            finished: str, kept: "_Kept", previous: dict | None = None,
-           ids: dict[str, int] | None = None) -> None:
+           ids: dict[str, int] | None = None, facts: dict | None = None) -> None:
     """Insert or rewrite the record of game `game_no` of the group's `table`, its group's
     running total following (`kept`). `previous`: the summary of the table's game before
     it (None for its first), from which the table folded this one. `ids`: each name's
     player id, when the caller knows them (a merge rewriting old records); else the names
     are matched to the group's players, a name merged into another player recorded as that
-    player."""
+    player. `facts`: the game's facts when the caller has them (a merge renames the stored
+    ones: a log still names the old player); else they are read now."""
     group_id = table.group_id
     summary = {k: v for k, v in summary.items() if k != "ended_at"}
     if ids is None:
@@ -196,7 +237,8 @@ def _write(db, table, names: list[str], game_no: int, summary: dict, started: st
               json.dumps(list(teams.values())) if teams is not None else None,
               json.dumps(scores), json.dumps(winners), int(outcome.lower_wins),
               json.dumps(summary, default=str),
-              json.dumps(_game_facts(db, table, names, game_no, summary, previous))]
+              json.dumps(facts if facts is not None
+                         else _game_facts(db, table, names, game_no, summary, previous))]
     if row is None:
         game_id = db.execute(
             "INSERT INTO group_games (group_id, table_id, game_no, game, settings, started_at,"
@@ -304,7 +346,7 @@ def _game_facts(db, table, names: list[str], game_no: int, summary: dict,
     :data:`FROM_ACTIONS`, else (or when the rules refuse the actions on replay, which only
     a rules change could cause) from its summary."""
     if table.game_slug in FROM_ACTIONS:
-        actions = game_actions(db, table.id, game_no)
+        actions = game_actions(db, table.id, table_game_no(game_no))
         if actions is not None:
             try:
                 return stats.facts_of(table.game_slug, table.settings, names, actions,
@@ -408,8 +450,44 @@ def rebuild_stats(db: sqlite_utils.Database, group_id: str) -> dict:
 
 def kept_stats(db: sqlite_utils.Database, group_id: str) -> dict:
     """The group's running total of statistics (companion.stats), kept as games finish;
-    ``stats.view`` of it is what ``/g/<id>/stats.json`` serves."""
+    ``stats.view`` of it is what ``/g/<id>/stats.json`` serves. A fresh copy: the caller
+    may change it (see :func:`kept_figures` for the pages' shared, read-only one)."""
     return _load(db, group_id)
+
+
+#: The pages' total and its view per group, in this process: ``group_id -> (stored text,
+#: total, view)``, newest used last. A page reads the stored total's text (one SELECT) and,
+#: while it is the text the cache was made from, uses the total and view made from it: no
+#: ``json.loads`` of the whole total and no ``stats.view`` over it. Any write (a game
+#: finished, edited, deleted; a merge or rename) stores a new text, so a stale entry is
+#: never used; each process keeps its own.
+_FIGURES: "OrderedDict[str, tuple[str, dict, dict]]" = OrderedDict()
+#: How many groups' figures a process keeps (each ~1 MB with 2,000 games).
+FIGURES_KEPT = 16
+
+
+def kept_figures(db: sqlite_utils.Database, group_id: str) -> tuple[dict, dict]:
+    """The group's running total and ``stats.view`` of it, for its pages: shared between
+    requests, so READ-ONLY (copy before changing anything). Made again only when the
+    stored total changed since (its text compared); a group without a stored total has it
+    built (not cached: the next write stores it)."""
+    row = db.execute("SELECT stats FROM group_stats WHERE group_id = ?",
+                     [group_id]).fetchone()
+    if row is None:
+        total = _load(db, group_id)
+        return total, stats.view(total)
+    text = row[0]
+    hit = _FIGURES.get(group_id)
+    if hit is not None and hit[0] == text:
+        _FIGURES.move_to_end(group_id)
+        return hit[1], hit[2]
+    total = json.loads(text)
+    figures = stats.view(total)
+    _FIGURES[group_id] = (text, total, figures)
+    _FIGURES.move_to_end(group_id)
+    while len(_FIGURES) > FIGURES_KEPT:
+        _FIGURES.popitem(last=False)
+    return total, figures
 
 
 def record_of(row) -> dict[str, Any]:
@@ -495,7 +573,8 @@ def game_record(db: sqlite_utils.Database, group_id: str, game_id: int) -> dict[
         summary = json.loads(row["summary"])
     except (TypeError, ValueError):
         summary = {}
-    out.update(game_no=row["game_no"], lower_wins=bool(row["lower_wins"]),
+    out.update(game_no=shown_game_no(row["game_no"]), in_match=row["game_no"] >= MATCH_GAMES,
+               lower_wins=bool(row["lower_wins"]),
                minutes=_minutes(row["started_at"], row["finished_at"]),
                summary=summary if isinstance(summary, dict) else {})
     names = out["players"]

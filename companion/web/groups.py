@@ -27,6 +27,7 @@ from .games import game_or_404, playable_games, ui_for
 from .home import MAX_PLAYERS_SHOWN, create_from_form, game_name
 from .qr import qr_svg, shown_url
 from .quotas import quota
+from .sheet_image import image_data
 from .urls import qr_link
 
 bp = Blueprint("groups", __name__)
@@ -91,7 +92,7 @@ def show(group_id: str):
         return _refused(exc)
     db = get_db()
     link = _link(group)
-    figures = stats.view(groups.kept_stats(db, group.id))
+    _total, figures = groups.kept_figures(db, group.id)
     players = groups.players(db, group.id)
     return render_template("groups/show.html", group=group, me=me, players=players,
                            ids={p.name: p.id for p in players},
@@ -135,7 +136,7 @@ def remove_phone(group_id: str, n: int):
 
 @bp.post("/g/<group_id>/players/<int:player_id>/rename")
 def rename_player(group_id: str, player_id: int):
-    """A phone of the group renames a player (the recorded games keep the old name)."""
+    """A phone of the group renames a player (their recorded games and figures follow)."""
     try:
         groups.rename_player(get_db(), group_id[:64], phone_secret(), player_id,
                              (request.form.get("name") or "")[:1000])
@@ -190,7 +191,7 @@ def stats_json(group_id: str):
         group, _me = _mine(group_id)
     except TableError as exc:
         return _refused(exc)
-    response = jsonify(stats.view(groups.kept_stats(get_db(), group.id)))
+    response = jsonify(groups.kept_figures(get_db(), group.id)[1])
     response.headers["Cache-Control"] = "private, no-store"
     return response
 
@@ -445,8 +446,18 @@ def game_page(group_id: str, game_id: int):
         view = RecordedSheet(record)
     except LookupError:     # a game this install no longer has
         view = None
+    picture = None
+    if view is not None and record["summary"]:
+        # The same picture History offers at the table (web/sheet_image.py), dated by
+        # when the game finished.
+        try:
+            picture = image_data(find_game(record["game"]), record["summary"],
+                                 record["players"], record["finished_at"], "")
+        except (LookupError, TypeError, ValueError, AttributeError):
+            current_app.logger.warning("recorded game's picture not made", exc_info=True)
     return render_template("groups/game.html", group=group, rec=record, ids=ids,
                            sheet=view.draw() if view is not None else None,
+                           sheet_image=picture,
                            page_game=record["game"] if view is not None else None,
                            rules=_house_rules(record["game"], record["settings"]),
                            game_name=game_name)
@@ -502,8 +513,7 @@ def player_page(group_id: str, player_id: int):
         page = max(1, min(int(request.args.get("page", "1")[:6]), 10 ** 5))
     except ValueError:
         page = 1
-    kept = groups.kept_stats(db, group.id)
-    figures = stats.view(kept)
+    kept, figures = groups.kept_figures(db, group.id)
     mine = stats.player(figures, player.name)
     played = groups.player_games(db, group.id, player.id,
                                  limit=page * PLAYER_GAMES_PAGE + 1)

@@ -7,7 +7,10 @@
   these players"), tonight's table takes its players by tapping, two games are played (a
   hand struck and entered again), and the group page shows both evenings dated, the right
   winners and Rook figures (against a hand computation), the CSV says the same, a recent
-  game opens its read-only sheet and a player's page shows the chart of wins.
+  game opens its read-only sheet, whose picture downloads as a PNG, and a player's page
+  shows the chart of wins. Then a paper game from the group's new-table form resumes at
+  340-285, is played to its end and recorded with the right winner, the paper totals in
+  its scores and only its two hands in the Rook figures.
 
 Screenshots: test-artifacts/group-stats-375-{light,dark}.png,
 group-{evenings,game,player}-375-{light,dark,ja}.png, group-figures-375-{light,dark}.png.
@@ -19,6 +22,7 @@ import io
 import re
 import sqlite3
 from datetime import datetime
+from pathlib import Path
 
 import pytest
 from conftest import enter_round, undo_last
@@ -39,8 +43,9 @@ def test_group_statistics_fit_a_small_phone(phones, artifacts_dir):
     expect(page.locator("#group-name")).to_have_text("Friday")
     group_url = page.url
     page.goto(group_url + "/new/scorepad")
-    page.get_by_label("Player 1", exact=True).fill(LONG)
-    page.get_by_label("Player 2", exact=True).fill("Bob")
+    # By name: "Player 1" also labels the paper sheet's box for the first player's total.
+    page.locator("input[name=name_0]").fill(LONG)
+    page.locator("input[name=name_1]").fill("Bob")
     page.locator("#change-rules > summary").click()
     page.get_by_label("Target score").fill("50")
     page.get_by_role("button", name="Create table").click()
@@ -80,6 +85,18 @@ ROOK_BY_HAND = {
     "Mom": ["2", "155", "50", "1", "200"], "Leo": ["1", "200", "100", "0", "200"],
     "Dad & Mia": ["3", "160", "66.7", "1", "190"], "Leo & Mom": ["3", "170", "66.7", "1", "200"],
 }
+# Then a paper game (target 600) from 340-285, seats tapped Dad, Mom, Mia, Leo again: Mom
+# bids 150 and her team takes 180 (410-465), Dad bids 180 and his takes 200: 610-515,
+# Dad & Mia win (RK-9). The paper line is no hand: the figures gain these two bids only,
+# and +200 is now Dad's and Mia's biggest hand.
+PAPER_HANDS = [dict(bidder="Mom", bid="150", points_A="70", points_B="180"),
+               dict(bidder="Dad", bid="180", points_A="200", points_B="50")]
+ROOK_WITH_PAPER = {
+    "Dad": ["3", "170", "100", "0", "200"], "Mia": ["1", "150", "0", "1", "200"],
+    "Mom": ["3", "153.3", "66.7", "1", "200"], "Leo": ["1", "200", "100", "0", "200"],
+    "Dad & Mia": ["4", "165", "75", "1", "200"], "Leo & Mom": ["4", "165", "75", "1", "200"],
+}
+PNG = b"\x89PNG\r\n\x1a\n"
 
 
 def _post_hands(page, hands):
@@ -97,6 +114,15 @@ def _post_hands(page, hands):
             fields["sid"] = re.search(r'name="sid" value="([^"]+)"', entry).group(1)
             fields["version"] = re.search(r'name="version" value="(\d+)"', entry).group(1)
     page.reload()
+
+
+def _rook_figures(page):
+    rook = page.locator('#stats .group-stats[data-section="rook"]')
+    rook.locator(".game-figures > summary").click()
+    figures = {}
+    for table in rook.locator(".game-figures table").all():
+        figures.update(_rows(table))
+    return figures
 
 
 def _rows(table):
@@ -123,7 +149,7 @@ def test_the_familys_second_evening(phones, live_server, artifacts_dir):
     # Last week: a Rook table, finished, then "Keep these players".
     mom.goto("/new/rook")
     for i, name in enumerate(["Mom", "Dad", "Leo", "Mia"]):
-        mom.get_by_label(f"Player {i + 1}", exact=True).fill(name)
+        mom.locator(f"input[name=name_{i}]").fill(name)
     mom.locator("#change-rules > summary").click()
     mom.locator("#f-target").fill("300")
     mom.get_by_role("button", name="Create table").click()
@@ -173,15 +199,13 @@ def test_the_familys_second_evening(phones, live_server, artifacts_dir):
     tonight, last_week = days[0], days[2]
     assert days[1] == tonight and tonight != last_week
     assert (datetime.fromisoformat(tonight) - datetime.fromisoformat(last_week)).days == 7
+    # Each date in the phone's own time (js/local-time.js; the page says UTC without it).
+    expect(items.first.locator("time")).to_have_attribute("data-local", "1")
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", items.first.locator("time").inner_text())
     for item, names in zip(items.all(), ("Mom & Leo", "Dad & Mia", "Mom & Leo")):
         expect(item).to_contain_text(f"Won: {names}")
     # The Rook figures, as computed by hand above.
-    rook = mom.locator('#stats .group-stats[data-section="rook"]')
-    rook.locator(".game-figures > summary").click()
-    figures = {}
-    for table in rook.locator(".game-figures table").all():
-        figures.update(_rows(table))
-    assert figures == ROOK_BY_HAND
+    assert _rook_figures(mom) == ROOK_BY_HAND
     # The CSV says what the page says.
     ids = [item.get_attribute("data-game") for item in items.all()]
     r = mom.request.get(group_url + "/games.csv")
@@ -200,6 +224,13 @@ def test_the_familys_second_evening(phones, live_server, artifacts_dir):
     expect(mom.locator("#rook-totals")).to_contain_text("310")
     assert mom.locator("#sheet form, #sheet button").count() == 0
     _shots(mom, artifacts_dir, "group-game")
+    # Its sheet as a picture: this phone can't share files, so the PNG downloads.
+    button = mom.locator("#share-sheet-button")
+    expect(button).to_be_visible()
+    with mom.expect_download() as info:
+        button.click()
+    assert info.value.suggested_filename == f"rook-{tonight}.png"
+    assert Path(info.value.path()).read_bytes()[:8] == PNG
     # A player's page: Mom's record and her chart of wins over time.
     mom.locator('#final-scores a', has_text="Mom").click()
     expect(mom.locator("#player-name")).to_have_text("Mom")
@@ -216,12 +247,34 @@ def test_the_familys_second_evening(phones, live_server, artifacts_dir):
     mom.screenshot(path=str(artifacts_dir / "group-player-h2h-375-light.png"))
     player_url = mom.url
     game_url = group_url + f"/games/{ids[1]}"
+
+    # A game written on paper goes on at a table of the group from 340-285.
+    mom.goto(group_url + "/new/rook")
+    for name in ("Dad", "Mom", "Mia", "Leo"):
+        mom.locator(f'#group-pick button[data-pick-name="{name}"]').click()
+    mom.locator("#paper > summary").click()
+    mom.fill("#paper_A", "340")
+    mom.fill("#paper_B", "285")
+    mom.get_by_role("button", name="Create table").click()
+    expect(mom.locator('#sheet [data-total-for="A"] [data-team="A"]')).to_have_text("340")
+    expect(mom.locator('#sheet [data-total-for="B"] [data-team="B"]')).to_have_text("285")
+    _post_hands(mom, PAPER_HANDS)
+    expect(mom.locator("#game-over")).to_contain_text("Dad & Mia")
+    mom.goto(group_url)
+    expect(items).to_have_count(4)
+    expect(items.first).to_contain_text("Won: Dad & Mia")
+    assert _rook_figures(mom) == ROOK_WITH_PAPER
+    rows = list(csv.DictReader(io.StringIO(mom.request.get(group_url + "/games.csv").text())))
+    assert rows[0]["id"] == items.first.get_attribute("data-game")
+    assert rows[0]["winners"] == "Dad | Mia"
+    assert re.fullmatch(r"Dad & Mia: 610 \| (Leo & Mom|Mom & Leo): 515", rows[0]["scores"]), rows[0]
     # In Japanese too.
     mom.goto(f"/language?to=ja&next=/g/{group_id}")
     expect(mom.locator("html")).to_have_attribute("lang", "ja")
     for url, name, at in ((group_url, "group-evenings", "#games"),
                           (game_url, "group-game", None), (player_url, "group-player", None)):
-        mom.goto(url)
+        r = mom.goto(url)
+        assert r.status == 200, (url, r.status, r.text()[:3000])
         if at:
             mom.locator(at).scroll_into_view_if_needed()
         width = mom.evaluate("() => document.scrollingElement.scrollWidth")

@@ -63,7 +63,10 @@ def test_rocca_facts_come_from_the_live_entries(db):
     for action in ROCCA:
         _enter(db, table.id, phone, action)
     rows = db.execute("SELECT game_no, facts FROM group_games ORDER BY game_no").fetchall()
-    assert [(r[0], json.loads(r[1])) for r in rows] == [(1, expected), (2, expected)]
+    # Each finished game of a match is a record of its own: game 1 of the table's match 1,
+    # then game 1 of match 2 (records.MATCH_GAMES).
+    assert [(r[0], json.loads(r[1])) for r in rows] == [(1_000_001, expected),
+                                                        (2_000_001, expected)]
     fig = stats.view(groups.kept_stats(db, group.id))["games"]["rocca"]["figures"]
     assert fig == {"games_counted": 2, "players": {
         "Ann": {"games": 2, "one_penalties": 0, "cards_drawn": 2, "average_cards_drawn": 1.0},

@@ -5,6 +5,7 @@ the record). Every game is played at a table of the group through the real rules
 figures are checked against hand computations."""
 from __future__ import annotations
 
+import json
 import re
 from urllib.parse import urlsplit
 
@@ -196,8 +197,9 @@ def test_game_pages_are_for_the_group_only(family, new_phone, db_path):
 
 def test_rocca_figures_come_from_the_actions(new_phone, db_path):
     """Rocca: by hand, game 1: Ann drew 1 (a draw), no One penalty; Bob said One and went
-    out. The record is the table's current game; after the second game (ROCCA_2: Ann drew
-    1 + the 3 of her refused play, Bob the 3 of his), its record is that game's."""
+    out. The second game of the same match (ROCCA_2: Ann drew 1 + the 3 of her refused
+    play, Bob the 3 of his) is a record of its own: both count, the first kept when the
+    second was dealt."""
     ann = new_phone("Ann")
     group_id = make_group(ann, players="Ann\nBob\n")
     table_id = group_table(ann, group_id, "rocca", ["Ann", "Bob"])
@@ -206,15 +208,34 @@ def test_rocca_figures_come_from_the_actions(new_phone, db_path):
     assert fig == {"games_counted": 1, "players": {
         "Ann": {"games": 1, "one_penalties": 0, "cards_drawn": 1, "average_cards_drawn": 1.0},
         "Bob": {"games": 1, "one_penalties": 0, "cards_drawn": 0, "average_cards_drawn": 0.0}}}
-    enter_all(db_path, ann, table_id, ROCCA_2)
+    enter_all(db_path, ann, table_id, ROCCA_2[:1])          # the next game dealt
+    [first] = ann.get(f"/g/{group_id}/games.json").get_json()
+    assert first["winners"] == ["Bob"]
+    enter_all(db_path, ann, table_id, ROCCA_2[1:])
     fig = ann.get(f"/g/{group_id}/stats.json").get_json()["games"]["rocca"]["figures"]
     players = {p: (r["one_penalties"], r["cards_drawn"]) for p, r in fig["players"].items()}
-    assert fig["games_counted"] == 1 and players == {"Ann": (1, 4), "Bob": (1, 3)}
+    assert fig["games_counted"] == 2 and players == {"Ann": (1, 5), "Bob": (1, 3)}
+    second, again = ann.get(f"/g/{group_id}/games.json").get_json()
+    assert again == first and second["winners"] == ["Bob"]
+    assert second["started_at"] == first["finished_at"]
     page = ann.get(f"/g/{group_id}").get_data(as_text=True)
     [sec] = select(page, '#stats .group-stats[data-section="rocca"]')
     rows = {text_of(select(tr.html, "th")[0]): [text_of(td) for td in select(tr.html, "td")]
             for tr in select(sec.html, ".game-figures tbody tr")}
-    assert rows["Ann"][-2:] == ["1", "4"] and rows["Bob"][-2:] == ["1", "3"]
+    assert rows["Ann"][-2:] == ["1", "5"] and rows["Bob"][-2:] == ["1", "3"]
+    # Each opens its own final sheet, numbered in the match.
+    page = ann.get(f"/g/{group_id}/games/{second['id']}").get_data(as_text=True)
+    assert "Game 2 of the match" in text_of(select(page, "#game-facts")[0])
+    # Undoing the play that won the second game takes its record away; the first stays.
+    db = connect(db_path)
+    try:
+        me = tables.phone_by_secret(db, table_id, ann.secret())
+        last = db.execute("SELECT MAX(seq) FROM actions WHERE table_id = ? AND kind = 'game'",
+                          [table_id]).fetchone()[0]
+        tables.undo(db, table_id, me, last, tokens.new_submission_id())
+    finally:
+        db.conn.close()
+    assert ann.get(f"/g/{group_id}/games.json").get_json() == [first]
 
 
 def _figures(page, section):
@@ -317,3 +338,109 @@ def test_a_summary_the_sheet_cant_draw_leaves_the_record(family, db_path):
     assert not select(page, "#sheet")
     assert "Won: Ann & Cid" in text_of(select(page, "#game-facts")[0])
     assert len(select(page, "#final-scores tbody tr")) == 4
+
+
+def test_a_paper_rook_game_is_recorded_with_its_totals_but_not_as_a_hand(new_phone, db_path):
+    """Rook from a paper sheet at 340-285 at a group's table (target 600): Bob bids 150
+    and his team takes 180 (A 410, B 465), Ann bids 190 and takes 200 (A 610, B 515). The
+    record's scores are the sheet's totals, paper included; the Rook figures count the two
+    hands played here only (the paper line is no hand: nobody bid in it). The game's page
+    offers its picture, the paper line first."""
+    ann = new_phone("Ann")
+    group_id = make_group(ann, players="Ann\nBob\nCid\nDee\n")
+    table_id = group_table(ann, group_id, "rook", ROOK_SEATS, paper_A=340, paper_B=285)
+    enter_all(db_path, ann, table_id, [hand("Bob", 150, 70, 180), hand("Ann", 190, 200, 50)])
+    [game] = ann.get(f"/g/{group_id}/games.json").get_json()
+    assert game["scores"] == {"Ann & Cid": 610, "Bob & Dee": 515}
+    assert game["winners"] == ["Ann", "Cid"]
+    rook = ann.get(f"/g/{group_id}/stats.json").get_json()["games"]["rook"]
+    figures = rook["figures"]
+    assert figures["hands"] == 2
+    by_hand = {"Ann": (1, 190, 1, 200), "Bob": (1, 150, 1, 180), "Cid": (0, None, 0, 200),
+               "Dee": (0, None, 0, 180), "Ann & Cid": (1, 190, 1, 200),
+               "Bob & Dee": (1, 150, 1, 180)}
+    rows = figures["players"] | figures["teams"]
+    assert {k: (r["bids_taken"], r["average_bid"], r["made"], r["biggest_hand"])
+            for k, r in rows.items()} == by_hand
+    assert all(r["hands"] == 2 for r in rows.values())
+    page = ann.get(f"/g/{group_id}/games/{game['id']}").get_data(as_text=True)
+    assert any("/js/sheet-image.js" in s.attrs.get("src", "") for s in select(page, "script"))
+    assert select(page, "#share-sheet button[data-sheet-image=sheet-image-data]")
+    data = json.loads(select(page, "script#sheet-image-data")[0].text)
+    assert [(r["label"], r["running"]) for r in data["rows"]] == [
+        ("From the paper sheet", [340, 285]), ("Hand 1", [410, 465]), ("Hand 2", [610, 515])]
+    assert data["totals"] == [610, 515] and data["winners"] == ["Ann & Cid"]
+
+
+def test_group_pages_show_dates_in_the_phones_time_the_table_page_doesnt_load_it(family):
+    """The group's page, a game's and a player's load js/local-time.js (the UTC text stays
+    for a phone without scripts); the table page, whose weight is budgeted, doesn't."""
+    group_id, ann, games = family
+    game = games["rook"]
+    group_page = ann.get(f"/g/{group_id}").get_data(as_text=True)
+    [player] = [a.attrs["href"] for a in select(group_page, ".group-players a")
+                if "/players/" in a.attrs["href"]][:1]
+    for url in (f"/g/{group_id}", f"/g/{group_id}/games/{game['id']}", player):
+        page = ann.get(url).get_data(as_text=True)
+        assert any("/js/local-time.js" in s.attrs.get("src", "")
+                   for s in select(page, "script")), url
+        when = text_of(select(page, "time.local-time")[0])
+        assert re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", when)
+    assert "local-time.js" not in ann.page(game["table_id"])
+    js = ann.get("/static/js/local-time.js")
+    assert js.status_code == 200 and b"time.local-time" in js.get_data()
+
+
+def test_renaming_a_player_moves_their_figures_to_the_new_name(family):
+    """Ann, who played all six games, becomes Annie: stats.json and her page show one
+    player with every game (each game's own figures too, Rook's partnership and Rocca's
+    facts from the log included), nothing left under the old name."""
+    group_id, ann, games = family
+    before = ann.get(f"/g/{group_id}/stats.json").get_json()
+    page = ann.get(f"/g/{group_id}").get_data(as_text=True)
+    [pid] = [li.attrs["data-player"] for li in select(page, ".group-players li[data-player]")
+             if text_of(select(li.html, "summary")[0]) == "Ann"]
+    r = ann.post(f"/g/{group_id}/players/{pid}/rename", {"name": "Annie"})
+    assert r.status_code == 303
+    after = ann.get(f"/g/{group_id}/stats.json").get_json()
+    assert "Ann" not in after["players"] and after["players"]["Annie"] == before["players"]["Ann"]
+    text = json.dumps(after)
+    assert '"Ann"' not in text and "Ann &" not in text and "& Ann" not in text
+    rook = after["games"]["rook"]["figures"]
+    assert rook["players"]["Annie"] == before["games"]["rook"]["figures"]["players"]["Ann"]
+    assert rook["teams"]["Annie & Cid"] == before["games"]["rook"]["figures"]["teams"]["Ann & Cid"]
+    rocca = after["games"]["rocca"]["figures"]
+    assert json.dumps(rocca) == json.dumps(before["games"]["rocca"]["figures"]).replace(
+        '"Ann"', '"Annie"')
+    assert all("Ann" not in g["players"] for g in ann.get(f"/g/{group_id}/games.json").get_json())
+    page = ann.get(f"/g/{group_id}/players/{pid}").get_data(as_text=True)
+    assert text_of(select(page, "#player-name")[0]) == "Annie"
+    assert "6 games · 3 wins · 50 %" in text_of(select(page, "#record")[0])
+    assert len(select(page, "#played li")) == 6
+
+
+def _player_ids(phone, group_id):
+    page = phone.get(f"/g/{group_id}").get_data(as_text=True)
+    return {text_of(select(li.html, "summary")[0]): li.attrs["data-player"]
+            for li in select(page, ".group-players li[data-player]")}
+
+
+def test_merging_or_renaming_keeps_roccas_facts_from_the_log(new_phone, db_path):
+    """Rocca's facts come from the table's log, which names the players as they sat: a
+    merge (Bob into Rob) and a rename (Ann to Annie) carry the stored facts over renamed,
+    so the game stays counted with its draws (by hand as in ROCCA: Ann drew 1)."""
+    ann = new_phone("Ann")
+    group_id = make_group(ann, players="Ann\nBob\nRob\n")
+    table_id = group_table(ann, group_id, "rocca", ["Ann", "Bob"])
+    enter_all(db_path, ann, table_id, ROCCA)
+    ids = _player_ids(ann, group_id)
+    assert ann.post(f"/g/{group_id}/players/{ids['Bob']}/merge",
+                    {"into": ids["Rob"]}).status_code == 303
+    assert ann.post(f"/g/{group_id}/players/{ids['Ann']}/rename",
+                    {"name": "Annie"}).status_code == 303
+    fig = ann.get(f"/g/{group_id}/stats.json").get_json()["games"]["rocca"]["figures"]
+    assert fig == {"games_counted": 1, "players": {
+        "Annie": {"games": 1, "one_penalties": 0, "cards_drawn": 1, "average_cards_drawn": 1.0},
+        "Rob": {"games": 1, "one_penalties": 0, "cards_drawn": 0, "average_cards_drawn": 0.0}}}
+    [game] = ann.get(f"/g/{group_id}/games.json").get_json()
+    assert game["players"] == ["Annie", "Rob"] and game["winners"] == ["Rob"]

@@ -87,3 +87,24 @@ def test_stats_json_is_for_the_group_s_phones_only(evening, new_phone):
         assert r.status_code == 403, path
         assert "can't open this group" in text_of(r.get_data(as_text=True))
         assert not re.search(r'"games_recorded"', r.get_data(as_text=True))
+
+
+def test_the_pages_reuse_the_view_until_the_total_changes(evening, monkeypatch):
+    """The group's pages keep the total's view in the process: a second page reads no
+    total through json and computes no view; a finished game (a new stored total) makes
+    both again, so the page never shows stale figures."""
+    from companion.groups import records
+    group_id, ann = evening
+    assert ann.get(f"/g/{group_id}/stats.json").get_json()["games_recorded"] == 2
+    calls = []
+    real = stats.view
+    monkeypatch.setattr(stats, "view", lambda total: calls.append(1) or real(total))
+    for path in ("", "/stats.json"):
+        assert ann.get(f"/g/{group_id}{path}").status_code == 200
+    assert calls == []
+    assert records._FIGURES[group_id][2]["games_recorded"] == 2
+    table_id = _table(ann, group_id, ["Ann", "Cy"], target=50)
+    assert ann.enter(table_id, {0: 5, 1: 55}).status_code == 200
+    body = ann.get(f"/g/{group_id}/stats.json").get_json()
+    assert body["games_recorded"] == 3 and body["players"]["Cy"]["wins"] == 2
+    assert calls == [1]

@@ -387,3 +387,35 @@ def test_a_csv_with_one_bad_row_changes_nothing(evenings, db_path):
 def new_phone_outside(phone):
     from web_helpers import Phone
     return Phone(phone.app, "Outsider")
+
+
+def test_renaming_a_player_rewrites_their_records(evenings, db_path):
+    """Bob (who sat as Bob at the second table) becomes Robert: that game is recorded as
+    Robert's, the kept total equals a rebuild, the rename is audited with the games it
+    moved, and the table still seating "Bob" records its next game as Robert's too
+    ("Bob" doesn't come back as a player)."""
+    group_id, ann, _first, second = evenings
+    bob = player_id(db_path, group_id, "Bob")
+    assert ann.post(f"/g/{group_id}/players/{bob}/rename", {"name": "Robert"}).status_code == 303
+    games = ann.get(f"/g/{group_id}/games.json").get_json()
+    [game] = [g for g in games if g["table_id"] == second]
+    assert game["players"] == ["Robert", "Ann"] and game["scores"] == {"Robert": 20, "Ann": 70}
+    pad = ann.get(f"/g/{group_id}/stats.json").get_json()["players"]
+    assert "Bob" not in pad and pad["Robert"]["games"] == 1
+    kept_equals_rebuild(db_path, group_id)
+    [(old, new)] = db_rows(db_path, "SELECT old, new FROM group_audit WHERE kind = 'rename'")
+    assert json.loads(old) == {"id": bob, "name": "Bob"}
+    assert json.loads(new) == {"id": bob, "name": "Robert", "games": 1}
+    version = db_rows(db_path, "SELECT version FROM tables WHERE id = ?", [second])[0][0]
+    assert ann.post(f"/t/{second}/rematch", {"sid": secrets.token_urlsafe(12),
+                                             "version": str(version)}, hx=True).status_code == 200
+    assert ann.enter(second, {0: 80, 1: 5}).status_code == 200
+    games = [g for g in ann.get(f"/g/{group_id}/games.json").get_json()
+             if g["table_id"] == second]
+    assert len(games) == 2 and all(g["players"] == ["Robert", "Ann"] for g in games)
+    assert ann.get(f"/g/{group_id}/stats.json").get_json()["players"]["Robert"]["wins"] == 1
+    assert count(db_path, "group_players", "group_id = ? AND merged_into IS NULL",
+                 [group_id]) == 3        # Ann, Bobby, Robert
+    kept_equals_rebuild(db_path, group_id)
+    page = ann.get(f"/g/{group_id}/players/{bob}").get_data(as_text=True)
+    assert len(select(page, "#played li")) == 2
