@@ -25,7 +25,6 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
-from conftest import enter_round, undo_last
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -34,7 +33,7 @@ SMALL = {"width": 375, "height": 667}
 LONG = "Maximilian-Alexander"
 
 
-def test_group_statistics_fit_a_small_phone(phones, artifacts_dir):
+def test_group_statistics_fit_a_small_phone(phones, artifacts_dir, ui):
     page = phones("Ann", viewport=SMALL).page
     page.goto("/g/new")
     page.locator("input[name=name]").fill("Friday")
@@ -50,7 +49,7 @@ def test_group_statistics_fit_a_small_phone(phones, artifacts_dir):
     page.get_by_label("Target score").fill("50")
     page.get_by_role("button", name="Create table").click()
     expect(page.locator("#me-bar")).to_contain_text(LONG)
-    enter_round(page, {0: 60, 1: 35})
+    ui.enter_round(page, {0: 60, 1: 35})
     page.goto(group_url + "#stats")
     rows = page.locator('#stats .group-stats[data-section="scorepad"] tbody tr')
     expect(rows).to_have_count(2)
@@ -144,7 +143,7 @@ def _shots(page, artifacts_dir, name, at=None):
     page.emulate_media(color_scheme="light")
 
 
-def test_the_familys_second_evening(phones, live_server, artifacts_dir):
+def test_the_familys_second_evening(phones, live_server, artifacts_dir, ui):
     mom = phones("Mom", viewport=SMALL).page
     # Last week: a Rook table, finished, then "Keep these players".
     mom.goto("/new/rook")
@@ -182,7 +181,7 @@ def test_the_familys_second_evening(phones, live_server, artifacts_dir):
     _post_hands(mom, TONIGHT_1)
     expect(mom.locator("#game-over")).to_contain_text("Dad & Mia")
     # The last hand was miscounted: struck from the sheet, then entered again.
-    undo_last(mom)
+    ui.undo_last(mom)
     expect(mom.locator("#game-over")).to_have_count(0)
     _post_hands(mom, [REDONE])
     expect(mom.locator("#game-over")).to_contain_text("Dad & Mia")
