@@ -16,7 +16,7 @@ import sqlite_utils
 
 from companion.clock import now
 from companion.rules.game import name_key
-from companion.rules.said import N_, message
+from companion.rules.said import N_, message, revived, storable
 from companion.storage import transaction
 from companion.tables import tokens
 from companion.tables.errors import Forbidden, NotFound, TableError
@@ -99,7 +99,7 @@ def merge_players(db: sqlite_utils.Database, group_id: str, secret: str | None,
             if row["table_id"].startswith(IMPORTED):
                 _rename_imported(db, row, from_id, into_id, dst["name"])
                 continue
-            names, summary = json.loads(row["players"]), json.loads(row["summary"])
+            names, summary = json.loads(row["players"]), revived(json.loads(row["summary"]))
             ids = {}
             for seat, pid in seats:
                 if seat < len(names):
@@ -150,7 +150,7 @@ def rename_in_records(db: sqlite_utils.Database, group_id: str, player_id: int, 
             else old
         record = rename_record(record, seated, new)
         try:
-            summary = json.loads(row["summary"])
+            summary = revived(json.loads(row["summary"]))
             facts = json.loads(row["facts"]) if row["facts"] else None
         except (TypeError, ValueError):
             summary, facts = None, None
@@ -164,7 +164,8 @@ def rename_in_records(db: sqlite_utils.Database, group_id: str, player_id: int, 
                    [json.dumps(record["players"]),
                     json.dumps(record["teams"]) if record["teams"] is not None else None,
                     json.dumps(record["scores"]), json.dumps(record["winners"]),
-                    json.dumps(summary, default=str) if summary is not None else row["summary"],
+                    json.dumps(storable(summary), default=str) if summary is not None
+                    else row["summary"],
                     json.dumps(facts) if facts is not None else row["facts"], row["id"]])
         count += not row["deleted_at"]
     old_key = name_key(old)

@@ -24,7 +24,7 @@ from companion import stats
 from companion.clock import now
 from companion.rules import find_game
 from companion.rules.game import name_key
-from companion.rules.said import N_
+from companion.rules.said import N_, revived, storable
 from companion.rules.text import join_names
 from companion.tables.errors import NotFound
 from companion.tables.fold import edits
@@ -236,7 +236,7 @@ def _write(db, table, names: list[str], game_no: int, summary: dict, started: st
               finished, json.dumps(names),
               json.dumps(list(teams.values())) if teams is not None else None,
               json.dumps(scores), json.dumps(winners), int(outcome.lower_wins),
-              json.dumps(summary, default=str),
+              json.dumps(storable(summary), default=str),
               json.dumps(facts if facts is not None
                          else _game_facts(db, table, names, game_no, summary, previous))]
     if row is None:
@@ -387,7 +387,7 @@ def _row_facts(row) -> dict | None:
     if row["facts"]:
         return json.loads(row["facts"])
     try:
-        summary = json.loads(row["summary"])
+        summary = revived(json.loads(row["summary"]))
     except (TypeError, ValueError):
         return None
     return _facts(row["game"], summary if isinstance(summary, dict) else {})
@@ -570,7 +570,7 @@ def game_record(db: sqlite_utils.Database, group_id: str, game_id: int) -> dict[
         raise NotFound(N_("This game isn't in the group's record (it may have been deleted)."))
     out = _game(row)
     try:
-        summary = json.loads(row["summary"])
+        summary = revived(json.loads(row["summary"]))
     except (TypeError, ValueError):
         summary = {}
     out.update(game_no=shown_game_no(row["game_no"]), in_match=row["game_no"] >= MATCH_GAMES,

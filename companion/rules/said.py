@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 __all__ = ["LIST_PATTERN", "LIST_SEPARATOR", "N_", "Said", "extract", "fields_of", "joined",
-           "listing", "message", "rebuild", "said_of", "templates_in"]
+           "listing", "message", "rebuild", "revived", "said_of", "storable", "templates_in"]
 
 #: The msgids (context "list") a translation uses to lay out a :func:`listing`.
 LIST_SEPARATOR = ", "
@@ -65,6 +65,45 @@ class Said(str):
 def _remake(text, context, template, values, parts, sep, conj) -> Said:
     return Said(text, context=context, template=template, values=values, parts=parts, sep=sep,
                 conj=conj)
+
+
+#: The key a :func:`storable` Said is stored under in JSON (a dict of this one key).
+KEPT_KEY = "said"
+
+
+def storable(value: Any) -> Any:
+    """`value` (a summary: dicts, lists, strings, numbers) ready for JSON with every Said
+    kept whole: as ``{"said": [text, context, template, values, parts, sep, conj]}``
+    rather than as its English text, so a record read back later (:func:`revived`) is
+    still shown in the reader's language. A plain str, number or None is unchanged."""
+    if isinstance(value, Said):
+        return {KEPT_KEY: [str(value), value.context, value.template, storable(value.values),
+                           storable(list(value.parts)) if value.parts is not None else None,
+                           value.sep, storable(value.conj)]}
+    if isinstance(value, Mapping):
+        return {k: storable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [storable(v) for v in value]
+    return value
+
+
+def revived(value: Any) -> Any:
+    """The inverse of :func:`storable`: JSON read back, its kept sentences Saids again. A
+    malformed kept entry comes back as its English text (or as it is)."""
+    if isinstance(value, Mapping):
+        if len(value) == 1 and KEPT_KEY in value:
+            recipe = value[KEPT_KEY]
+            if isinstance(recipe, list) and len(recipe) == 7 and isinstance(recipe[0], str):
+                text, context, template, values, parts, sep, conj = recipe
+                return Said(text, context=context, template=template,
+                            values=revived(values) if isinstance(values, Mapping) else None,
+                            parts=revived(parts) if isinstance(parts, list) else None,
+                            sep=sep if isinstance(sep, str) else "", conj=revived(conj))
+            return value
+        return {k: revived(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [revived(v) for v in value]
+    return value
 
 
 def N_(text: str) -> str:

@@ -444,3 +444,16 @@ def test_merging_or_renaming_keeps_roccas_facts_from_the_log(new_phone, db_path)
         "Rob": {"games": 1, "one_penalties": 0, "cards_drawn": 0, "average_cards_drawn": 0.0}}}
     [game] = ann.get(f"/g/{group_id}/games.json").get_json()
     assert game["players"] == ["Annie", "Rob"] and game["winners"] == ["Rob"]
+
+
+def test_a_recorded_games_sentences_are_in_the_readers_language(family):
+    """The record keeps each sentence as it was made (rules/said.py `storable`), so a
+    Japanese phone reads the game's end in Japanese, not the English of the evening."""
+    group_id, ann, games = family
+    url = f"/g/{group_id}/games/{games['rook']['id']}"
+    english = text_of(ann.get(url).get_data(as_text=True))
+    assert re.search(r"reached \d+ \(target \d+\)", english)
+    ann.get("/language?to=ja&next=/")
+    japanese = text_of(ann.get(url).get_data(as_text=True))
+    assert "reached" not in japanese
+    assert re.search(r"が-?\d+点に達しました（目標\d+点）", japanese)
