@@ -246,7 +246,7 @@ ROUTES: dict[tuple[str, str], tuple[str, ...]] = {
     (EVENT + "/standings.csv", "GET"): (),
     (EVENT + "/export.zip", "GET"): (),
     (EVENT + "/news", "GET"): (),
-    (EVENT + "/announce", "POST"): ("action", "text", "who", "id"),
+    (EVENT + "/announce", "POST"): ("action", "text", "who"),
     # Groups: Ann's group (its phones only), joining by its link, a table for it.
     ("/g/new", "GET"): (),
     ("/g/new", "POST"): ("name", "players"),
