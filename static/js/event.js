@@ -163,7 +163,8 @@
   var fitCap = Infinity;     // the rows last asked for; a resized window starts again
   var fitHead = 0;           // the clock and news shown above the rows when fitCap was set
   function headItems(section) {
-    var n = section.querySelectorAll(".clock").length, news = section.querySelectorAll(".news-item");
+    var n = section.querySelectorAll(".clock").length;
+    var news = section.querySelectorAll(".news-item");
     for (var i = 0; i < news.length; i++) if (!news[i].hidden) n++;
     return n;
   }

@@ -8,6 +8,7 @@ room's no-show count and withdrawing an announcement."""
 from __future__ import annotations
 
 import io
+import json
 import zipfile
 from urllib.parse import urlsplit
 
@@ -36,7 +37,6 @@ def table_of(db_path, event_id, rnd, name):
 
 
 def byes(db_path, event_id, rnd):
-    import json
     return json.loads(db_rows(db_path, "SELECT byes FROM event_rounds WHERE event_id = ? AND"
                               " round = ?", [event_id, rnd])[0][0])
 
