@@ -7,6 +7,7 @@ export of a round robin and of a cut, the dashboard's filter kept through its fo
 room's no-show count and withdrawing an announcement."""
 from __future__ import annotations
 
+import csv
 import io
 import json
 import zipfile
@@ -91,6 +92,12 @@ def test_a_round_robin_with_check_in_leaves_the_no_show_out_for_good(director, d
         assert r.status_code == 422
         assert "A round robin's entries closed when round 1 was seated: a no-show can't " \
             "join it now." in text_of(r.get_data(as_text=True))
+    # Nor does anybody change places: the schedule is fixed (no swap, no pairing again).
+    (_n, _t, one), (_m, _u, two) = seatings(db_path, event_id, 1)
+    r = director.post(f"/e/{event_id}/swap", {"round": "1", "entrant_a": one[0],
+                                               "entrant_b": two[0]})
+    assert r.status_code == 422
+    assert director.post(f"/e/{event_id}/pair-again", {"round": "1"}).status_code == 422
     for number in range(1, 6):
         if number > 1:
             seat_round(director, event_id)
@@ -182,6 +189,7 @@ def test_swaps_that_break_a_group_or_a_fixed_table_are_told_not_refused(director
 
 def test_a_team_that_drops_during_the_cut_lets_its_opponent_go_on(director, db_path):
     event_id, seeds = swiss_then_cut(director, db_path)
+    before = director.get(f"/e/{event_id}/standings.csv").get_data(as_text=True)
     # Seed 1 leaves before the semi-finals: seed 4 goes on without playing.
     r = director.post(f"/e/{event_id}/entrants", {"action": "drop", "name": seeds[0]})
     assert r.status_code == 303
@@ -200,6 +208,13 @@ def test_a_team_that_drops_during_the_cut_lets_its_opponent_go_on(director, db_p
     dash = director.get(f"/e/{event_id}").get_data(as_text=True)
     assert text_of(select(dash, "#event-winner")[0]) == f"Winner: {seeds[3]}"
     assert select(dash, "#event-over")
+    # The knockout's byes give no points: the standings stay the Swiss rounds' (the two
+    # who left are marked dropped).
+    after = director.get(f"/e/{event_id}/standings.csv").get_data(as_text=True)
+    def points(text):
+        return sorted((r["entrant"], r["points"], r["played"], r["byes"])
+                      for r in csv.DictReader(io.StringIO(text)))
+    assert points(after) == points(before) and len(points(after)) == 6
 
 
 def test_a_groups_round_robin_records_its_games_into_the_group(app, new_phone, db_path):
