@@ -180,3 +180,9 @@ def test_the_event_screens_fit_projector_standings_and_dashboard(phones):
     assert director.evaluate("document.documentElement.scrollWidth") <= 375
     director.locator("#table-counts").scroll_into_view_if_needed()
     shot(director, "dashboard-375x667")
+    # The announcement card with its withdraw button, light and dark.
+    expect(director.locator("#announce .news-withdraw button")).to_have_count(1)
+    director.locator("#announce").scroll_into_view_if_needed()
+    shot(director, "announce-375x667-light")
+    director.emulate_media(color_scheme="dark")
+    shot(director, "announce-375x667-dark")
