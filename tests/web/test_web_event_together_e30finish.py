@@ -187,7 +187,8 @@ def test_swaps_that_break_a_group_or_a_fixed_table_are_told_not_refused(director
     assert f"{P[3]} keeps table 4 but is at table" in note
 
 
-def test_a_team_that_drops_during_the_cut_lets_its_opponent_go_on(director, db_path):
+def test_a_team_that_drops_during_the_cut_lets_its_opponent_go_on(director, new_phone,
+                                                                  db_path):
     event_id, seeds = swiss_then_cut(director, db_path)
     before = director.get(f"/e/{event_id}/standings.csv").get_data(as_text=True)
     # Seed 1 leaves before the semi-finals: seed 4 goes on without playing.
@@ -198,6 +199,11 @@ def test_a_team_that_drops_during_the_cut_lets_its_opponent_go_on(director, db_p
     assert byes(db_path, event_id, 3) == [seeds[3]]
     dash = director.get(f"/e/{event_id}").get_data(as_text=True)
     assert f"{seeds[3]} goes on: their opponent dropped" in text_of(select(dash, "#bracket")[0])
+    fourth = new_phone("Fourth")
+    assert fourth.pick(event_id, seeds[3].split(" & ")[0]).status_code == 303
+    page = fourth.get(f"/e/{event_id}/players").get_data(as_text=True)
+    assert "Your opponent dropped: you go on in the top cut without playing round 3." in \
+        text_of(page)
     finish_round(director, db_path, event_id, 3)
     # Seed 2 won the semi-final but leaves before the final: seed 4 wins the event.
     assert director.post(f"/e/{event_id}/entrants", {"action": "drop", "name": seeds[1]}
