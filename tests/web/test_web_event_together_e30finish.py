@@ -164,10 +164,20 @@ def test_swaps_that_break_a_group_or_a_fixed_table_are_told_not_refused(director
     assert rules({"action": "fix", "name": P[3], "table": "4"}).status_code == 303
     seat_round(director, event_id)
     assert table_of(db_path, event_id, 1, P[3]) == 4
+    # Moving P3 off their fixed table (to a table without P1 or P2): done, and said.
     tables = {n: ids for n, _t, ids in seatings(db_path, event_id, 1)}
-    p1 = table_of(db_path, event_id, 1, P[1])
-    mate = next(e for e in tables[p1] if e != P[1])
+    other = next(e for n, ids in sorted(tables.items())
+                 if not {P[1], P[2], P[3]} & set(ids) for e in ids)
+    r = director.post(f"/e/{event_id}/swap", {"round": "1", "entrant_a": P[3],
+                                               "entrant_b": other})
+    assert r.status_code == 303, text_of(r.get_data(as_text=True))[:500]
+    note = text_of(select(director.get(f"/e/{event_id}").get_data(as_text=True),
+                          "#pairing-notes")[0])
+    assert f"{P[3]} keeps table 4 but is at table" in note
     # Swapping P1's opponent with P2 brings the group together: done, and said.
+    p1 = table_of(db_path, event_id, 1, P[1])
+    mate = next(e for _n, _t, ids in seatings(db_path, event_id, 1) if P[1] in ids
+                for e in ids if e != P[1])
     r = director.post(f"/e/{event_id}/swap", {"round": "1", "entrant_a": mate,
                                                "entrant_b": P[2]})
     assert r.status_code == 303, text_of(r.get_data(as_text=True))[:500]
@@ -176,15 +186,6 @@ def test_swaps_that_break_a_group_or_a_fixed_table_are_told_not_refused(director
                           "#pairing-notes")[0])
     assert f"{P[1]} and {P[2]} (“Kin”) meet at table {p1}" in note \
         or f"{P[2]} and {P[1]} (“Kin”) meet at table {p1}" in note
-    # Moving P3 off their fixed table: done, and said.
-    tables = {n: ids for n, _t, ids in seatings(db_path, event_id, 1)}
-    other = next(e for n, ids in sorted(tables.items()) if n not in (4, p1) for e in ids)
-    r = director.post(f"/e/{event_id}/swap", {"round": "1", "entrant_a": P[3],
-                                               "entrant_b": other})
-    assert r.status_code == 303
-    note = text_of(select(director.get(f"/e/{event_id}").get_data(as_text=True),
-                          "#pairing-notes")[0])
-    assert f"{P[3]} keeps table 4 but is at table" in note
 
 
 def test_a_team_that_drops_during_the_cut_lets_its_opponent_go_on(director, new_phone,
