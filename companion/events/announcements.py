@@ -49,18 +49,46 @@ def announce(db: sqlite_utils.Database, event: Event, text: str, who: str) -> in
     return number
 
 
+def withdraw(db: sqlite_utils.Database, event: Event, number: int, who: str) -> None:
+    """Withdraw announcement `number` (a mistake, or no longer true): the pages stop showing
+    it and the event's tables hear of it as of a new one. The log keeps it, and a row of
+    kind "unannounce" saying who withdrew it. ValueError when it isn't this event's or was
+    withdrawn already."""
+    with transaction(db):
+        row = db.execute("SELECT why FROM event_audit WHERE event_id = ? AND id = ? AND"
+                         " kind = 'announce'", [event.id, number]).fetchone()
+        if row is None or number in _withdrawn(db, event.id):
+            raise ValueError(N_("That announcement was withdrawn already. Reload the "
+                                "dashboard."))
+        log_change(db, event, "unannounce", None, None, who, row[0], {"text": row[0]},
+                   {"id": number})
+        version = db.execute("SELECT last_insert_rowid()").fetchone()[0]
+        db.execute("INSERT INTO changes (table_id, version, created_at) VALUES (?, ?, ?)",
+                   [live_key(event.id), version, now()])
+    live.publish(live_key(event.id), version)
+
+
+def _withdrawn(db, event_id: str) -> set[int]:
+    rows = db.execute("SELECT json_extract(new, '$.id') FROM event_audit WHERE event_id = ?"
+                      " AND kind = 'unannounce'", [event_id]).fetchall()
+    return {int(r[0]) for r in rows if r[0] is not None}
+
+
 def latest(db: sqlite_utils.Database, event_id: str, count: int = KEPT) -> list[dict]:
-    """The latest `count` announcements of event `event_id`, newest first: id, text, who,
-    at."""
+    """The latest `count` announcements of event `event_id` not withdrawn, newest first:
+    id, text, who, at."""
     rows = db.execute("SELECT id, why, who, created_at FROM event_audit WHERE event_id = ?"
-                      " AND kind = 'announce' ORDER BY id DESC LIMIT ?",
-                      [event_id, count]).fetchall()
+                      " AND kind = 'announce' AND id NOT IN (SELECT json_extract(new, '$.id')"
+                      " FROM event_audit WHERE event_id = ? AND kind = 'unannounce')"
+                      " ORDER BY id DESC LIMIT ?",
+                      [event_id, event_id, count]).fetchall()
     return [{"id": r["id"], "text": r["why"], "who": r["who"], "at": r["created_at"]}
             for r in rows]
 
 
 def latest_id(db: sqlite_utils.Database, event_id: str) -> int:
-    """The id of the event's newest announcement (0: none yet)."""
-    row = db.execute("SELECT MAX(id) FROM event_audit WHERE event_id = ? AND kind = 'announce'",
-                     [event_id]).fetchone()
+    """The id of the event's newest announcement or withdrawal (0: none yet): what its
+    tables' streams have heard of so far."""
+    row = db.execute("SELECT MAX(id) FROM event_audit WHERE event_id = ? AND kind IN"
+                     " ('announce', 'unannounce')", [event_id]).fetchone()
     return row[0] or 0

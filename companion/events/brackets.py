@@ -25,7 +25,8 @@ from typing import Any
 
 from companion.rules.said import N_, message
 
-__all__ = ["CUT_SIZES", "bracket_order", "cut_rounds", "cut_seating", "knockout_winner",
+__all__ = ["CUT_SIZES", "bracket_order", "cut_rounds", "cut_seating", "knockout_seating",
+           "knockout_winner",
            "round_robin_round", "round_robin_rounds", "round_robin_schedule"]
 
 CUT_SIZES = (4, 8)
@@ -142,3 +143,32 @@ def cut_seating(seeds: Sequence[str], previous: Sequence[Mapping[str, Any]] | No
         pair = sorted(order[n:n + 2], key=lambda e: rank.get(e, len(rank)))
         tables.append({"table": n // 2 + 1, "entrants": pair})
     return {"tables": tables, "byes": []}
+
+
+def knockout_seating(seeds: Sequence[str], step: int, alive: Sequence[str],
+                     gone: Sequence[str] = ()) -> dict[str, Any]:
+    """Knockout round `step` (1: the cut's first) of the cut of `seeds` (best first) among
+    `alive`, the entrants still in (every seed for step 1; the winners and byes of the
+    round before otherwise). Each entrant keeps its place in :func:`bracket_order`, so who
+    meets whom never depends on table numbers: round `step` pairs the two still in of each
+    block of 2**step places. An entrant in `gone` (dropped) doesn't play: the other of
+    their block goes on with a bye, as does one alone in their block. Tables are numbered
+    in bracket order, the higher seed first; one left alone is the cut's winner (no
+    table)."""
+    seeds = list(seeds)
+    order = [seeds[s - 1] for s in bracket_order(len(seeds))]
+    slot = {name: n for n, name in enumerate(order)}
+    rank = {name: n for n, name in enumerate(seeds)}
+    gone = set(gone)
+    blocks: dict[int, list[str]] = {}
+    for name in sorted((e for e in alive if e in slot), key=slot.__getitem__):
+        blocks.setdefault(slot[name] >> step, []).append(name)
+    tables, byes = [], []
+    for block in sorted(blocks):
+        here = [e for e in blocks[block] if e not in gone]
+        if len(here) == 2:
+            pair = sorted(here, key=rank.__getitem__)
+            tables.append({"table": len(tables) + 1, "entrants": pair})
+        else:
+            byes += here
+    return {"tables": tables, "byes": byes}

@@ -96,11 +96,13 @@ def entrants(db: sqlite_utils.Database, event: Event) -> list[Entrant]:
             for r in rows]
 
 
-def entrant_counts(db: sqlite_utils.Database, event: Event) -> tuple[int, int]:
-    """(entrants still playing, entrants dropped)."""
-    row = db.execute("SELECT COUNT(*) - COALESCE(SUM(dropped), 0), COALESCE(SUM(dropped), 0)"
+def entrant_counts(db: sqlite_utils.Database, event: Event) -> tuple[int, int, int]:
+    """(entrants still playing, entrants dropped, no-shows). A no-show is stored dropped
+    too (so every round leaves them out) but is counted apart: they never played."""
+    row = db.execute("SELECT COUNT(*) - COALESCE(SUM(dropped), 0),"
+                     " COALESCE(SUM(dropped AND NOT no_show), 0), COALESCE(SUM(no_show), 0)"
                      " FROM event_entrants WHERE event_id = ?", [event.id]).fetchone()
-    return row[0], row[1]
+    return row[0], row[1], row[2]
 
 
 def find_entrant(db: sqlite_utils.Database, event: Event, name: str) -> str | None:
@@ -294,6 +296,10 @@ def _check_in_on(db: sqlite_utils.Database, event: Event) -> bool:
 
 
 def _check_in_late(db: sqlite_utils.Database, event: Event, name: str) -> None:
+    # A round robin's schedule was drawn for the entrants of round 1: nobody joins it later.
+    if event.plan == "round_robin":
+        raise ValueError(N_("A round robin's entries closed when round 1 was seated: a "
+                            "no-show can't join it now."))
     db.execute("UPDATE event_entrants SET dropped = 0, no_show = 0, checked_in = 1,"
                " late_from = ? WHERE event_id = ? AND name = ?",
                [_seated_rounds(db, event) + 1, event.id, name])

@@ -27,6 +27,7 @@ class KnockoutRound:
     number: int          # the event's round number
     name: str            # "Quarter-finals", "Semi-finals", "Final" (msgids)
     tables: list         # each {"table", "entrants", "seeds", "winner" (None: playing)}
+    byes: list = ()      # each {"entrant", "seed"}: went on because their opponent dropped
 
 
 def can_cut(db: sqlite_utils.Database, event: Event) -> str | None:
@@ -89,7 +90,11 @@ def bracket(db: sqlite_utils.Database, event: Event) -> dict | None:
             tables.append({"table": row.number, "entrants": row.entrants,
                            "seeds": [seed_of.get(e) for e in row.entrants],
                            "winner": goes_on})
-        out.append(KnockoutRound(rnd.number, _NAMES.get(left, N_("Knockout round")), tables))
+        byes = [{"entrant": e, "seed": seed_of.get(e)} for e in rnd.byes]
+        out.append(KnockoutRound(rnd.number, _NAMES.get(left, N_("Knockout round")), tables,
+                                 byes))
         if left == 1 and rnd.locked and len(tables) == 1:
             winner = tables[0]["winner"]
+        elif left == 1 and rnd.locked and not tables and len(byes) == 1:
+            winner = byes[0]["entrant"]     # the other finalist dropped
     return {"seeds": seeds, "size": cut["size"], "rounds": out, "winner": winner}

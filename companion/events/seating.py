@@ -21,7 +21,7 @@ from companion.storage import transaction
 from companion.tables import TableError, retire
 
 from .director import changeable_round, fixed_schedule, reseat_table, started_tables
-from .brackets import cut_seating, round_robin_round, round_robin_rounds
+from .brackets import knockout_seating, knockout_winner, round_robin_round, round_robin_rounds
 from .entrants import entrants, least_entrants
 from .event import Event, log_change, touch
 from .pairing import (active_ranking, assign_tables, fix_table_numbers,
@@ -162,14 +162,21 @@ def _live_group(db, event: Event) -> str | None:
 
 
 def _knockout_seating(db, event: Event, number: int) -> dict:
-    """Round `number` of the top cut: the seeds in bracket order, then the winners of the
-    round before (its results are locked: the round was locked to seat this one)."""
+    """Round `number` of the top cut: the seeds in bracket order, then the winners (and
+    byes) of the round before (its results are locked: the round was locked to seat this
+    one). A team that dropped doesn't play on: its opponent goes on with a bye."""
     seeds = event.cut["seeds"]
-    if number == event.rounds + 1:
-        return cut_seating(seeds)
-    previous = [r for r in all_results(db, event)
-                if r["round"] == number - 1 and not r.get("bye")]
-    return cut_seating(seeds, previous)
+    step = number - event.rounds
+    gone = [e.name for e in entrants(db, event) if e.dropped]
+    if step == 1:
+        alive = list(seeds)
+    else:
+        before = next(r for r in rounds(db, event) if r.number == number - 1)
+        alive = [knockout_winner(r, seeds) for r in all_results(db, event)
+                 if r["round"] == number - 1 and not r.get("bye")] + list(before.byes)
+        if len(alive) < 2:
+            raise ValueError(N_("The final has been played: the cut is over."))
+    return knockout_seating(seeds, step, alive, gone)
 
 
 def seat_by_standings(event: Event, ranking: list[str], history: dict, points: dict,

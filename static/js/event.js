@@ -161,11 +161,22 @@
   });
 
   var fitCap = Infinity;     // the rows last asked for; a resized window starts again
+  var fitHead = 0;           // the clock and news shown above the rows when fitCap was set
+  function headItems(section) {
+    var n = section.querySelectorAll(".clock").length;
+    var news = section.querySelectorAll(".news-item");
+    for (var i = 0; i < news.length; i++) if (!news[i].hidden) n++;
+    return n;
+  }
   function fitProjector() {
     var section = document.getElementById("projector");
     if (!section || section.getAttribute("data-show") !== "standings") return;
     var body = section.querySelector("#standings-table tbody");
     if (!body || !body.rows.length) return;
+    // The clock (or an announcement) went away: the rows have more room, measure afresh.
+    var head = headItems(section);
+    if (head < fitHead) fitCap = Infinity;
+    fitHead = head;
     var tallest = 0;
     for (var i = 0; i < body.rows.length; i++) {
       tallest = Math.max(tallest, body.rows[i].getBoundingClientRect().height);

@@ -91,8 +91,6 @@ def test_the_event_screens_fit_projector_standings_and_dashboard(phones):
     event_url = director.url.split("#")[0].split("?")[0]
     enter_results(director, event_url, FINISHED)
     director.reload()
-    director.locator("#clock-start-button").click()    # the projector shows it large too
-    expect(director.locator("#clock .clock-time")).to_have_text(re.compile("left$"))
 
     # The dashboard: counted by state, filtered to the unfinished tables with a tap.
     expect(director.locator("#table-counts")).to_contain_text(f"{FINISHED} of 10 done")
@@ -100,6 +98,15 @@ def test_the_event_screens_fit_projector_standings_and_dashboard(phones):
     expect(director.locator(".event-table")).to_have_count(10 - FINISHED)
     expect(director.locator(".event-table.finished")).to_have_count(0)
     assert "tables=open" in director.locator("#room").get_attribute("hx-get")
+    # A button of the filtered dashboard comes back to it filtered.
+    director.locator("#clock-start-button").click()    # the projector shows it large too
+    expect(director.locator("#clock .clock-time")).to_have_text(re.compile("left$"))
+    assert "tables=open" in director.url
+    expect(director.locator(".event-table")).to_have_count(10 - FINISHED)
+    # An announcement on the projector too: the rows are measured below it.
+    director.locator("#announce-text").fill("Round 2 starts at nine")
+    director.locator("#announce-send").click()
+    expect(director.locator("#announce .news-item")).to_have_count(1)
     director.locator("#filter-all").click()
     expect(director.locator(".event-table")).to_have_count(10)
     result = director.locator("#table-1 .result-line")
@@ -147,6 +154,24 @@ def test_the_event_screens_fit_projector_standings_and_dashboard(phones):
         director.goto(event_url + "?tables=open" if size == "1024x768" else event_url)
         shot(director, f"dashboard-{size}")
 
+    # The clock goes away: the projector measures again and shows more rows.
+    viewer.set_viewport_size({"width": 1280, "height": 720})
+    viewer.goto(event_url + "/projector")
+    expect(viewer.locator("#projector .news-item")).to_have_count(1)
+    _shown, with_clock = projector_fits(viewer)
+    token = director.locator('input[name="csrf_token"]').first.get_attribute("value")
+    response = director.request.post(event_url + "/clock", form={
+        "csrf_token": token, "action": "stop"}, max_redirects=0)
+    assert response.status == 303
+    viewer.evaluate("rows => htmx.ajax('GET', location.pathname + '?page=1&rows=' + rows,"
+                    " {target: '#projector', swap: 'outerHTML'})", with_clock)
+    expect(viewer.locator("#projector .clock")).to_have_count(0)
+    viewer.wait_for_function("rows => +document.querySelector('#projector')"
+                             ".getAttribute('data-fitted') > rows", arg=with_clock)
+    _shown, without_clock = projector_fits(viewer)
+    assert without_clock > with_clock
+    shot(viewer, "projector-1280x720-no-clock")
+
     # A phone: the result lines whole, nothing sideways.
     director.set_viewport_size({"width": 375, "height": 667})
     director.goto(event_url)
@@ -155,3 +180,9 @@ def test_the_event_screens_fit_projector_standings_and_dashboard(phones):
     assert director.evaluate("document.documentElement.scrollWidth") <= 375
     director.locator("#table-counts").scroll_into_view_if_needed()
     shot(director, "dashboard-375x667")
+    # The announcement card with its withdraw button, light and dark.
+    expect(director.locator("#announce .news-withdraw button")).to_have_count(1)
+    director.locator("#announce").scroll_into_view_if_needed()
+    shot(director, "announce-375x667-light")
+    director.emulate_media(color_scheme="dark")
+    shot(director, "announce-375x667-dark")

@@ -17,7 +17,7 @@ a page for the director only answers 403 to anyone else.
 """
 from __future__ import annotations
 
-from flask import Blueprint, g
+from flask import Blueprint, current_app, g, has_request_context, request
 
 from companion.events import devices
 from companion.storage import get_db
@@ -33,6 +33,28 @@ def _director_seen(response):
     if device is not None and response.status_code < 400:
         devices.mark_seen(get_db(), g.director_event, device)
     return response
+
+
+@bp.url_defaults
+def _keep_table_filter(endpoint: str, values: dict) -> None:
+    """While the dashboard shows only the unfinished tables (?tables=open), its forms post
+    with the filter and their answer leads back to the filtered dashboard: every address
+    made for the dashboard or for a form's action (a route that takes no GET) keeps it. A
+    link made with ``tables=None`` (the "All" filter) drops it."""
+    if "tables" in values or not has_request_context() \
+            or request.args.get("tables") != "open":
+        return
+    if endpoint == "events.dashboard" or _posts_only(endpoint):
+        values["tables"] = "open"
+
+
+def _posts_only(endpoint: str) -> bool:
+    """Whether every route of `endpoint` takes POST only (a form's action)."""
+    try:
+        rules = list(current_app.url_map.iter_rules(endpoint))
+    except KeyError:
+        return False
+    return bool(rules) and all("GET" not in rule.methods for rule in rules)
 
 
 # The view modules attach their routes to bp (they import it from here).

@@ -15,7 +15,7 @@ from datetime import datetime, timezone
 
 from flask import abort, make_response, redirect, render_template, request, url_for
 
-from companion.events import announcements, results, rounds
+from companion.events import announcements, entrants, knockout, results, rounds
 from companion.events.event import Event
 from companion.events.standings import result_points
 from companion.rules.said import said_of
@@ -51,14 +51,21 @@ def _round_rows(event: Event, number: int) -> list[dict]:
 
 def export_pages(event: Event) -> dict[str, str]:
     """The static page set of `event` in the request's language: ``index.html`` (the
-    standings) and ``round-N.html`` for every round seated, name -> HTML."""
+    standings, the top cut's bracket if any, a team event's teams with their members) and
+    ``round-N.html`` for every round seated (a knockout round under its name), name ->
+    HTML."""
     db = get_db()
     done = rounds.rounds(db, event)
     rows = results.standings(db, event)
     made = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    common = dict(event=event, rounds=done, made=made)
+    bracket = knockout.bracket(db, event)
+    # A knockout round is named by its place in the cut ("Semi-finals"), everywhere.
+    names = {kr.number: kr.name for kr in bracket["rounds"]} if bracket else {}
+    teams = [e for e in entrants.entrants(db, event) if e.members]
+    common = dict(event=event, rounds=done, made=made, round_names=names)
     pages = {"index.html": render_template("events/export/index.html", rows=rows,
-                                           page="index", **common)}
+                                           page="index", bracket=bracket, teams=teams,
+                                           **common)}
     for rnd in done:
         pages[f"round-{rnd.number}.html"] = render_template(
             "events/export/round.html", rnd=rnd, tables=_round_rows(event, rnd.number),
@@ -87,12 +94,21 @@ def export_zip(event_id: str):
 def announce(event_id: str):
     """The director's announcement (action=send, text, who) to every phone of the event:
     the players' pages, the projector and the event's tables show it (audited). Empty or
-    too long: the dashboard again with a sentence (422)."""
+    too long: the dashboard again with a sentence (422). action=withdraw (id) takes one
+    back (audited too)."""
     event = director_event(event_id)
-    if request.form.get("action", "send") != "send":
+    action = request.form.get("action", "send")
+    if action not in ("send", "withdraw"):
         abort(400)
     try:
-        announcements.announce(get_db(), event, (request.form.get("text") or "")[:2000], who())
+        if action == "withdraw":
+            raw = request.form.get("id") or ""
+            if not raw.isdigit() or len(raw) > 12:
+                abort(400)
+            announcements.withdraw(get_db(), event, int(raw), who())
+        else:
+            announcements.announce(get_db(), event, (request.form.get("text") or "")[:2000],
+                                   who())
     except ValueError as exc:
         return refused(event, said_of(exc))
     return redirect(url_for(".dashboard", event_id=event.id) + "#announce", 303)
