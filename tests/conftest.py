@@ -194,7 +194,8 @@ def artifacts_dir() -> Path:
 
 # ---------------------------------------------------------------- the order files run in
 
-# Seconds each of the heaviest files took in a CI run (junit.xml, three workers on two cores).
+# Seconds each of the heaviest files took in a CI run (junit.xml, three workers on two cores;
+# only their order matters here).
 # With `--dist loadfile` a worker takes a whole file at a time, in collection order; a heavy
 # file collected last would run alone at the end while the other workers idle. Longest first
 # keeps the workers busy to the end. A file not listed weighs its folder's typical file.
