@@ -17,7 +17,7 @@ from companion.rules.game import MAX_NAME_LENGTH, clean_name, name_key
 from companion.rules.said import N_, message
 from companion.storage import transaction
 
-from .event import Event, get_event, give_codes, pass_hash, touch
+from .event import Event, get_event, give_codes, pass_hash, set_config_key, touch
 
 MAX_ENTRANTS = 2500     # 500 tables of five
 MAX_ROUND_ROBIN = 20    # 19 rounds: within an event's MAX_ROUNDS
@@ -256,13 +256,7 @@ def set_check_in(db: sqlite_utils.Database, event: Event, on: bool) -> None:
         if _seated_rounds(db, event):
             raise ValueError(N_("Check-in is for round 1, which is seated already. A no-show "
                                 "is checked in from the entrants' list."))
-        row = db.execute("SELECT config FROM events WHERE id = ?", [event.id]).fetchone()
-        config = json.loads(row[0] or "{}")
-        if on:
-            config["checkin"] = True
-        else:
-            config.pop("checkin", None)
-        db.execute("UPDATE events SET config = ? WHERE id = ?", [json.dumps(config), event.id])
+        set_config_key(db, event.id, "checkin", True if on else None)
         touch(db, event.id)
 
 

@@ -249,3 +249,15 @@ def log_change(db, event: Event, kind: str, number: int | None, table_no: int | 
                 clean_name(who or "")[:MAX_NAME_LENGTH] or "Director",
                 why or "", None if old is None else json.dumps(old), json.dumps(new), now(),
                 kind])
+
+
+def set_config_key(db: sqlite_utils.Database, event_id: str, key: str, value) -> None:
+    """Inside the caller's write transaction: set one key of the event's stored config
+    (read afresh, so another key written meanwhile is kept), or remove it for None."""
+    row = db.execute("SELECT config FROM events WHERE id = ?", [event_id]).fetchone()
+    config = json.loads(row[0] or "{}")
+    if value is None:
+        config.pop(key, None)
+    else:
+        config[key] = value
+    db.execute("UPDATE events SET config = ? WHERE id = ?", [json.dumps(config), event_id])

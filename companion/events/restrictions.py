@@ -19,7 +19,7 @@ from companion.rules.said import N_, message
 from companion.storage import transaction
 
 from .entrants import entrants
-from .event import Event, log_change, touch
+from .event import Event, log_change, set_config_key, touch
 from .pairing import apart_pairs
 
 MAX_GROUPS = 200        # keep-apart groups in one event
@@ -45,13 +45,7 @@ def fixed_tables(db: sqlite_utils.Database, event: Event) -> dict[str, int]:
 
 
 def _write_groups(db: sqlite_utils.Database, event: Event, groups: list[dict]) -> None:
-    row = db.execute("SELECT config FROM events WHERE id = ?", [event.id]).fetchone()
-    config = json.loads(row[0] or "{}")
-    if groups:
-        config["apart"] = groups
-    else:
-        config.pop("apart", None)
-    db.execute("UPDATE events SET config = ? WHERE id = ?", [json.dumps(config), event.id])
+    set_config_key(db, event.id, "apart", groups or None)
 
 
 def _stored_groups(db: sqlite_utils.Database, event: Event) -> list[dict]:
